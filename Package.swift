@@ -1,0 +1,77 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Our own code is held to "no warnings"; CI builds with -warnings-as-errors via the Makefile.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Lectern",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "lectern", targets: ["lectern"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
+    ],
+    targets: [
+        // System libraries (Debian packages, found through pkg-config).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .systemLibrary(name: "CCmark", pkgConfig: "libcmark-gfm",
+                       providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        .target(name: "LecternCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "HTTPSignatures", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
+        .target(
+            name: "Site",
+            dependencies: [
+                "CCmark", "CZlib",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            resources: [.embedInCode("DefaultTheme")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "LecternServer",
+            dependencies: [
+                "Site",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "lectern",
+            dependencies: [
+                "Site", "LecternServer", "COpenSSL", "CCurl",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "SiteTests", dependencies: ["Site"], resources: [.copy("Golden")],
+                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LecternServerTests",
+            dependencies: [
+                "LecternServer", "Site",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures"],
+                    resources: [.copy("Vectors")], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,9 @@
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/err.h>
+#include <openssl/rand.h>
+#include <openssl/bio.h>
+#include <openssl/rsa.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/opensslv.h>

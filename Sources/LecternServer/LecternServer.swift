@@ -1,0 +1,29 @@
+import Foundation
+import Hummingbird
+import Logging
+import Site
+
+/// The HTTP server: the pre-rendered site plus (later) the ActivityPub routes.
+///
+/// ```swift
+/// let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
+/// let app = LecternServer.makeApplication(site: site, host: "127.0.0.1", port: 8080, logger: logger)
+/// try await app.runService()   // stops gracefully on SIGTERM / SIGINT
+/// ```
+public enum LecternServer {
+    public static func makeApplication(
+        site: LiveSite, host: String, port: Int, logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        var accessLogger = logger
+        accessLogger[metadataKey: "component"] = "access"
+        router.add(middleware: AccessLogMiddleware(logger: accessLogger))
+        router.add(middleware: StaticFileMiddleware(site: site))
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "Lectern", backlog: 1024),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
+    }
+}

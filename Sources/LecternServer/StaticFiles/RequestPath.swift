@@ -1,0 +1,31 @@
+/// Turns a request path into a key of the static index.
+enum RequestPath {
+    enum Resolution: Equatable {
+        /// Serve this file.
+        case file(String)
+        /// `/2025/post` names a folder: redirect to `/2025/post/`.
+        case redirect(String)
+        /// Nothing here (or a path that is not acceptable at all).
+        case notFound
+        /// Undecodable percent escapes or a NUL byte.
+        case badRequest
+    }
+
+    /// `rawPath` is the path as sent, still percent-encoded, without the query.
+    static func resolve(_ rawPath: String, exists: (String) -> Bool) -> Resolution {
+        guard let decoded = rawPath.removingPercentEncoding, !decoded.contains("\0") else { return .badRequest }
+        guard decoded.hasPrefix("/") else { return .notFound }
+        let segments = decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        // Dot-segments and hidden files never match: the index holds only plain, visible names.
+        for segment in segments where segment.hasPrefix(".") || segment.contains("\\") { return .notFound }
+        let relative = String(decoded.dropFirst())
+        if relative.isEmpty || relative.hasSuffix("/") {
+            let key = relative + "index.html"
+            return exists(key) ? .file(key) : .notFound
+        }
+        if relative.hasSuffix(".gz") { return .notFound }
+        if exists(relative) { return .file(relative) }
+        if exists(relative + "/index.html") { return .redirect(rawPath + "/") }
+        return .notFound
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import Site
+
+/// The whole built site in memory, keyed by its path relative to `public/`.
+///
+/// Requests are answered by exact lookup in this index, never by joining a request path onto
+/// the file system, so `..`, encoded separators and symlinks cannot reach outside `public/`.
+struct StaticIndex: Sendable {
+    /// Files larger than this are streamed from disk instead of kept in memory.
+    static let memoryLimit = 8 * 1024 * 1024
+
+    private(set) var files: [String: StaticFile] = [:]
+
+    init() {}
+
+    subscript(path: String) -> StaticFile? { files[path] }
+
+    var count: Int { files.count }
+
+    /// Reads every file under `folder`, skipping dot-files and anything that resolves outside it.
+    /// A `name.gz` is kept as the compressed twin of `name`, and is not served on its own.
+    static func load(from folder: URL) throws -> StaticIndex {
+        var index = StaticIndex()
+        let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
+        let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey, .contentModificationDateKey, .fileSizeKey]
+        guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: root), includingPropertiesForKeys: keys,
+                                                          options: [.skipsHiddenFiles]) else { return index }
+        let formats = DateFormats(timeZone: TimeZone(identifier: "UTC")!)
+        var compressed: [String: ByteBuffer] = [:]
+        var entries: [(String, URL, Date, Int)] = []
+        for case let url as URL in walker {
+            let resolved = url.resolvingSymlinksInPath().standardizedFileURL
+            guard resolved.path.hasPrefix(root + "/") else { continue }  // a link pointing out of public/
+            let values = try resolved.resourceValues(forKeys: Set(keys))
+            guard values.isRegularFile == true else { continue }
+            let relative = String(url.standardizedFileURL.path.dropFirst(root.count + 1))
+            if relative.hasSuffix(".gz") {
+                if let data = FileManager.default.contents(atPath: resolved.path) {
+                    compressed[String(relative.dropLast(3))] = ByteBuffer(bytes: data)
+                }
+                continue
+            }
+            entries.append((relative, resolved, values.contentModificationDate ?? Date(), values.fileSize ?? 0))
+        }
+        for (relative, url, modified, size) in entries {
+            var body: ByteBuffer?
+            var hash = ContentHash()
+            if size <= memoryLimit {
+                guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+                data.withUnsafeBytes { hash.combine(bytes: $0.bindMemory(to: UInt8.self)) }
+                body = ByteBuffer(bytes: data)
+            } else {
+                hash.combine("\(size)|\(modified.timeIntervalSince1970)")
+            }
+            // Whole seconds: Last-Modified has no fractions, and If-Modified-Since compares to it.
+            let seconds = Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down))
+            index.files[relative] = StaticFile(
+                body: body, gzip: body == nil ? nil : compressed[relative], diskPath: url.path, size: body?.readableBytes ?? size,
+                contentType: MediaType.contentType(forPath: relative), etag: "\"\(hash.hex)\"",
+                lastModified: seconds, lastModifiedHeader: formats.rfc822(seconds),
+                cacheControl: MediaType.cacheControl(forPath: relative))
+        }
+        return index
+    }
+}

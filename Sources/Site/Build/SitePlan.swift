@@ -1,0 +1,154 @@
+import Foundation
+
+/// Lists every file a build produces, with the fingerprint of exactly what goes into it.
+///
+/// A page's fingerprint combines the global inputs (theme, configuration, menu, year) with the
+/// source hashes of the posts it shows, so editing one post re-renders that post's page, its
+/// neighbours, and the lists and feeds it appears in, and nothing else.
+struct SitePlan {
+    static let generatorVersion = "lectern-site-1"
+
+    let model: SiteModel
+    let renderer: PageRenderer
+    let global: ContentHash
+    let staticFolder: URL
+
+    init(model: SiteModel, theme: Theme, configText: String, includeDrafts: Bool, year: Int, staticFolder: URL) {
+        self.model = model
+        self.renderer = PageRenderer(model: model, theme: theme, year: year)
+        self.staticFolder = staticFolder
+        var global = ContentHash(Self.generatorVersion, configText, String(includeDrafts), String(year))
+        global.combine(theme.fingerprint)
+        for page in model.pages where page.menuOrder != nil { global.combine("\(page.title)|\(page.path)|\(page.menuOrder!)") }
+        self.global = global
+    }
+
+    func files() throws -> [OutputFile] {
+        var files: [OutputFile] = []
+        files += postFiles()
+        files += listFiles(title: nil, heading: nil, basePath: "/", indices: Array(model.posts.indices), feeds: nil)
+        for term in model.categories {
+            files += listFiles(title: term.name, heading: term.name, basePath: term.path, indices: term.postIndices,
+                               feeds: PageRenderer.feedLinks(prefix: term.path))
+            files += feedFiles(FeedScope(title: "\(model.config.title): \(term.name)", htmlPath: term.path,
+                                         indices: term.postIndices))
+        }
+        for term in model.tags {
+            files += listFiles(title: "#\(term.name)", heading: "Tagged #\(term.name)", basePath: term.path,
+                               indices: term.postIndices, feeds: nil)
+        }
+        files += feedFiles(FeedScope(title: model.config.title, htmlPath: "/", indices: Array(model.posts.indices)))
+        files += singleFiles()
+        files += assetFiles()
+        files += try staticFiles()
+        return files
+    }
+
+    // MARK: kinds of output
+
+    private func postFiles() -> [OutputFile] {
+        let posts = model.posts
+        return posts.indices.map { index in
+            var hash = global
+            hash.combine(posts[index].sourceHash)
+            for neighbour in [index - 1, index + 1] where posts.indices.contains(neighbour) {
+                hash.combine("\(posts[neighbour].title)|\(posts[neighbour].path)")
+            }
+            let renderer = renderer
+            return OutputFile(path: OutputFile.filePath(forSitePath: posts[index].path), fingerprint: hash,
+                              source: .text { try renderer.post(index) })
+        }
+    }
+
+    private func listFiles(title: String?, heading: String?, basePath: String, indices: [Int],
+                           feeds: [String: String]?) -> [OutputFile] {
+        let perPage = model.config.postsPerPage
+        let pageCount = ListPaging.pageCount(items: indices.count, perPage: perPage)
+        return (1...pageCount).map { number in
+            let slice = indices[min(indices.count, (number - 1) * perPage)..<min(indices.count, number * perPage)]
+            var hash = global
+            hash.combine("list|\(basePath)|\(number)|\(pageCount)")
+            for index in slice { hash.combine(model.posts[index].sourceHash) }
+            let renderer = renderer
+            return OutputFile(path: OutputFile.filePath(forSitePath: ListPaging.path(basePath: basePath, page: number)),
+                              fingerprint: hash,
+                              source: .text {
+                                  try renderer.list(title: title, heading: heading, basePath: basePath, indices: slice,
+                                                    pageNumber: number, pageCount: pageCount, feeds: feeds)
+                              })
+        }
+    }
+
+    private func feedFiles(_ scope: FeedScope) -> [OutputFile] {
+        var hash = global
+        hash.combine("feed|\(scope.htmlPath)")
+        for index in scope.indices.prefix(model.config.feedSize) { hash.combine(model.posts[index].sourceHash) }
+        let feeds = FeedRenderer(model: model)
+        let folder = String(scope.htmlPath.dropFirst())
+        return [
+            OutputFile(path: folder + "feed.xml", fingerprint: hash, source: .text { feeds.atom(scope) }),
+            OutputFile(path: folder + "rss.xml", fingerprint: hash, source: .text { feeds.rss(scope) }),
+            OutputFile(path: folder + "feed.json", fingerprint: hash, source: .text { try feeds.json(scope) }),
+        ]
+    }
+
+    private func singleFiles() -> [OutputFile] {
+        let renderer = renderer
+        let model = model
+        var everything = global
+        for post in model.posts { everything.combine(post.sourceHash) }
+        for page in model.pages { everything.combine(page.sourceHash) }
+        var files = [
+            OutputFile(path: "archive/index.html", fingerprint: everything, source: .text { try renderer.archive() }),
+            OutputFile(path: "404.html", fingerprint: global,
+                       source: .text { try renderer.status(template: "not-found", title: "Page not found") }),
+            OutputFile(path: "410.html", fingerprint: global,
+                       source: .text { try renderer.status(template: "gone", title: "Post removed") }),
+            OutputFile(path: "robots.txt", fingerprint: global, source: .text { SitemapRenderer(model: model).robots() }),
+        ]
+        let listPaths = sitemapListPaths()
+        files.append(OutputFile(path: "sitemap.xml", fingerprint: everything,
+                                source: .text { SitemapRenderer(model: model).sitemap(listPaths: listPaths) }))
+        for index in model.pages.indices {
+            var hash = global
+            hash.combine(model.pages[index].sourceHash)
+            files.append(OutputFile(path: OutputFile.filePath(forSitePath: model.pages[index].path), fingerprint: hash,
+                                    source: .text { try renderer.page(index) }))
+        }
+        return files
+    }
+
+    private func sitemapListPaths() -> [(path: String, lastModified: Date?)] {
+        func newest(_ indices: [Int]) -> Date? { indices.first.map { model.posts[$0].lastModified } }
+        var paths: [(path: String, lastModified: Date?)] = [("/", newest(Array(model.posts.indices))),
+                                                            ("/archive/", newest(Array(model.posts.indices)))]
+        for term in model.categories + model.tags { paths.append((term.path, newest(term.postIndices))) }
+        return paths
+    }
+
+    private func assetFiles() -> [OutputFile] {
+        renderer.theme.assets.keys.sorted().map { name in
+            var hash = ContentHash(Self.generatorVersion, name)
+            hash.combine(renderer.theme.fingerprint)
+            return OutputFile(path: "assets/\(name)", fingerprint: hash, source: .bytes(renderer.theme.assets[name]!))
+        }
+    }
+
+    /// Everything under `static/`, copied as is; size and modification time stand in for content.
+    private func staticFiles() throws -> [OutputFile] {
+        let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
+        guard let walker = FileManager.default.enumerator(at: staticFolder, includingPropertiesForKeys: keys,
+                                                          options: [.skipsHiddenFiles]) else { return [] }
+        let prefix = staticFolder.standardizedFileURL.path + "/"
+        var files: [OutputFile] = []
+        for case let url as URL in walker {
+            let values = try url.resourceValues(forKeys: Set(keys))
+            guard values.isRegularFile == true else { continue }
+            let relative = String(url.standardizedFileURL.path.dropFirst(prefix.count))
+            let stamp = "\(values.fileSize ?? 0)|\(values.contentModificationDate?.timeIntervalSince1970 ?? 0)"
+            files.append(OutputFile(path: relative, fingerprint: ContentHash("static", relative, stamp),
+                                    source: .copy(url)))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Everything under `content/`, parsed and checked: what a build renders.
+public struct SiteContent: Sendable {
+    /// Newest first; drafts only when the build asked for them.
+    public var posts: [Post]
+    public var pages: [Page]
+}
+
+/// Reads `content/posts/*.md` and `content/pages/*.md` (subfolders included).
+public struct ContentLoader: Sendable {
+    public let root: URL
+    public let timeZone: TimeZone
+
+    public init(root: URL, timeZone: TimeZone) {
+        self.root = root
+        self.timeZone = timeZone
+    }
+
+    public func load(includeDrafts: Bool) throws -> SiteContent {
+        let parser = ContentParser(timeZone: timeZone)
+        let postFiles = try markdownFiles(in: "content/posts")
+        let pageFiles = try markdownFiles(in: "content/pages")
+        // Parsing is independent per file: spread it over the cores.
+        let posts = try ParallelMap.map(postFiles) { try parser.post(source: try read($0), file: $0) }
+        let pages = try ParallelMap.map(pageFiles) { try parser.page(source: try read($0), file: $0) }
+        var content = SiteContent(
+            posts: posts.filter { includeDrafts || !$0.draft }
+                .sorted { ($0.date, $0.path) > ($1.date, $1.path) },
+            pages: pages.filter { includeDrafts || !$0.draft }.sorted { $0.path < $1.path })
+        try checkUniqueURLs(&content)
+        return content
+    }
+
+    private func checkUniqueURLs(_ content: inout SiteContent) throws {
+        var owners: [String: String] = [:]
+        for post in content.posts.sorted(by: { $0.sourcePath < $1.sourcePath }) {
+            if let first = owners[post.path] {
+                throw SiteError.duplicateURL(url: post.path, first: first, second: "\(post.sourcePath):\(post.slugLine)")
+            }
+            owners[post.path] = post.sourcePath
+        }
+        for page in content.pages {
+            if let first = owners[page.path] {
+                throw SiteError.duplicateURL(url: page.path, first: first, second: page.sourcePath)
+            }
+            owners[page.path] = page.sourcePath
+        }
+    }
+
+    /// Relative paths of the `.md` files below `folder`, sorted for stable output.
+    private func markdownFiles(in folder: String) throws -> [String] {
+        let base = root.appendingPathComponent(folder)
+        guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
+                                                              options: [.skipsHiddenFiles]) else { return [] }
+        var files: [String] = []
+        let prefix = base.standardizedFileURL.path
+        for case let url as URL in enumerator where url.pathExtension == "md" {
+            let full = url.standardizedFileURL.path
+            files.append(folder + String(full.dropFirst(prefix.count)))
+        }
+        return files.sorted()
+    }
+
+    private func read(_ relativePath: String) throws -> String {
+        let url = root.appendingPathComponent(relativePath)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw SiteError.io(path: relativePath, message: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SiteError.source(file: relativePath, line: nil, message: "is not valid UTF-8 text")
+        }
+        return text
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Turns source files into `Post` and `Page` values, validating every front matter field.
+struct ContentParser {
+    let timeZone: TimeZone
+
+    static let postKeys: Set<String> = ["title", "date", "updated", "slug", "category", "tags", "summary",
+                                        "draft", "image", "pinned"]
+    static let pageKeys: Set<String> = ["title", "slug", "summary", "draft", "menu"]
+
+    func post(source: String, file: String) throws -> Post {
+        let matter = try FrontMatter.split(source, file: file)
+        let fields = try YAMLFields(yaml: matter.yaml, file: file, lineOffset: matter.yamlFirstLine - 1)
+        try fields.rejectUnknown(allowed: Self.postKeys)
+        guard let title = try fields.string("title"), !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw SiteError.source(file: file, line: 1, message: "front matter needs a 'title'")
+        }
+        guard let date = try fields.date("date", timeZone: timeZone) else {
+            throw SiteError.source(file: file, line: fields.keys.isEmpty ? 1 : fields.line(of: "title"),
+                                   message: "front matter needs a 'date' such as 2025-03-01")
+        }
+        let updated = try fields.date("updated", timeZone: timeZone)
+        if let updated, updated < date {
+            throw fields.error("updated", "is earlier than 'date'")
+        }
+        let slug = try slug(fields: fields, title: title, file: file)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let year = calendar.component(.year, from: date)
+        let tags = try fields.strings("tags").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for tag in tags where Slug.make(tag).isEmpty {
+            throw fields.error("tags", "contains '\(tag)', which has no letters or digits")
+        }
+        let category = try fields.string("category")?.trimmingCharacters(in: .whitespaces)
+        if let category, Slug.make(category).isEmpty {
+            throw fields.error("category", "needs letters or digits")
+        }
+        return Post(sourcePath: file, title: title, date: date, updated: updated, slug: slug,
+                    category: category?.isEmpty == true ? nil : category,
+                    tags: Self.unique(tags), summary: try fields.string("summary"),
+                    draft: try fields.bool("draft") ?? false, image: try fields.string("image"),
+                    pinned: try fields.bool("pinned") ?? false, markdown: matter.body,
+                    sourceHash: ContentHash(source), path: "/\(year)/\(slug)/",
+                    slugLine: fields.keys.contains("slug") ? fields.line(of: "slug") : fields.line(of: "title"))
+    }
+
+    func page(source: String, file: String) throws -> Page {
+        let matter = try FrontMatter.split(source, file: file)
+        let fields = try YAMLFields(yaml: matter.yaml, file: file, lineOffset: matter.yamlFirstLine - 1)
+        try fields.rejectUnknown(allowed: Self.pageKeys)
+        guard let title = try fields.string("title"), !title.isEmpty else {
+            throw SiteError.source(file: file, line: 1, message: "front matter needs a 'title'")
+        }
+        let slug = try slug(fields: fields, title: title, file: file)
+        return Page(sourcePath: file, title: title, slug: slug, summary: try fields.string("summary"),
+                    draft: try fields.bool("draft") ?? false, markdown: matter.body,
+                    sourceHash: ContentHash(source), path: "/\(slug)/", menuOrder: try fields.int("menu"))
+    }
+
+    private func slug(fields: YAMLFields, title: String, file: String) throws -> String {
+        if let given = try fields.string("slug") {
+            let slug = Slug.make(given)
+            guard !slug.isEmpty else { throw fields.error("slug", "needs letters or digits") }
+            return slug
+        }
+        let fromTitle = Slug.make(title)
+        if !fromTitle.isEmpty { return fromTitle }
+        let fromFile = Slug.make((file as NSString).lastPathComponent.replacingOccurrences(of: ".md", with: ""))
+        guard !fromFile.isEmpty else {
+            throw SiteError.source(file: file, line: fields.line(of: "title"),
+                                   message: "cannot make a URL slug from the title; add a 'slug'")
+        }
+        return fromFile
+    }
+
+    private static func unique(_ items: [String]) -> [String] {
+        var seen = Set<String>()
+        return items.filter { seen.insert(Slug.make($0)).inserted }
+    }
+}

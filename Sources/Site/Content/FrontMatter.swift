@@ -1,0 +1,38 @@
+/// Splits a Markdown source into its YAML front matter and body.
+///
+/// ```
+/// ---
+/// title: Hello
+/// ---
+/// Body text…
+/// ```
+struct FrontMatter {
+    /// The YAML between the fences (empty when the file has none).
+    let yaml: String
+    /// The Markdown after the closing fence.
+    let body: String
+    /// File line of the first YAML line, so YAML line 1 maps to it.
+    let yamlFirstLine: Int
+
+    static func split(_ source: String, file: String) throws -> FrontMatter {
+        var text = Substring(source)
+        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
+        guard text.hasPrefix("---\n") || text.hasPrefix("---\r\n") else {
+            return FrontMatter(yaml: "", body: String(text), yamlFirstLine: 1)
+        }
+        let afterOpening = text[text.index(after: text.firstIndex(of: "\n")!)...]
+        var lineStart = afterOpening.startIndex
+        while lineStart < afterOpening.endIndex {
+            let lineEnd = afterOpening[lineStart...].firstIndex(of: "\n") ?? afterOpening.endIndex
+            let line = afterOpening[lineStart..<lineEnd]
+            if line == "---" || line == "---\r" || line == "..." {
+                let yaml = String(afterOpening[afterOpening.startIndex..<lineStart])
+                let bodyStart = lineEnd < afterOpening.endIndex ? afterOpening.index(after: lineEnd) : lineEnd
+                return FrontMatter(yaml: yaml, body: String(afterOpening[bodyStart...]), yamlFirstLine: 2)
+            }
+            lineStart = lineEnd < afterOpening.endIndex ? afterOpening.index(after: lineEnd) : lineEnd
+        }
+        throw SiteError.source(file: file, line: 1,
+                               message: "front matter starts with '---' but has no closing '---' line")
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// One post as the writer wrote it: front matter fields plus the Markdown body.
+public struct Post: Sendable {
+    /// Path relative to the site root, e.g. `content/posts/hello.md` (used in error messages).
+    public var sourcePath: String
+    public var title: String
+    public var date: Date
+    public var updated: Date?
+    public var slug: String
+    public var category: String?
+    public var tags: [String]
+    public var summary: String?
+    public var draft: Bool
+    public var image: String?
+    public var pinned: Bool
+    public var markdown: String
+    /// Fingerprint of the whole source file, to skip work for unchanged posts.
+    public var sourceHash: ContentHash
+    /// Site path, `/2025/hello-world/`.
+    public var path: String
+    /// The file line where the slug (or title it came from) is set, for duplicate-slug errors.
+    var slugLine: Int
+
+    /// `updated` when set, else `date`.
+    public var lastModified: Date { max(updated ?? date, date) }
+}
+
+/// A standalone page (`content/pages/about.md` → `/about/`).
+public struct Page: Sendable {
+    public var sourcePath: String
+    public var title: String
+    public var slug: String
+    public var summary: String?
+    public var draft: Bool
+    public var markdown: String
+    public var sourceHash: ContentHash
+    public var path: String
+    /// Listed in the site navigation when set; lower comes first.
+    public var menuOrder: Int?
+}

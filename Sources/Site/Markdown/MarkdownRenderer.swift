@@ -1,0 +1,122 @@
+import CCmark
+import Foundation
+
+/// A post body rendered to HTML, with what pages and feeds derive from it.
+public struct RenderedMarkdown: Sendable, Equatable {
+    public var html: String
+    /// The text before `<!-- more -->`, else the first paragraph.
+    public var excerptHTML: String
+    /// Whether the excerpt stops before the end of the post (a "read more" link is useful).
+    public var hasMore: Bool
+    public var wordCount: Int
+
+    /// Minutes at 225 words per minute, at least one.
+    public var readingMinutes: Int { max(1, Int((Double(wordCount) / 225).rounded(.up))) }
+}
+
+/// GitHub-flavoured Markdown through cmark-gfm: tables, strikethrough, autolinks, task lists,
+/// footnotes, smart punctuation, and an `id` plus a self-link on every heading.
+///
+/// Raw HTML in posts is kept: posts are written by the blog's owner, not by the network.
+public enum MarkdownRenderer {
+    private static let options: Int32 = CMARK_OPT_FOOTNOTES | CMARK_OPT_SMART | CMARK_OPT_UNSAFE
+        | CMARK_OPT_VALIDATE_UTF8
+    private static let extensionNames = ["table", "strikethrough", "autolink", "tasklist"]
+    private static let registered: Bool = {
+        cmark_gfm_core_extensions_ensure_registered()
+        return true
+    }()
+    static let moreMarker = "<!-- more -->"
+
+    public static func render(_ markdown: String) -> RenderedMarkdown {
+        precondition(registered)
+        let (before, hasMarker) = splitAtMoreMarker(markdown)
+        return withDocument(markdown) { document, extensions in
+            let html = renderHTML(document, extensions)
+            let words = countWords(document)
+            var excerpt: String
+            var hasMore = hasMarker
+            if hasMarker {
+                excerpt = withDocument(before) { renderHTML($0, $1) }
+            } else if let paragraph = firstParagraph(document) {
+                let node = paragraph
+                excerpt = renderNode(node, extensions)
+                hasMore = cmark_node_next(node) != nil
+            } else {
+                excerpt = ""
+            }
+            excerpt = FootnoteStripper.strip(excerpt)
+            return RenderedMarkdown(html: html, excerptHTML: excerpt, hasMore: hasMore, wordCount: words)
+        }
+    }
+
+    private static func withDocument<R>(_ markdown: String,
+                                        _ body: (OpaquePointer, UnsafeMutablePointer<cmark_llist>?) -> R) -> R {
+        let parser = cmark_parser_new(options)!
+        defer { cmark_parser_free(parser) }
+        for name in extensionNames {
+            if let ext = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, ext) }
+        }
+        var markdown = markdown
+        markdown.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { cmark_parser_feed(parser, $0.baseAddress, $0.count) }
+        }
+        let document = cmark_parser_finish(parser)!
+        defer { cmark_node_free(document) }
+        return body(document, cmark_parser_get_syntax_extensions(parser))
+    }
+
+    private static func renderHTML(_ document: OpaquePointer, _ extensions: UnsafeMutablePointer<cmark_llist>?) -> String {
+        HeadingAnchors.insertMarkers(document)
+        return HeadingAnchors.applyMarkers(renderNode(document, extensions))
+    }
+
+    private static func renderNode(_ node: OpaquePointer, _ extensions: UnsafeMutablePointer<cmark_llist>?) -> String {
+        guard let raw = cmark_render_html(node, options, extensions) else { return "" }
+        defer { free(raw) }
+        return String(cString: raw)
+    }
+
+    private static func firstParagraph(_ document: OpaquePointer) -> OpaquePointer? {
+        var node = cmark_node_first_child(document)
+        while let current = node {
+            if cmark_node_get_type(current) == CMARK_NODE_PARAGRAPH { return current }
+            node = cmark_node_next(current)
+        }
+        return nil
+    }
+
+    private static func countWords(_ document: OpaquePointer) -> Int {
+        guard let raw = cmark_render_plaintext(document, 0, 0) else { return 0 }
+        defer { free(raw) }
+        var count = 0
+        var inWord = false
+        var pointer = raw
+        while pointer.pointee != 0 {
+            let byte = UInt8(bitPattern: pointer.pointee)
+            let isSpace = byte == 32 || byte == 10 || byte == 9 || byte == 13
+            if !isSpace && !inWord { count += 1 }
+            inWord = !isSpace
+            pointer += 1
+        }
+        return count
+    }
+
+    /// The Markdown before a line that holds only the more marker (`<!--more-->` also works).
+    static func splitAtMoreMarker(_ markdown: String) -> (String, Bool) {
+        var offset = markdown.startIndex
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            let compact = line.replacingOccurrences(of: " ", with: "").trimmingCharacters(in: .whitespaces)
+            if compact.lowercased() == "<!--more-->" {
+                return (String(markdown[..<offset]), true)
+            }
+            offset = markdown.index(line.endIndex, offsetBy: line.endIndex < markdown.endIndex ? 1 : 0)
+        }
+        return (markdown, false)
+    }
+}
+
+/// The cmark-gfm library version in use.
+public enum MarkdownVersion {
+    public static var string: String { String(cString: cmark_version_string()) }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// Turns the site model into HTML pages through the theme's Mustache templates.
+///
+/// Contexts are plain dictionaries (Mustache reads them without reflection), built here so
+/// templates stay logic-less: every value a template shows is computed in one place.
+struct PageRenderer: Sendable {
+    let model: SiteModel
+    let theme: Theme
+    /// Shared by every page; built once per build.
+    private let siteContext: [String: any Sendable]
+
+    init(model: SiteModel, theme: Theme, year: Int) {
+        self.model = model
+        self.theme = theme
+        let config = model.config
+        let styleHash = theme.assets["style.css"].map { bytes in
+            var hash = ContentHash()
+            bytes.withUnsafeBufferPointer { hash.combine(bytes: $0) }
+            return String(hash.hex.prefix(10))
+        } ?? "0"
+        let menu: [[String: String]] = model.pages
+            .filter { $0.menuOrder != nil }
+            .sorted { ($0.menuOrder!, $0.title) < ($1.menuOrder!, $1.title) }
+            .map { ["title": $0.title, "url": $0.path] }
+        siteContext = [
+            "title": config.title, "description": config.description, "author": config.author,
+            "baseURL": config.baseURL, "language": config.language,
+            "fediverseCreator": config.fediverseCreator ?? "", "year": String(year), "menu": menu,
+            "feeds": Self.feedLinks(prefix: "/"), "styleURL": "/assets/style.css?v=\(styleHash)",
+        ]
+    }
+
+    static func feedLinks(prefix: String) -> [String: String] {
+        ["atom": "\(prefix)feed.xml", "rss": "\(prefix)rss.xml", "json": "\(prefix)feed.json"]
+    }
+
+    // MARK: pages
+
+    func post(_ index: Int) throws -> String {
+        let post = model.posts[index]
+        let rendered = model.rendered.post(index)
+        var full = summary(index)
+        full["content"] = rendered.html
+        full["permalink"] = model.config.absoluteURL(post.path)
+        full["tags"] = post.tags.map { ["name": $0, "url": model.tagPath($0)] }
+        full["hasTags"] = !post.tags.isEmpty
+        var context = base(page: [
+            "title": post.title, "fullTitle": "\(post.title) – \(model.config.title)",
+            "description": description(post: post, rendered: rendered),
+            "canonical": model.config.absoluteURL(post.path), "ogType": "article",
+            "image": post.image.map(model.absolute) ?? "", "activityJSON": model.config.absoluteURL(post.path),
+            "publishedISO": model.dates.iso8601(post.date),
+            "modifiedISO": post.updated.map(model.dates.iso8601) ?? "",
+        ])
+        context["post"] = full
+        if index > 0 { context["newer"] = link(index - 1) }
+        if index + 1 < model.posts.count { context["older"] = link(index + 1) }
+        return try theme.render(context, template: "post")
+    }
+
+    /// A paginated list of posts (home, a category or a tag).
+    func list(title: String?, heading: String?, basePath: String, indices: ArraySlice<Int>,
+              pageNumber: Int, pageCount: Int, feeds: [String: String]?) throws -> String {
+        let path = ListPaging.path(basePath: basePath, page: pageNumber)
+        let siteTitle = model.config.title
+        let pageTitle = title ?? siteTitle
+        var fullTitle = title.map { "\($0) – \(siteTitle)" } ?? siteTitle
+        if pageNumber > 1 { fullTitle = "\(pageTitle), page \(pageNumber) – \(siteTitle)" }
+        var context = base(page: [
+            "title": pageTitle, "fullTitle": fullTitle,
+            "description": title.map { "Posts in \($0) on \(siteTitle)" } ?? model.config.description,
+            "canonical": model.config.absoluteURL(path), "ogType": "website",
+        ])
+        var list: [String: Any] = ["posts": indices.map(summary)]
+        if let heading { list["heading"] = heading }
+        if let feeds { list["feeds"] = feeds }
+        if pageCount > 1 {
+            var pagination: [String: Any] = ["current": pageNumber, "total": pageCount]
+            if pageNumber > 1 { pagination["newer"] = ListPaging.path(basePath: basePath, page: pageNumber - 1) }
+            if pageNumber < pageCount { pagination["older"] = ListPaging.path(basePath: basePath, page: pageNumber + 1) }
+            list["pagination"] = pagination
+        }
+        context["list"] = list
+        return try theme.render(context, template: "list")
+    }
+
+    func archive() throws -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = model.config.timeZone
+        var years: [(Int, [[String: String]])] = []
+        for post in model.posts {
+            let year = calendar.component(.year, from: post.date)
+            let entry = ["title": post.title, "url": post.path, "dateISO": model.dates.iso8601(post.date),
+                         "dateShort": Self.shortDate(post.date, calendar: calendar)]
+            if years.last?.0 == year { years[years.count - 1].1.append(entry) } else { years.append((year, [entry])) }
+        }
+        func terms(_ list: [Term]) -> [[String: Any]] {
+            list.map { ["name": $0.name, "url": $0.path, "count": $0.postIndices.count] }
+        }
+        var context = base(page: [
+            "title": "Archive", "fullTitle": "Archive – \(model.config.title)",
+            "description": "Every post on \(model.config.title)", "canonical": model.config.absoluteURL("/archive/"),
+            "ogType": "website",
+        ])
+        context["archive"] = [
+            "years": years.map { ["year": String($0.0), "posts": $0.1] },
+            "categories": terms(model.categories), "hasCategories": !model.categories.isEmpty,
+            "tags": terms(model.tags), "hasTags": !model.tags.isEmpty,
+        ] as [String: Any]
+        return try theme.render(context, template: "archive")
+    }
+
+    func page(_ index: Int) throws -> String {
+        let page = model.pages[index]
+        let rendered = model.rendered.page(index)
+        var context = base(page: [
+            "title": page.title, "fullTitle": "\(page.title) – \(model.config.title)",
+            "description": page.summary ?? HTMLText.truncate(HTMLText.plain(rendered.excerptHTML), limit: 160),
+            "canonical": model.config.absoluteURL(page.path), "ogType": "website",
+        ])
+        context["standalone"] = ["title": page.title, "content": rendered.html]
+        return try theme.render(context, template: "page")
+    }
+
+    /// The 404 page and the "gone" page (410) for removed posts.
+    func status(template: String, title: String) throws -> String {
+        let context = base(page: [
+            "title": title, "fullTitle": "\(title) – \(model.config.title)", "description": title,
+            "canonical": model.config.absoluteURL("/"), "ogType": "website",
+        ])
+        return try theme.render(context, template: template)
+    }
+
+    // MARK: contexts
+
+    private func base(page: [String: Any]) -> [String: Any] {
+        ["site": siteContext, "page": page]
+    }
+
+    private func link(_ index: Int) -> [String: String] {
+        ["title": model.posts[index].title, "url": model.posts[index].path]
+    }
+
+    /// What lists show of a post; the post page adds its content.
+    func summary(_ index: Int) -> [String: Any] {
+        let post = model.posts[index]
+        let rendered = model.rendered.post(index)
+        var context: [String: Any] = [
+            "title": post.title, "url": post.path, "dateISO": model.dates.iso8601(post.date),
+            "dateHuman": model.dates.human(post.date), "readingMinutes": rendered.readingMinutes,
+            "excerpt": rendered.excerptHTML, "hasMore": rendered.hasMore,
+        ]
+        if let updated = post.updated {
+            context["updatedISO"] = model.dates.iso8601(updated)
+            context["updatedHuman"] = model.dates.human(updated)
+        }
+        if let summary = post.summary { context["summary"] = summary }
+        if let category = post.category { context["category"] = ["name": category, "url": model.categoryPath(category)] }
+        if let image = post.image { context["image"] = image }
+        return context
+    }
+
+    private func description(post: Post, rendered: RenderedMarkdown) -> String {
+        post.summary ?? HTMLText.truncate(HTMLText.plain(rendered.excerptHTML), limit: 160)
+    }
+
+    private static func shortDate(_ date: Date, calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.month, .day], from: date)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(parts.day!) \(months[parts.month! - 1])"
+    }
+}
+
+/// Page numbers to paths: page 1 is the list's own path, later pages live under `page/N/`.
+enum ListPaging {
+    static func path(basePath: String, page: Int) -> String {
+        page <= 1 ? basePath : "\(basePath)page/\(page)/"
+    }
+
+    static func pageCount(items: Int, perPage: Int) -> Int { max(1, (items + perPage - 1) / perPage) }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A category or tag with the posts filed under it (indices into `SiteModel.posts`, newest first).
+public struct Term: Sendable {
+    public let name: String
+    public let slug: String
+    /// `/categories/essays/` or `/tags/swift/`.
+    public let path: String
+    public var postIndices: [Int]
+}
+
+/// The loaded content plus everything derived from it that several pages share.
+final class SiteModel: Sendable {
+    let config: SiteConfig
+    let posts: [Post]
+    let pages: [Page]
+    let categories: [Term]
+    let tags: [Term]
+    let rendered: RenderedCache
+    let dates: DateFormats
+
+    init(config: SiteConfig, content: SiteContent) {
+        self.config = config
+        self.posts = content.posts
+        self.pages = content.pages
+        self.categories = Self.terms(content.posts, prefix: "/categories/") { $0.category.map { [$0] } ?? [] }
+        self.tags = Self.terms(content.posts, prefix: "/tags/") { $0.tags }
+        self.rendered = RenderedCache(posts: content.posts, pages: content.pages)
+        self.dates = DateFormats(timeZone: config.timeZone)
+    }
+
+    func categoryPath(_ name: String) -> String { "/categories/\(Slug.make(name))/" }
+    func tagPath(_ name: String) -> String { "/tags/\(Slug.make(name))/" }
+
+    /// Absolute URL for a path or for a URL that is already absolute (front matter images).
+    func absolute(_ pathOrURL: String) -> String {
+        pathOrURL.hasPrefix("/") ? config.absoluteURL(pathOrURL) : pathOrURL
+    }
+
+    private static func terms(_ posts: [Post], prefix: String, _ names: (Post) -> [String]) -> [Term] {
+        var bySlug: [String: Term] = [:]
+        for (index, post) in posts.enumerated() {
+            for name in names(post) {
+                let slug = Slug.make(name)
+                bySlug[slug, default: Term(name: name, slug: slug, path: "\(prefix)\(slug)/", postIndices: [])]
+                    .postIndices.append(index)
+            }
+        }
+        return bySlug.values.sorted { $0.slug < $1.slug }
+    }
+}
+
+/// Markdown rendered on first use and kept: an incremental build renders only the posts whose
+/// pages (or the feeds and lists that show them) are being rebuilt.
+final class RenderedCache: @unchecked Sendable {
+    private let posts: [Post]
+    private let pages: [Page]
+    private let lock = NSLock()
+    private var postCache: [Int: RenderedMarkdown] = [:]
+    private var pageCache: [Int: RenderedMarkdown] = [:]
+
+    init(posts: [Post], pages: [Page]) {
+        self.posts = posts
+        self.pages = pages
+    }
+
+    func post(_ index: Int) -> RenderedMarkdown {
+        if let hit = lock.withLock({ postCache[index] }) { return hit }
+        let result = MarkdownRenderer.render(posts[index].markdown)
+        lock.withLock { postCache[index] = result }
+        return result
+    }
+
+    func page(_ index: Int) -> RenderedMarkdown {
+        if let hit = lock.withLock({ pageCache[index] }) { return hit }
+        let result = MarkdownRenderer.render(pages[index].markdown)
+        lock.withLock { pageCache[index] = result }
+        return result
+    }
+}

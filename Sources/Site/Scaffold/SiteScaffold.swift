@@ -1,0 +1,49 @@
+import Foundation
+
+/// Creates a new site folder: configuration, example posts that show every feature, one page.
+/// Templates are not copied: the default theme is built in, and `theme/` only holds overrides.
+public enum SiteScaffold {
+    public static func create(at root: URL, title: String = "Field Notes") throws {
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: root.appendingPathComponent(SiteConfig.fileName).path) {
+            throw SiteError.io(path: root.appendingPathComponent(SiteConfig.fileName).path,
+                               message: "a site already exists here")
+        }
+        for folder in ["content/posts", "content/pages", "static/images", "theme"] {
+            try fileManager.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let files: [(String, String)] = [
+            (SiteConfig.fileName, ExamplePosts.config(title: title)),
+            ("content/posts/2025-01-12-welcome-to-lectern.md", ExamplePosts.welcome),
+            ("content/posts/2025-02-03-markdown-tour.md", ExamplePosts.markdownTour),
+            ("content/posts/2025-03-21-cafe-notes.md", ExamplePosts.cafeNotes),
+            ("content/posts/2025-04-02-unfinished-thoughts.md", ExamplePosts.draft),
+            ("content/pages/about.md", ExamplePosts.about),
+            ("static/images/lectern.svg", ExamplePosts.logo),
+        ]
+        for (path, text) in files {
+            try Data(text.utf8).write(to: root.appendingPathComponent(path))
+        }
+    }
+
+    /// Writes `content/posts/YYYY-MM-DD-slug.md` for a new post and returns its path.
+    public static func newPost(in root: URL, title: String, date: Date = Date(), timeZone: TimeZone) throws -> URL {
+        let slug = Slug.make(title)
+        guard !slug.isEmpty else { throw SiteError.io(path: title, message: "the title needs letters or digits") }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd"
+        let day = formatter.string(from: date)
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+        let url = root.appendingPathComponent("content/posts/\(day)-\(slug).md")
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw SiteError.io(path: url.path, message: "already exists")
+        }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let escaped = title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let text = "---\ntitle: \"\(escaped)\"\ndate: \(formatter.string(from: date))\ntags: []\ndraft: true\n---\n\nWrite here.\n"
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+}

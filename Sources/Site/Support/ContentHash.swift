@@ -1,0 +1,41 @@
+/// A fast 64-bit FNV-1a fingerprint, used only to notice that a source or an output changed
+/// between builds (not for security: nothing adversarial reaches it).
+public struct ContentHash: Sendable, Hashable {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    public init() {}
+
+    public init(_ parts: String...) {
+        for part in parts { combine(part) }
+    }
+
+    public mutating func combine(_ text: String) {
+        var text = text
+        text.withUTF8 { combine(bytes: $0) }
+        combine(byte: 0xff)  // separator, so ("ab","c") and ("a","bc") differ
+    }
+
+    public mutating func combine(bytes: UnsafeBufferPointer<UInt8>) {
+        var hash = value
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        value = hash
+    }
+
+    public mutating func combine(byte: UInt8) {
+        value ^= UInt64(byte)
+        value &*= 0x0000_0100_0000_01b3
+    }
+
+    public mutating func combine(_ other: ContentHash) {
+        withUnsafeBytes(of: other.value) { combine(bytes: $0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// 16 hex digits.
+    public var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

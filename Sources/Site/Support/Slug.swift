@@ -1,0 +1,32 @@
+import Foundation
+
+/// Readable URL slugs: "Café crème: a story!" → "cafe-creme-a-story".
+public enum Slug {
+    /// Letters that do not decompose into a base letter plus accent.
+    private static let foldings: [Character: String] = [
+        "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i",
+    ]
+
+    /// Lowercases, folds accents, keeps letters and digits (any script), turns everything else
+    /// into single hyphens and trims them from the ends. Apostrophes vanish ("don't" → "dont").
+    public static func make(_ text: String) -> String {
+        let folded = text.lowercased().folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
+        var slug = ""
+        var pendingHyphen = false
+        for character in folded {
+            if character == "'" || character == "’" { continue }
+            let piece: String
+            if let replacement = foldings[character] {
+                piece = replacement
+            } else if character.isLetter || character.isNumber {
+                piece = String(character)
+            } else {
+                pendingHyphen = !slug.isEmpty
+                continue
+            }
+            if pendingHyphen { slug += "-"; pendingHyphen = false }
+            slug += piece
+        }
+        return slug
+    }
+}

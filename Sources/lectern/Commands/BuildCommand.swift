@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import Site
+
+struct BuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build", abstract: "Render the site into public/ (only what changed).")
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    @Flag(help: "Include posts and pages marked draft: true.")
+    var drafts = false
+
+    @Option(help: "Write the site here instead of <site>/public.")
+    var output: String?
+
+    @Flag(name: .shortAndLong, help: "Print nothing on success.")
+    var quiet = false
+
+    func run() async throws {
+        let options = SiteBuilder.Options(includeDrafts: drafts,
+                                          outputFolder: output.map { URL(fileURLWithPath: $0).standardizedFileURL })
+        let report = try await reportingErrors {
+            try SiteBuilder(root: siteOptions.root).build(options)
+        }
+        if !quiet {
+            print("built in \(String(format: "%.0f", report.seconds * 1000)) ms: \(report.written) files written "
+                  + "(\(report.pages) pages rendered), \(report.reused) unchanged")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import Site
+
+@main
+struct Lectern: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "lectern",
+        abstract: "A blog engine that pre-renders Markdown and federates over ActivityPub.",
+        version: version,
+        subcommands: [InitCommand.self, NewCommand.self, BuildCommand.self, ServeCommand.self, VersionCommand.self])
+}
+
+/// `--site DIR`, shared by every command that works on an existing site.
+struct SiteOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "The site folder (holding lectern.yml).")
+    var site: String = "."
+
+    var root: URL { URL(fileURLWithPath: site).standardizedFileURL }
+}
+
+/// Prints `error: …` and exits non-zero, the CLI's one way of failing.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension AsyncParsableCommand {
+    /// Runs `body`, turning build and I/O errors into `error: …` with exit status 1.
+    func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as SiteError {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            throw ExitCode.failure
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
