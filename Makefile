@@ -1,0 +1,48 @@
+# Lectern: `make run` builds and serves a demo site, `make test` runs every test.
+SHELL := /bin/bash
+SWIFT ?= swift
+DEB_PACKAGES := libsqlite3-dev libssl-dev libcurl4-openssl-dev libcmark-gfm-dev \
+                libcmark-gfm-extensions-dev zlib1g-dev pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEMO ?= demo
+
+.PHONY: run build debug test deps test-tools clean bench
+
+## Install the Debian packages Lectern links against (only the missing ones).
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product lectern
+
+debug: deps
+	$(SWIFT) build --product lectern
+
+## Build, create ./demo if absent, then serve it on http://127.0.0.1:8080 (rebuilding on changes).
+run: build
+	@[ -f $(DEMO)/lectern.yml ] || .build/release/lectern init $(DEMO)
+	.build/release/lectern serve --site $(DEMO) --watch
+
+## Tools the interoperability tests use (third-party signature implementations).
+test-tools:
+	@python3 -c "import cryptography" 2>/dev/null || python3 -m pip install -q cryptography
+
+## Build everything (our own code must be warning-free), then run the whole suite.
+test: deps test-tools
+	$(SWIFT) build --build-tests 2>&1 | tee .build-test.log | grep -E "error|warning: |Compiling Lectern|Build complete" | grep -v "/.build/checkouts/" ; test $${PIPESTATUS[0]} -eq 0
+	@! grep -E "^/[^ ]*/(Sources|Tests)/[^ ]*: warning:" .build-test.log | grep -v "/\.build/" | sort -u | grep . \
+	  || { echo "error: the warnings above are in our code; fix them"; exit 1; }
+	$(SWIFT) test --skip-build
+
+bench: build
+	bench/build
+	bench/serve
+
+clean:
+	rm -rf .build .build-test.log

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import Site
+
+@Suite struct BuildTests {
+    @Test func buildsEveryKindOfPage() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("a", title: "First Post", date: "2025-01-01", extra: "category: Essays\ntags: [swift]\n")
+        try site.post("b", title: "Second Post", date: "2025-02-01", extra: "tags: [swift, web]\n")
+        try site.post("c", title: "Third Post", date: "2025-03-01")
+        try site.post("d", title: "Secret", date: "2025-04-01", extra: "draft: true\n")
+        try site.write("content/pages/about.md", "---\ntitle: About\nmenu: 1\n---\nHi.\n")
+        try site.write("static/img/logo.png", "not really a png")
+        try site.build()
+        for path in ["index.html", "page/2/index.html", "2025/first-post/index.html", "categories/essays/index.html",
+                     "categories/essays/feed.xml", "categories/essays/rss.xml", "categories/essays/feed.json",
+                     "tags/swift/index.html", "tags/web/index.html", "archive/index.html", "about/index.html",
+                     "404.html", "feed.xml", "rss.xml", "feed.json", "sitemap.xml", "robots.txt", "img/logo.png",
+                     "assets/style.css", "index.html.gz"] {
+            #expect(site.exists(path), "missing \(path)")
+        }
+        #expect(!site.exists("2025/secret/index.html"))
+        try site.build(drafts: true)
+        #expect(site.exists("2025/secret/index.html"))
+
+        let post = try site.read("2025/first-post/index.html")
+        #expect(post.contains("<link rel=\"canonical\" href=\"https://blog.example/2025/first-post/\">"))
+        #expect(post.contains("<link rel=\"alternate\" type=\"application/activity+json\" href=\"https://blog.example/2025/first-post/\">"))
+        #expect(post.contains("<meta property=\"og:type\" content=\"article\">"))
+        #expect(post.contains("<meta name=\"description\" content=\"Body text.\">"))
+        #expect(try site.read("index.html").contains("href=\"/about/\">About</a>"))
+    }
+
+    @Test func paginationLinksPages() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        for day in 1...5 { try site.post("p\(day)", title: "Post \(day)", date: "2025-01-0\(day)") }
+        try site.build()
+        let first = try site.read("index.html")
+        #expect(first.contains("Post 5") && first.contains("Post 4") && !first.contains("Post 3"))
+        #expect(first.contains("href=\"/page/2/\""))
+        let last = try site.read("page/3/index.html")
+        #expect(last.contains("Post 1") && last.contains("href=\"/page/2/\"") && last.contains("Page 3 of 3"))
+    }
+
+    @Test func failedBuildKeepsTheLiveSiteUntouched() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("good", title: "Good", date: "2025-01-01")
+        try site.build()
+        let before = try site.read("2025/good/index.html")
+        try site.write("content/posts/bad.md", "---\ntitle: Bad\ndate: 2025-01-02\ntags: [oops\n---\nBody\n")
+        #expect(throws: SiteError.self) { try site.build() }
+        #expect(try site.read("2025/good/index.html") == before)
+        #expect(!site.exists("2025/bad/index.html"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("staging") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func duplicateSlugNamesBothFiles() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("one", title: "Same Title", date: "2025-01-01")
+        try site.post("two", title: "Same title!", date: "2025-06-01")
+        #expect(throws: SiteError.duplicateURL(url: "/2025/same-title/", first: "content/posts/one.md",
+                                               second: "content/posts/two.md:2")) { try site.build() }
+    }
+
+    @Test func unknownPartialInOverrideFailsWithItsLine() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("one", title: "One", date: "2025-01-01")
+        try site.write("theme/post.mustache", "{{> head}}\n{{> sidebar}}\n{{> foot}}\n")
+        #expect(throws: SiteError.template(name: "theme/post.mustache", line: 2,
+                                           message: "unknown template 'sidebar' in {{> sidebar}}")) { try site.build() }
+    }
+
+    @Test func themeOverrideReplacesTemplate() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("one", title: "One", date: "2025-01-01")
+        try site.write("theme/post.mustache", "<h1>{{post.title}}</h1>{{{post.content}}}")
+        try site.build()
+        #expect(try site.read("2025/one/index.html") == "<h1>One</h1><p>Body text.</p>\n")
+    }
+
+    @Test func incrementalRebuildRendersOnlyWhatChanged() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        for day in 1...9 {
+            try site.post("p\(day)", title: "Post \(day)", date: "2025-01-0\(day)", extra: "tags: [t\(day)]\n")
+        }
+        let first = try site.build()
+        #expect(first.reused == 0)
+        let untouched = try site.read("2025/post-1/index.html")
+
+        let noop = try site.build()
+        #expect(noop.written == 0 && noop.reused == first.written)
+
+        try site.post("p9", title: "Post 9", date: "2025-01-09", extra: "tags: [t9]\n", body: "Edited body.")
+        let edit = try site.build()
+        // Post 9's page, home page 1, archive, its tag page, 3 feeds and the sitemap; its neighbour's
+        // page only shows its title, which did not change.
+        #expect(edit.pages == 8, "rendered \(edit.pages) pages")
+        #expect(edit.written <= 12, "wrote \(edit.written) files")
+        #expect(try site.read("2025/post-9/index.html").contains("Edited body."))
+        #expect(try site.read("2025/post-1/index.html") == untouched)
+        #expect(try site.read("feed.xml").contains("Edited body."))
+
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("content/posts/p9.md"))
+        try site.build()
+        #expect(!site.exists("2025/post-9/index.html"))
+        #expect(!site.exists("tags/t9/index.html"))
+    }
+}

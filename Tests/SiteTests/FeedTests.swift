@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+@testable import Site
+
+/// Collects element names, attributes and text, to check feeds as an XML parser sees them.
+private final class XMLCollector: NSObject, XMLParserDelegate {
+    var elements: [(name: String, attributes: [String: String])] = []
+    var texts: [String: [String]] = [:]
+    private var current = ""
+    private var stack: [String] = []
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String]) {
+        elements.append((name, attributes))
+        stack.append(name)
+        current = ""
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { current += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        texts[stack.joined(separator: "/"), default: []].append(current)
+        stack.removeLast()
+        current = ""
+    }
+}
+
+@Suite struct FeedTests {
+    private func parse(_ text: String) throws -> XMLCollector {
+        let collector = XMLCollector()
+        let parser = XMLParser(data: Data(text.utf8))
+        parser.delegate = collector
+        #expect(parser.parse(), "not well-formed: \(parser.parserError.map { "\($0)" } ?? "")")
+        return collector
+    }
+
+    private func site() throws -> TestSite {
+        let site = try TestSite()
+        try site.post("a", title: "Fish & <Chips>", date: "2025-01-01T08:00:00Z", extra: "category: Food\ntags: [fish]\n",
+                      body: "Look: ![x](/img/x.png) and [home](/).")
+        try site.post("b", title: "Second", date: "2025-02-01", extra: "updated: 2025-02-03\n")
+        try site.build()
+        return site
+    }
+
+    @Test func atomHasRequiredElements() throws {
+        let site = try site()
+        defer { site.remove() }
+        let xml = try parse(try site.read("feed.xml"))
+        #expect(xml.elements.first?.name == "feed")
+        for path in ["feed/id", "feed/title", "feed/updated", "feed/author/name", "feed/entry/id", "feed/entry/title",
+                     "feed/entry/updated", "feed/entry/content"] {
+            #expect(xml.texts[path]?.isEmpty == false, "missing \(path)")
+        }
+        #expect(xml.texts["feed/entry/title"] == ["Second", "Fish & <Chips>"])
+        #expect(xml.texts["feed/updated"] == ["2025-02-03T00:00:00Z"])
+        let content = try #require(xml.texts["feed/entry/content"]?.last)
+        #expect(content.contains("src=\"https://blog.example/img/x.png\""), "links must be absolute in feeds")
+        #expect(xml.elements.contains { $0.name == "link" && $0.attributes["rel"] == "self" })
+    }
+
+    @Test func rssHasRequiredElements() throws {
+        let site = try site()
+        defer { site.remove() }
+        let xml = try parse(try site.read("rss.xml"))
+        for path in ["rss/channel/title", "rss/channel/link", "rss/channel/description", "rss/channel/item/title",
+                     "rss/channel/item/link", "rss/channel/item/guid", "rss/channel/item/pubDate"] {
+            #expect(xml.texts[path]?.isEmpty == false, "missing \(path)")
+        }
+        #expect(xml.texts["rss/channel/item/pubDate"]?.first == "Sat, 01 Feb 2025 00:00:00 GMT")
+        let category = try parse(try site.read("categories/food/rss.xml"))
+        #expect(category.texts["rss/channel/item/title"] == ["Fish & <Chips>"])
+    }
+
+    @Test func jsonFeedIsValidVersion11() throws {
+        let site = try site()
+        defer { site.remove() }
+        let object = try JSONSerialization.jsonObject(with: Data(try site.read("feed.json").utf8)) as? [String: Any]
+        let feed = try #require(object)
+        #expect(feed["version"] as? String == "https://jsonfeed.org/version/1.1")
+        #expect(feed["title"] as? String == "Test Blog")
+        let items = try #require(feed["items"] as? [[String: Any]])
+        #expect(items.count == 2)
+        #expect(items[1]["id"] as? String == "https://blog.example/2025/fish-chips/")
+        #expect(items[1]["tags"] as? [String] == ["Food", "fish"])
+        #expect((items[0]["content_html"] as? String)?.isEmpty == false)
+    }
+
+    @Test func sitemapListsEveryPage() throws {
+        let site = try site()
+        defer { site.remove() }
+        let xml = try parse(try site.read("sitemap.xml"))
+        let locations = Set(xml.texts["urlset/url/loc"] ?? [])
+        #expect(locations.isSuperset(of: ["https://blog.example/", "https://blog.example/archive/",
+                                          "https://blog.example/2025/second/", "https://blog.example/categories/food/",
+                                          "https://blog.example/tags/fish/"]))
+        #expect(try site.read("robots.txt").contains("Sitemap: https://blog.example/sitemap.xml"))
+    }
+}

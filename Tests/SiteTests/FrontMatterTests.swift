@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import Site
+
+@Suite struct FrontMatterTests {
+    private func parse(_ source: String) throws -> Post {
+        try ContentParser(timeZone: TimeZone(identifier: "UTC")!).post(source: source, file: "content/posts/x.md")
+    }
+
+    private func error(_ source: String) -> SiteError? {
+        do { _ = try parse(source); return nil } catch let error as SiteError { return error } catch { return nil }
+    }
+
+    @Test func parsesEveryField() throws {
+        let post = try parse("""
+            ---
+            title: "Hello: World"
+            date: 2025-03-01T10:00:00+02:00
+            updated: 2025-03-02
+            slug: Custom Slug
+            category: Essays
+            tags: [swift, Swift, web]
+            summary: Short.
+            draft: true
+            image: /img/a.png
+            pinned: true
+            ---
+            Body
+            """)
+        #expect(post.title == "Hello: World")
+        #expect(post.date == Date(timeIntervalSince1970: 1_740_816_000))
+        #expect(post.path == "/2025/custom-slug/")
+        #expect(post.tags == ["swift", "web"])
+        #expect(post.category == "Essays" && post.draft && post.pinned && post.image == "/img/a.png")
+        #expect(post.markdown == "Body")
+    }
+
+    @Test func yamlSyntaxErrorNamesFileAndLine() {
+        let error = error("---\ntitle: Fine\ndate: 2025-01-01\ntags: [a, b\n---\nBody\n")
+        guard case .source(let file, let line, let message)? = error else { Issue.record("no error"); return }
+        #expect(file == "content/posts/x.md")
+        #expect(line == 5)
+        #expect(message.contains("invalid YAML"))
+    }
+
+    @Test func badFieldTypeNamesItsLine() {
+        #expect(error("---\ntitle: T\ndate: 2025-01-01\ndraft: maybe\n---\n")
+                == .source(file: "content/posts/x.md", line: 4, message: "'draft' must be true or false"))
+        #expect(error("---\ntitle: T\ndate: 2025-02-30\n---\n")?.description
+                == "content/posts/x.md:3: 'date' must be a date like 2025-03-01 or 2025-03-01T09:30:00Z, not '2025-02-30'")
+    }
+
+    @Test func missingPiecesAreReported() {
+        #expect(error("---\ndate: 2025-01-01\n---\n")?.description == "content/posts/x.md:1: front matter needs a 'title'")
+        #expect(error("---\ntitle: T\n---\n")?.description.contains("needs a 'date'") == true)
+        #expect(error("---\ntitle: T\ndate: 2025-01-01\nbody text without fence\n")?.description
+                == "content/posts/x.md:1: front matter starts with '---' but has no closing '---' line")
+        #expect(error("---\ntitle: T\ndate: 2025-01-01\ncolour: red\n---\n")?.description.hasPrefix(
+            "content/posts/x.md:4: unknown key 'colour'") == true)
+    }
+
+    @Test(arguments: ["2025-03-01", "2025-03-01 09:30", "2025-03-01T09:30:15Z", "2025-03-01T09:30:15.5+01:00"])
+    func acceptedDates(text: String) {
+        #expect(DateParsing.parse(text, timeZone: TimeZone(identifier: "UTC")!) != nil)
+    }
+
+    @Test(arguments: ["2025-3-1", "yesterday", "2025-13-01", "2025-03-01T25:00", "2025-03-01Tx"])
+    func rejectedDates(text: String) {
+        #expect(DateParsing.parse(text, timeZone: TimeZone(identifier: "UTC")!) == nil)
+    }
+
+    @Test func configErrorsNameTheLine() {
+        #expect(throws: SiteError.config(file: "lectern.yml", line: 2,
+                                         message: "'baseURL' must be an absolute http(s) URL such as https://blog.example")) {
+            try SiteConfig.parse("title: T\nbaseURL: blog.example\n")
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import Site
+
+@Suite struct MarkdownTests {
+    /// Regenerate with LECTERN_UPDATE_GOLDEN=1 after an intended change, then review the diff.
+    @Test func gfmFeaturesMatchGoldenFile() throws {
+        let input = try #require(Bundle.module.url(forResource: "gfm-features", withExtension: "md", subdirectory: "Golden"))
+        let expectedURL = input.deletingPathExtension().appendingPathExtension("html")
+        let html = MarkdownRenderer.render(try String(contentsOf: input, encoding: .utf8)).html
+        if ProcessInfo.processInfo.environment["LECTERN_UPDATE_GOLDEN"] != nil {
+            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Golden/gfm-features.html")
+            try Data(html.utf8).write(to: source)
+        }
+        #expect(html == (try String(contentsOf: expectedURL, encoding: .utf8)))
+    }
+
+    @Test func footnotesAreCollectedAtTheEndWithBacklinks() {
+        let html = MarkdownRenderer.render("One[^a] and two[^b].\n\n[^b]: Second.\n[^a]: First.\n").html
+        let section = try! #require(html.range(of: "<section class=\"footnotes\""))
+        #expect(html[section.lowerBound...].contains("href=\"#fnref-a\""))
+        #expect(html[section.lowerBound...].contains("href=\"#fnref-b\""))
+        #expect(html.hasSuffix("</section>\n"))
+    }
+
+    @Test func headingIdsAreUniqueAndSelfLinked() {
+        let html = MarkdownRenderer.render("# Intro\n\n## Intro\n\n## `code` & Café\n").html
+        #expect(html.contains("<h1 id=\"intro\">Intro <a class=\"anchor\" href=\"#intro\""))
+        #expect(html.contains("<h2 id=\"intro-1\">"))
+        #expect(html.contains("<h2 id=\"code-cafe\">"))
+    }
+
+    @Test func excerptIsTextBeforeMoreMarker() {
+        let rendered = MarkdownRenderer.render("First.\n\nSecond.\n\n<!-- more -->\n\nThird.\n")
+        #expect(rendered.excerptHTML == "<p>First.</p>\n<p>Second.</p>\n")
+        #expect(rendered.hasMore)
+    }
+
+    @Test func excerptDefaultsToFirstParagraphWithoutFootnoteRefs() {
+        let rendered = MarkdownRenderer.render("# Title\n\nLead[^1] text.\n\nMore.\n\n[^1]: Note.\n")
+        #expect(rendered.excerptHTML == "<p>Lead text.</p>\n")
+        #expect(rendered.hasMore)
+        #expect(!MarkdownRenderer.render("Only one.").hasMore)
+    }
+
+    @Test func readingTimeIs225WordsPerMinuteRoundedUp() {
+        let words = Array(repeating: "word", count: 451).joined(separator: " ")
+        let rendered = MarkdownRenderer.render(words)
+        #expect(rendered.wordCount == 451)
+        #expect(rendered.readingMinutes == 3)
+        #expect(MarkdownRenderer.render("").readingMinutes == 1)
+    }
+}
+
+@Suite struct SlugTests {
+    @Test(arguments: [
+        ("Hello, World!", "hello-world"),
+        ("Café crème: naïve résumé", "cafe-creme-naive-resume"),
+        ("  --Leading and trailing--  ", "leading-and-trailing"),
+        ("Don't panic", "dont-panic"),
+        ("Straße & Ærø", "strasse-aero"),
+        ("C++ / Swift 6.0", "c-swift-6-0"),
+        ("日本語のタイトル", "日本語のタイトル"),
+        ("!!!", ""),
+    ])
+    func slugs(title: String, expected: String) {
+        #expect(Slug.make(title) == expected)
+    }
+}
