@@ -113,4 +113,33 @@ import Testing
         #expect(!site.exists("2025/post-9/index.html"))
         #expect(!site.exists("tags/t9/index.html"))
     }
+
+    @Test func cachedFrontMatterFollowsEditsAndTimeZone() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("a", title: "Late Post", date: "2025-12-31T23:30:00Z", extra: "tags: [old]\n")
+        try site.build()
+        #expect(site.exists("2025/late-post/index.html") && site.exists("tags/old/index.html"))
+
+        try site.post("a", title: "Late Post", date: "2025-12-31T23:30:00Z", extra: "tags: [new]\n")
+        try site.build()
+        #expect(site.exists("tags/new/index.html") && !site.exists("tags/old/index.html"))
+
+        // 23:30 UTC is already the next year in Tokyo: the cached parse must not be reused.
+        try site.write("lectern.yml", "title: Test Blog\nbaseURL: https://blog.example\ntimezone: Asia/Tokyo\n")
+        try site.build()
+        #expect(site.exists("2026/late-post/index.html") && !site.exists("2025/late-post/index.html"))
+    }
+
+    @Test func damagedManifestMeansAFullCorrectBuild() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("a", title: "One", date: "2025-01-01")
+        try site.build()
+        try Data("garbage\n".utf8).write(to: site.root.appendingPathComponent("public/.lectern/manifest"))
+        try Data("garbage\n".utf8).write(to: site.root.appendingPathComponent("public/.lectern/posts"))
+        let report = try site.build()
+        #expect(report.reused == 0)
+        #expect(try site.read("2025/one/index.html").contains("Body text."))
+    }
 }

@@ -11,56 +11,98 @@ public struct BuildReport: Sendable, Equatable {
     public var reused: Int
     /// Of `written`, how many were rendered from templates.
     public var pages: Int
+    /// Files of the previous build that no longer exist.
+    public var removed: Int
     public var seconds: Double
 }
 
-/// Writes a build into a staging folder beside `public/` and swaps it in atomically.
+/// Puts a build's files into `public/` so that a failed build never changes the live site.
 ///
-/// Unchanged files (same fingerprint as in the previous manifest) are hard-linked from the
-/// live tree instead of rendered, which is what makes a one-post rebuild fast. Any error
-/// removes the staging folder and leaves the live site exactly as it was.
+/// Everything is rendered into a staging folder beside `public/` first; any error removes it and
+/// leaves `public/` exactly as it was. Then:
+/// - a first or large build (more than half the files changed) becomes the new `public/` in one
+///   atomic `renameat2(RENAME_EXCHANGE)`, unchanged files hard-linked from the old tree;
+/// - a small change moves each new file into place with `rename` (atomic per file) and deletes
+///   removed ones. Rebuilding the whole tree would cost a directory per page (~0.4 s of kernel
+///   time for 1,000 posts) for what is usually a one-post edit. The manifest is written last, so
+///   a crash halfway is repaired by the next build, which sees those files as still changed.
 struct OutputWriter {
     let publicFolder: URL
 
-    func write(_ files: [OutputFile]) throws -> (written: Int, reused: Int, pages: Int) {
+    struct Result { var written = 0, reused = 0, pages = 0, removed = 0 }
+
+    func write(_ files: [OutputFile]) throws -> Result {
         try checkUnique(files)
         let previous = BuildManifest.load(from: publicFolder)
+        let changed = files.filter { previous.files[$0.path] != $0.fingerprint.hex || !exists($0.path) }
+        let removed = Set(previous.files.keys).subtracting(files.map(\.path)).sorted()
         let staging = publicFolder.deletingLastPathComponent()
             .appendingPathComponent(".\(publicFolder.lastPathComponent).staging-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        let fileManager = FileManager.default
-        do {
-            try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
-            let folders = Set(files.map { ($0.path as NSString).deletingLastPathComponent }).sorted()
-            for folder in folders where !folder.isEmpty {
-                try fileManager.createDirectory(at: staging.appendingPathComponent(folder),
-                                                withIntermediateDirectories: true)
-            }
-            let outcomes = try ParallelMap.map(files) { file in
-                try place(file, in: staging, previous: previous)
-            }
-            var manifest = BuildManifest()
-            for file in files { manifest.files[file.path] = file.fingerprint.hex }
-            try manifest.save(in: staging)
-            if try AtomicSwap.replace(live: publicFolder, with: staging) {
-                try? fileManager.removeItem(at: staging)  // now holds the old tree
-            }
-            let reused = outcomes.filter { $0 == .reused }.count
-            return (files.count - reused, reused, outcomes.filter { $0 == .rendered }.count)
-        } catch {
-            try? fileManager.removeItem(at: staging)
-            throw error
+        defer { try? FileManager.default.removeItem(at: staging) }
+        var manifest = BuildManifest()
+        for file in files { manifest.files[file.path] = file.fingerprint.hex }
+        if previous.files.isEmpty || changed.count * 2 > files.count {
+            return try replaceTree(files, previous: previous, manifest: manifest, staging: staging)
         }
+        // Small change: stage only the changed files (flat names), then move them into place.
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        let outcomes = try ParallelMap.map(Array(changed.enumerated())) { number, file in
+            try render(file, to: staging.appendingPathComponent("\(number)").path)
+        }
+        for (number, file) in changed.enumerated() {
+            let target = publicFolder.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let staged = staging.appendingPathComponent("\(number)").path
+            try Self.rename(staged + ".gz", to: target.path + ".gz", missingOK: true)
+            try Self.rename(staged, to: target.path, missingOK: false)
+        }
+        for path in removed {
+            let target = publicFolder.appendingPathComponent(path)
+            unlink(target.path)
+            unlink(target.path + ".gz")
+            removeEmptyFolders(from: target.deletingLastPathComponent())
+        }
+        if manifest != previous { try manifest.save(in: publicFolder) }
+        return Result(written: changed.count, reused: files.count - changed.count,
+                      pages: outcomes.filter { $0 == .rendered }.count, removed: removed.count)
     }
+
+    // MARK: whole tree
+
+    private func replaceTree(_ files: [OutputFile], previous: BuildManifest, manifest: BuildManifest,
+                             staging: URL) throws -> Result {
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+        let folders = Set(files.map { ($0.path as NSString).deletingLastPathComponent }).sorted()
+        for folder in folders where !folder.isEmpty {
+            try fileManager.createDirectory(at: staging.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let outcomes = try ParallelMap.map(files) { file -> Outcome in
+            let target = staging.appendingPathComponent(file.path).path
+            let old = publicFolder.appendingPathComponent(file.path).path
+            if previous.files[file.path] == file.fingerprint.hex, link(old, target) == 0 {
+                _ = link(old + ".gz", target + ".gz")  // absent when the file was not worth compressing
+                return .reused
+            }
+            return try render(file, to: target)
+        }
+        try manifest.save(in: staging)
+        try AtomicSwap.replace(live: publicFolder, with: staging)  // the old tree lands in `staging`, removed on exit
+        let reused = outcomes.filter { $0 == .reused }.count
+        return Result(written: files.count - reused, reused: reused, pages: outcomes.filter { $0 == .rendered }.count,
+                      removed: Set(previous.files.keys).subtracting(manifest.files.keys).count)
+    }
+
+    // MARK: files
 
     private enum Outcome { case reused, rendered, copied }
 
-    private func place(_ file: OutputFile, in staging: URL, previous: BuildManifest) throws -> Outcome {
-        let target = staging.appendingPathComponent(file.path).path
-        let old = publicFolder.appendingPathComponent(file.path).path
-        if previous.files[file.path] == file.fingerprint.hex, link(old, target) == 0 {
-            _ = link(old + ".gz", target + ".gz")  // absent when the file was not worth compressing
-            return .reused
-        }
+    private func exists(_ path: String) -> Bool {
+        access(publicFolder.appendingPathComponent(path).path, F_OK) == 0
+    }
+
+    /// Writes `file` at `target` (and `target.gz` when compressing pays off).
+    private func render(_ file: OutputFile, to target: String) throws -> Outcome {
         switch file.source {
         case .text(let render):
             try store(Array(try render().utf8), at: target, path: file.path)
@@ -97,6 +139,24 @@ struct OutputWriter {
                 throw SiteError.io(path: name, message: String(cString: strerror(errno)))
             }
             offset += written
+        }
+    }
+
+    /// `rename(2)`; a missing staged `.gz` means the new file has none, so any old one goes.
+    private static func rename(_ source: String, to target: String, missingOK: Bool) throws {
+        if Glibc.rename(source, target) == 0 { return }
+        if errno == ENOENT && missingOK {
+            unlink(target)
+            return
+        }
+        throw SiteError.io(path: target, message: String(cString: strerror(errno)))
+    }
+
+    private func removeEmptyFolders(from folder: URL) {
+        var folder = folder.standardizedFileURL
+        let root = publicFolder.standardizedFileURL.path
+        while folder.path.count > root.count, rmdir(folder.path) == 0 {
+            folder = folder.deletingLastPathComponent().standardizedFileURL
         }
     }
 

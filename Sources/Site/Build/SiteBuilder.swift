@@ -31,11 +31,19 @@ public struct SiteBuilder: Sendable {
     @discardableResult
     public func build(_ options: Options = Options()) throws -> BuildReport {
         let start = DispatchTime.now()
+        var trace = PhaseTrace(enabled: ProcessInfo.processInfo.environment["LECTERN_TRACE"] != nil)
         let configURL = root.appendingPathComponent(SiteConfig.fileName)
         let configText = (try? String(contentsOf: configURL, encoding: .utf8)) ?? ""
         let config = try SiteConfig.load(from: root)
         let theme = try Theme.load(overrideFolder: root.appendingPathComponent("theme"))
-        let content = try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: options.includeDrafts)
+        trace.mark("config and theme")
+        let output = options.outputFolder ?? publicFolder
+        var cache = PostCache.load(from: output, timeZone: config.timeZone)
+        let previousCache = cache
+        trace.mark("post cache")
+        let content = try ContentLoader(root: root, timeZone: config.timeZone)
+            .load(includeDrafts: options.includeDrafts, cache: &cache)
+        trace.mark("content")
         let model = SiteModel(config: config, content: content)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = config.timeZone
@@ -43,9 +51,29 @@ public struct SiteBuilder: Sendable {
                             year: calendar.component(.year, from: Date()),
                             staticFolder: root.appendingPathComponent("static"))
         let files = try plan.files()
-        let output = options.outputFolder ?? publicFolder
+        trace.mark("plan")
         let result = try OutputWriter(publicFolder: output).write(files)
+        trace.mark("write")
+        if !cache.hasSameSources(as: previousCache) { cache.save(in: output) }
+        trace.mark("save cache")
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        return BuildReport(written: result.written, reused: result.reused, pages: result.pages, seconds: seconds)
+        return BuildReport(written: result.written, reused: result.reused, pages: result.pages, removed: result.removed,
+                           seconds: seconds)
+    }
+}
+
+/// Prints how long each build phase took (`LECTERN_TRACE=1 lectern build`), to stderr.
+struct PhaseTrace {
+    let enabled: Bool
+    private var last = DispatchTime.now()
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    mutating func mark(_ phase: String) {
+        guard enabled else { return }
+        let now = DispatchTime.now()
+        let milliseconds = Double(now.uptimeNanoseconds - last.uptimeNanoseconds) / 1e6
+        FileHandle.standardError.write(Data("\(phase): \(String(format: "%.1f", milliseconds)) ms\n".utf8))
+        last = now
     }
 }

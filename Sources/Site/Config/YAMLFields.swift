@@ -9,40 +9,57 @@ struct YAMLFields {
     /// Added to YAML line numbers to get file line numbers (front matter starts after `---`).
     let lineOffset: Int
     let isConfig: Bool
-    private let mapping: Node.Mapping?
-    private let startLine: Int
+    /// Values by key, and the line each key is on (looked up once: `Node` comparisons are costly).
+    private let values: [String: Node]
+    private let lines: [String: Int]
+    let keys: [String]
 
     init(yaml: String, file: String, lineOffset: Int, isConfig: Bool = false) throws {
         self.file = file
         self.lineOffset = lineOffset
         self.isConfig = isConfig
-        self.startLine = lineOffset + 1
         let node: Node?
         do {
-            node = try Yams.compose(yaml: yaml)
+            // An explicit encoding spares Yams a look at the environment on every parse.
+            node = try Yams.compose(yaml: yaml, Self.resolver, .default, .utf8)
         } catch let error as YamlError {
             throw Self.describe(error, file: file, lineOffset: lineOffset, isConfig: isConfig)
         }
-        guard let node else { self.mapping = nil; return }
+        guard let node else { (values, lines, keys) = ([:], [:], []); return }
         guard let mapping = node.mapping else {
             throw Self.error(file: file, line: (node.mark?.line ?? 1) + lineOffset, isConfig: isConfig,
                              "expected `key: value` lines")
         }
-        self.mapping = mapping
+        (values, lines, keys) = Self.index(mapping, lineOffset: lineOffset)
     }
 
     private init(mapping: Node.Mapping, parent: YAMLFields) {
         self.file = parent.file
         self.lineOffset = parent.lineOffset
         self.isConfig = parent.isConfig
-        self.mapping = mapping
-        self.startLine = (mapping.mark?.line ?? 0) + parent.lineOffset
+        (values, lines, keys) = Self.index(mapping, lineOffset: parent.lineOffset)
     }
 
-    var keys: [String] { mapping?.keys.compactMap(\.string) ?? [] }
+    /// Implicit types front matter uses. Yams resolves each scalar by trying one regular
+    /// expression per rule; dates are parsed from the text by `DateParsing`, floats are never
+    /// wanted, so only these three rules are kept (it halves the cost of a no-op build).
+    private static let resolver = Resolver.basic.appending(.bool).appending(.int).appending(.null)
+
+    private static func index(_ mapping: Node.Mapping, lineOffset: Int) -> ([String: Node], [String: Int], [String]) {
+        var values: [String: Node] = [:]
+        var lines: [String: Int] = [:]
+        var keys: [String] = []
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key else { continue }
+            values[scalar.string] = value
+            lines[scalar.string] = (scalar.mark?.line ?? 0) + lineOffset
+            keys.append(scalar.string)
+        }
+        return (values, lines, keys)
+    }
 
     func node(_ key: String) -> Node? {
-        guard let value = mapping?[key] else { return nil }
+        guard let value = values[key] else { return nil }
         // `key:`, `key: ~` and `key: null` mean "not set".
         if case .scalar(let scalar) = value, scalar.style == .plain,
            ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
@@ -51,10 +68,7 @@ struct YAMLFields {
         return value
     }
 
-    func line(of key: String) -> Int {
-        let keyNode = mapping?.keys.first { $0.string == key }
-        return (keyNode?.mark?.line ?? 0) + lineOffset
-    }
+    func line(of key: String) -> Int { lines[key] ?? lineOffset + 1 }
 
     func error(_ key: String, _ message: String) -> SiteError {
         Self.error(file: file, line: line(of: key), isConfig: isConfig, "'\(key)' \(message)")

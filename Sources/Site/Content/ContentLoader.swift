@@ -18,11 +18,27 @@ public struct ContentLoader: Sendable {
     }
 
     public func load(includeDrafts: Bool) throws -> SiteContent {
+        var cache = PostCache(timeZone: timeZone)
+        return try load(includeDrafts: includeDrafts, cache: &cache)
+    }
+
+    /// Loads everything, reusing `cache` for posts whose source did not change, and leaves in
+    /// `cache` exactly the posts just loaded.
+    func load(includeDrafts: Bool, cache: inout PostCache) throws -> SiteContent {
         let parser = ContentParser(timeZone: timeZone)
         let postFiles = try markdownFiles(in: "content/posts")
         let pageFiles = try markdownFiles(in: "content/pages")
         // Parsing is independent per file: spread it over the cores.
-        let posts = try ParallelMap.map(postFiles) { try parser.post(source: try read($0), file: $0) }
+        let previous = cache
+        let posts = try ParallelMap.map(postFiles) { file -> Post in
+            let source = try read(file)
+            guard var cached = previous.post(for: file, hash: ContentHash(source)) else {
+                return try parser.post(source: source, file: file)
+            }
+            cached.markdown = try FrontMatter.split(source, file: file).body
+            return cached
+        }
+        cache.posts = Dictionary(uniqueKeysWithValues: posts.map { ($0.sourcePath, $0) })
         let pages = try ParallelMap.map(pageFiles) { try parser.page(source: try read($0), file: $0) }
         var content = SiteContent(
             posts: posts.filter { includeDrafts || !$0.draft }

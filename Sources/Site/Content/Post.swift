@@ -1,7 +1,7 @@
 import Foundation
 
 /// One post as the writer wrote it: front matter fields plus the Markdown body.
-public struct Post: Sendable {
+public struct Post: Sendable, Equatable {
     /// Path relative to the site root, e.g. `content/posts/hello.md` (used in error messages).
     public var sourcePath: String
     public var title: String
@@ -21,6 +21,14 @@ public struct Post: Sendable {
     public var path: String
     /// The file line where the slug (or title it came from) is set, for duplicate-slug errors.
     var slugLine: Int
+
+    init(sourcePath: String, title: String, date: Date, updated: Date?, slug: String, category: String?,
+         tags: [String], summary: String?, draft: Bool, image: String?, pinned: Bool, markdown: String,
+         sourceHash: ContentHash, path: String, slugLine: Int) {
+        (self.sourcePath, self.title, self.date, self.updated, self.slug) = (sourcePath, title, date, updated, slug)
+        (self.category, self.tags, self.summary, self.draft, self.image) = (category, tags, summary, draft, image)
+        (self.pinned, self.markdown, self.sourceHash, self.path, self.slugLine) = (pinned, markdown, sourceHash, path, slugLine)
+    }
 
     /// `updated` when set, else `date`.
     public var lastModified: Date { max(updated ?? date, date) }

@@ -104,15 +104,32 @@ public enum MarkdownRenderer {
 
     /// The Markdown before a line that holds only the more marker (`<!--more-->` also works).
     static func splitAtMoreMarker(_ markdown: String) -> (String, Bool) {
-        var offset = markdown.startIndex
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            let compact = line.replacingOccurrences(of: " ", with: "").trimmingCharacters(in: .whitespaces)
-            if compact.lowercased() == "<!--more-->" {
-                return (String(markdown[..<offset]), true)
+        let bytes = Array(markdown.utf8)
+        var lineStart = 0
+        // Scan bytes, not Characters: this runs on every post of every build.
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != 10 { lineEnd += 1 }
+            if isMoreMarker(bytes[lineStart..<lineEnd]) {
+                return (String(decoding: bytes[..<lineStart], as: UTF8.self), true)
             }
-            offset = markdown.index(line.endIndex, offsetBy: line.endIndex < markdown.endIndex ? 1 : 0)
+            lineStart = lineEnd + 1
         }
         return (markdown, false)
+    }
+
+    private static let markerBytes = Array("<!--more-->".utf8)
+
+    private static func isMoreMarker(_ line: ArraySlice<UInt8>) -> Bool {
+        guard line.count >= markerBytes.count, line.count < 40 else { return false }
+        var index = 0
+        for byte in line where byte != 32 && byte != 9 && byte != 13 {
+            guard index < markerBytes.count, byte | (byte >= 65 && byte <= 90 ? 32 : 0) == markerBytes[index] else {
+                return false
+            }
+            index += 1
+        }
+        return index == markerBytes.count
     }
 }
 

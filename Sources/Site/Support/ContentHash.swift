@@ -5,6 +5,12 @@ public struct ContentHash: Sendable, Hashable {
 
     public init() {}
 
+    /// Reads back `hex`.
+    public init?(hex: String) {
+        guard hex.count == 16, let value = UInt64(hex, radix: 16) else { return nil }
+        self.value = value
+    }
+
     public init(_ parts: String...) {
         for part in parts { combine(part) }
     }

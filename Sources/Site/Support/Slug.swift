@@ -10,6 +10,7 @@ public enum Slug {
     /// Lowercases, folds accents, keeps letters and digits (any script), turns everything else
     /// into single hyphens and trims them from the ends. Apostrophes vanish ("don't" → "dont").
     public static func make(_ text: String) -> String {
+        if let ascii = asciiSlug(text) { return ascii }
         let folded = text.lowercased().folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
         var slug = ""
         var pendingHyphen = false
@@ -28,5 +29,24 @@ public enum Slug {
             slug += piece
         }
         return slug
+    }
+
+    /// The common case without Unicode folding (which goes through ICU and is slow).
+    private static func asciiSlug(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var pendingHyphen = false
+        for byte in text.utf8 {
+            guard byte < 128 else { return nil }
+            if byte == UInt8(ascii: "'") { continue }
+            let lower = (65...90).contains(byte) ? byte + 32 : byte
+            if (97...122).contains(lower) || (48...57).contains(lower) {
+                if pendingHyphen { bytes.append(UInt8(ascii: "-")); pendingHyphen = false }
+                bytes.append(lower)
+            } else {
+                pendingHyphen = !bytes.isEmpty
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

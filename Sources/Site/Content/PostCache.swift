@@ -1,0 +1,83 @@
+import Foundation
+
+/// Parsed front matter of every post from the last build, keyed by source path and checked
+/// against the source's hash: YAML parsing is most of what a no-op build would otherwise do.
+/// Stored next to the build manifest; a missing, stale or damaged cache only costs a full parse.
+///
+/// One line per post, fields split by the ASCII unit separator: decoding JSON took longer than
+/// the parsing it saves. Posts whose text contains the separators are simply not cached.
+struct PostCache: Equatable {
+    static let fileName = "posts"
+    static let header = "lectern-posts 1"
+    private static let field: Character = "\u{1F}"
+    private static let item: Character = "\u{1E}"
+
+    /// Parsing depends on the time zone (dates without offsets, the year in URLs).
+    let timeZone: String
+    var posts: [String: Post] = [:]
+
+    init(timeZone: TimeZone) {
+        self.timeZone = timeZone.identifier
+    }
+
+    func post(for file: String, hash: ContentHash) -> Post? {
+        guard let post = posts[file], post.sourceHash == hash else { return nil }
+        return post
+    }
+
+    /// Same posts from the same sources (bodies aside, which the cache does not hold).
+    func hasSameSources(as other: PostCache) -> Bool {
+        timeZone == other.timeZone && posts.count == other.posts.count
+            && posts.allSatisfy { other.posts[$0.key]?.sourceHash == $0.value.sourceHash }
+    }
+
+    static func load(from outputFolder: URL, timeZone: TimeZone) -> PostCache {
+        var cache = PostCache(timeZone: timeZone)
+        let url = outputFolder.appendingPathComponent(BuildManifest.folder).appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: url.path) else { return cache }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        guard lines.first == Substring("\(header) \(timeZone.identifier)") else { return cache }
+        for line in lines.dropFirst() {
+            guard let post = decode(line) else { return PostCache(timeZone: timeZone) }
+            cache.posts[post.sourcePath] = post
+        }
+        return cache
+    }
+
+    /// Best effort: written to a temporary name and renamed, so a reader never sees half a file.
+    func save(in outputFolder: URL) {
+        var text = "\(Self.header) \(timeZone)\n"
+        for post in posts.values.sorted(by: { $0.sourcePath < $1.sourcePath }) {
+            if let line = Self.encode(post) { text += line + "\n" }
+        }
+        let url = outputFolder.appendingPathComponent(BuildManifest.folder).appendingPathComponent(Self.fileName)
+        try? Data(text.utf8).write(to: url, options: .atomic)
+    }
+
+    private static func encode(_ post: Post) -> String? {
+        let texts = [post.sourcePath, post.title, post.slug, post.category ?? "", post.summary ?? "", post.image ?? "",
+                     post.path] + post.tags
+        guard !texts.contains(where: { $0.contains(field) || $0.contains(item) || $0.contains("\n") }) else { return nil }
+        let fields: [String] = [
+            post.sourcePath, post.title, String(post.date.timeIntervalSince1970),
+            post.updated.map { String($0.timeIntervalSince1970) } ?? "", post.slug,
+            post.category.map { "+" + $0 } ?? "", post.tags.joined(separator: String(item)),
+            post.summary.map { "+" + $0 } ?? "", post.draft ? "1" : "0", post.image.map { "+" + $0 } ?? "",
+            post.pinned ? "1" : "0", post.sourceHash.hex, post.path, String(post.slugLine),
+        ]
+        return fields.joined(separator: String(field))
+    }
+
+    private static func decode(_ line: Substring) -> Post? {
+        let parts = line.split(separator: field, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 14, let date = Double(parts[2]), let hash = ContentHash(hex: parts[11]),
+              let slugLine = Int(parts[13]) else { return nil }
+        func optional(_ text: String) -> String? { text.hasPrefix("+") ? String(text.dropFirst()) : nil }
+        return Post(sourcePath: parts[0], title: parts[1], date: Date(timeIntervalSince1970: date),
+                    updated: Double(parts[3]).map(Date.init(timeIntervalSince1970:)), slug: parts[4],
+                    category: optional(parts[5]),
+                    tags: parts[6].isEmpty ? [] : parts[6].split(separator: item).map(String.init),
+                    summary: optional(parts[7]), draft: parts[8] == "1", image: optional(parts[9]),
+                    pinned: parts[10] == "1", markdown: "", sourceHash: hash, path: parts[12], slugLine: slugLine)
+    }
+}

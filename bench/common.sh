@@ -1,0 +1,28 @@
+# Shared by the bench scripts: tools, the release binary, the corpus, and recording results.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK="$ROOT/bench/work"
+LECTERN="$ROOT/.build/release/lectern"
+RESULTS="$ROOT/bench/RESULTS.md"
+
+need_debs() {
+  local missing=()
+  for p in "$@"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+build_lectern() { (cd "$ROOT" && make -s deps && swift build -c release --product lectern 2>&1 | tail -1); }
+
+corpus() {  # corpus N → prints the folder holding lectern/ and hugo/
+  local dir="$WORK/c$1"
+  [ -f "$dir/lectern/lectern.yml" ] || python3 "$ROOT/bench/gen_corpus.py" "$1" "$dir"
+  echo "$dir"
+}
+
+# record TITLE COMMAND TABLE_FILE: appends a dated section with the command and the table.
+record() {
+  { echo; echo "## $1 — $(date -u +%Y-%m-%d) on $(nproc) cores"; echo; echo "Command: \`$2\`"; echo; cat "$3"; } >> "$RESULTS"
+}
