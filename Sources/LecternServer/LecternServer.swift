@@ -16,12 +16,10 @@ public enum LecternServer {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
-        var accessLogger = logger
-        accessLogger[metadataKey: "component"] = "access"
-        router.add(middleware: AccessLogMiddleware(logger: accessLogger))
-        router.add(middleware: StaticFileMiddleware(site: site))
+        let responder = SiteResponder(files: StaticFileResponder(site: site), routes: router.buildResponder(),
+                                      accessLog: AccessLog(logger: logger))
         return Application(
-            router: router,
+            responder: responder,
             configuration: .init(address: .hostname(host, port: port), serverName: "Lectern", backlog: 1024),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)

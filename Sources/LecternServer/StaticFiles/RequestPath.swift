@@ -13,11 +13,15 @@ enum RequestPath {
 
     /// `rawPath` is the path as sent, still percent-encoded, without the query.
     static func resolve(_ rawPath: String, exists: (String) -> Bool) -> Resolution {
-        guard let decoded = rawPath.removingPercentEncoding, !decoded.contains("\0") else { return .badRequest }
+        var decoded = rawPath
+        if needsCareful(rawPath) {
+            guard let text = rawPath.removingPercentEncoding, !text.contains("\0") else { return .badRequest }
+            decoded = text
+            let segments = decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            // Dot-segments and hidden files never match: the index holds only plain, visible names.
+            for segment in segments where segment.hasPrefix(".") || segment.contains("\\") { return .notFound }
+        }
         guard decoded.hasPrefix("/") else { return .notFound }
-        let segments = decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        // Dot-segments and hidden files never match: the index holds only plain, visible names.
-        for segment in segments where segment.hasPrefix(".") || segment.contains("\\") { return .notFound }
         let relative = String(decoded.dropFirst())
         if relative.isEmpty || relative.hasSuffix("/") {
             let key = relative + "index.html"
@@ -27,5 +31,17 @@ enum RequestPath {
         if exists(relative) { return .file(relative) }
         if exists(relative + "/index.html") { return .redirect(rawPath + "/") }
         return .notFound
+    }
+
+    /// Most paths are plain (`/2025/post/`): no escapes, no dot-segments, no backslashes. Only
+    /// the others pay for decoding and segment checks.
+    private static func needsCareful(_ path: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\") || byte == 0 { return true }
+            if byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/") { return true }
+            previous = byte
+        }
+        return false
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// One file of the built site, ready to answer requests with no disk access.
+/// One file of the built site, ready to answer requests with no disk access and, on the hot
+/// path, no header building: each variant's headers are computed once when the site loads.
 struct StaticFile: Sendable {
     /// The bytes; nil for files too large to keep in memory, which are streamed from `diskPath`.
     let body: ByteBuffer?
@@ -9,11 +10,45 @@ struct StaticFile: Sendable {
     let gzip: ByteBuffer?
     let diskPath: String
     let size: Int
-    let contentType: String
     /// Strong validator derived from the content, quoted.
     let etag: String
     let lastModified: Date
-    /// `Last-Modified` in IMF-fixdate form.
-    let lastModifiedHeader: String
-    let cacheControl: String
+    /// Headers of a 200 answer with the plain body, and with the gzip body.
+    let plainHeaders: HTTPFields
+    let gzipHeaders: HTTPFields?
+    /// Headers of a 304 answer.
+    let notModifiedHeaders: HTTPFields
+    /// Headers when this file is served as an error page (404, 410): no validators.
+    let errorPageHeaders: HTTPFields
+
+    init(body: ByteBuffer?, gzip: ByteBuffer?, diskPath: String, size: Int, contentType: String, etag: String,
+         lastModified: Date, lastModifiedHeader: String, cacheControl: String) {
+        self.body = body
+        self.gzip = gzip
+        self.diskPath = diskPath
+        self.size = size
+        self.etag = etag
+        self.lastModified = lastModified
+        var common: HTTPFields = [.contentType: contentType, .acceptRanges: "none"]
+        if gzip != nil { common[.vary] = "Accept-Encoding" }
+        var errorPage = common
+        errorPage[.cacheControl] = "no-cache"
+        errorPage[.contentLength] = String(size)
+        errorPageHeaders = errorPage
+        common[.cacheControl] = cacheControl
+        common[.eTag] = etag
+        common[.lastModified] = lastModifiedHeader
+        var notModified = common
+        notModified[.contentType] = nil
+        notModifiedHeaders = notModified
+        var plain = common
+        plain[.contentLength] = String(size)
+        plainHeaders = plain
+        gzipHeaders = gzip.map { buffer in
+            var headers = common
+            headers[.contentEncoding] = "gzip"
+            headers[.contentLength] = String(buffer.readableBytes)
+            return headers
+        }
+    }
 }

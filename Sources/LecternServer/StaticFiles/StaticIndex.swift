@@ -56,7 +56,8 @@ struct StaticIndex: Sendable {
             // Whole seconds: Last-Modified has no fractions, and If-Modified-Since compares to it.
             let seconds = Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down))
             index.files[relative] = StaticFile(
-                body: body, gzip: body == nil ? nil : compressed[relative], diskPath: url.path, size: body?.readableBytes ?? size,
+                body: body, gzip: body == nil ? nil : compressed[relative], diskPath: url.path,
+                size: body?.readableBytes ?? size,
                 contentType: MediaType.contentType(forPath: relative), etag: "\"\(hash.hex)\"",
                 lastModified: seconds, lastModifiedHeader: formats.rfc822(seconds),
                 cacheControl: MediaType.cacheControl(forPath: relative))

@@ -1,0 +1,37 @@
+import Hummingbird
+import Logging
+
+/// The server's front door: static files first (the hot path, with no router or middleware
+/// in the way), then the routes, then the site's 404 page. Logs one line per request.
+struct SiteResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let files: StaticFileResponder
+    let routes: RouterResponder<BasicRequestContext>
+    let accessLog: AccessLog?
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        guard let accessLog else { return try await answer(request, context: context) }
+        let start = ContinuousClock.now
+        do {
+            let response = try await answer(request, context: context)
+            accessLog.record(request, status: response.status.code, size: response.headers[.contentLength] ?? "-", since: start)
+            return response
+        } catch let error as any HTTPResponseError {
+            accessLog.record(request, status: error.status.code, size: "-", since: start)
+            throw error
+        } catch {
+            accessLog.record(request, status: 500, size: "-", since: start)
+            throw error
+        }
+    }
+
+    private func answer(_ request: Request, context: Context) async throws -> Response {
+        if case .response(let response) = try await files.answer(request, context: context) { return response }
+        do {
+            let response = try await routes.respond(to: request, context: context)
+            if response.status != .notFound { return response }
+        } catch let error as HTTPError where error.status == .notFound {}
+        return files.notFound(request)
+    }
+}
