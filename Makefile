@@ -31,7 +31,7 @@ run: build
 
 ## Tools the interoperability tests use (third-party signature implementations).
 test-tools:
-	@python3 -c "import cryptography" 2>/dev/null || python3 -m pip install -q cryptography
+	@python3 -c "import cryptography, httpsig, http_message_signatures" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check cryptography httpsig http-message-signatures
 
 ## Build everything (our own code must be warning-free), then run the whole suite.
 test: deps test-tools

@@ -7,3 +7,5 @@
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/opensslv.h>
+#include <openssl/encoder.h>
+#include <openssl/decoder.h>

@@ -1,0 +1,46 @@
+import Foundation
+import LecternCrypto
+
+/// Body digests: `Digest: SHA-256=…` (RFC 3230, draft-cavage) and
+/// `Content-Digest: sha-256=:…:` (RFC 9530).
+public enum BodyDigest {
+    /// `SHA-256=<base64>`
+    public static func digestHeader(for body: [UInt8]) -> String {
+        "SHA-256=" + Data(Digest.sha256(body)).base64EncodedString()
+    }
+
+    /// `sha-256=:<base64>:`
+    public static func contentDigestHeader(for body: [UInt8]) -> String {
+        StructuredFieldSerializer.dictionary([("sha-256", .item(.init(.bytes(Digest.sha256(body)))))])
+    }
+
+    /// Checks `Digest`: its SHA-256 entry (name case-insensitive) must match the body.
+    public static func verifyDigestHeader(_ value: String, body: [UInt8]) throws {
+        let entries = value.split(separator: ",").map { entry -> (String, String) in
+            let parts = entry.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            return (parts.first.map { $0.lowercased() } ?? "", parts.count > 1 ? String(parts[1]) : "")
+        }
+        guard let sha256 = entries.first(where: { $0.0 == "sha-256" }) else {
+            throw SignatureError.unsupportedDigest(entries.map(\.0).joined(separator: ", "))
+        }
+        guard let expected = Data(base64Encoded: sha256.1.trimmingCharacters(in: .whitespaces)),
+              [UInt8](expected) == Digest.sha256(body) else { throw SignatureError.digestMismatch }
+    }
+
+    /// Checks `Content-Digest`: every sha-256 or sha-512 member must match, and there must be one.
+    public static func verifyContentDigest(_ value: String, body: [UInt8]) throws {
+        let members: StructuredField.Dictionary
+        do { members = try StructuredFieldParser.dictionary(value) } catch { throw SignatureError.malformed("Content-Digest: \(error)") }
+        var checked = false
+        for (algorithm, member) in members {
+            guard case .item(let item) = member, let bytes = item.item.bytes else { continue }
+            switch algorithm {
+            case "sha-256": guard bytes == Digest.sha256(body) else { throw SignatureError.digestMismatch }
+            case "sha-512": guard bytes == Digest.sha512(body) else { throw SignatureError.digestMismatch }
+            default: continue
+            }
+            checked = true
+        }
+        guard checked else { throw SignatureError.unsupportedDigest(members.map(\.key).joined(separator: ", ")) }
+    }
+}

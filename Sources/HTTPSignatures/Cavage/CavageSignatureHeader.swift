@@ -1,0 +1,96 @@
+import Foundation
+
+/// The parameters of a draft-cavage `Signature` header:
+/// `keyId="…",algorithm="rsa-sha256",headers="(request-target) host date",signature="…"`.
+public struct CavageSignatureHeader: Sendable, Equatable {
+    public var keyId: String
+    /// As sent, lower case; nil means hs2019 (draft-12 §2.1.3).
+    public var algorithm: String?
+    /// Lower-case names in order. Absent means `date` only, as Mastodon reads it.
+    public var headers: [String]
+    public var signature: [UInt8]
+    public var created: Date?
+    public var expires: Date?
+
+    public init(keyId: String, algorithm: String?, headers: [String], signature: [UInt8],
+                created: Date? = nil, expires: Date? = nil) {
+        self.keyId = keyId
+        self.algorithm = algorithm
+        self.headers = headers
+        self.signature = signature
+        self.created = created
+        self.expires = expires
+    }
+
+    /// Parses the header value (also accepts `Authorization: Signature …` with the prefix).
+    public static func parse(_ value: String) throws -> CavageSignatureHeader {
+        var text = Substring(value)
+        if text.lowercased().hasPrefix("signature ") { text = text.dropFirst("signature ".count) }
+        var parameters: [String: String] = [:]
+        var rest = text[...]
+        while !rest.isEmpty {
+            rest = rest.drop { $0 == " " || $0 == "," }
+            guard !rest.isEmpty else { break }
+            guard let equals = rest.firstIndex(of: "=") else { throw SignatureError.malformed("parameter without '='") }
+            let name = rest[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            rest = rest[rest.index(after: equals)...]
+            let parameterValue: String
+            if rest.first == "\"" {
+                rest = rest.dropFirst()
+                guard let close = rest.firstIndex(of: "\"") else { throw SignatureError.malformed("unterminated quoted value") }
+                parameterValue = String(rest[..<close])
+                rest = rest[rest.index(after: close)...]
+            } else {
+                let end = rest.firstIndex(of: ",") ?? rest.endIndex
+                parameterValue = rest[..<end].trimmingCharacters(in: .whitespaces)
+                rest = rest[end...]
+            }
+            guard parameters[name] == nil else { throw SignatureError.malformed("parameter \(name) appears twice") }
+            parameters[name] = parameterValue
+        }
+        guard let keyId = parameters["keyid"], !keyId.isEmpty else { throw SignatureError.missingParameter("keyId") }
+        guard let encoded = parameters["signature"], let signature = Data(base64Encoded: encoded), !signature.isEmpty else {
+            throw SignatureError.missingParameter("signature")
+        }
+        func timestamp(_ name: String) throws -> Date? {
+            guard let text = parameters[name] else { return nil }
+            guard let seconds = Double(text) else { throw SignatureError.malformed("\(name) is not a number") }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        let headers = parameters["headers"].map { $0.lowercased().split(separator: " ").map(String.init) } ?? ["date"]
+        guard !headers.isEmpty else { throw SignatureError.malformed("empty headers list") }
+        return CavageSignatureHeader(keyId: keyId, algorithm: parameters["algorithm"]?.lowercased(), headers: headers,
+                                     signature: [UInt8](signature), created: try timestamp("created"),
+                                     expires: try timestamp("expires"))
+    }
+
+    public var serialized: String {
+        var parts = ["keyId=\"\(keyId)\""]
+        if let algorithm { parts.append("algorithm=\"\(algorithm)\"") }
+        if let created { parts.append("created=\(Int(created.timeIntervalSince1970))") }
+        if let expires { parts.append("expires=\(Int(expires.timeIntervalSince1970))") }
+        parts.append("headers=\"\(headers.joined(separator: " "))\"")
+        parts.append("signature=\"\(Data(signature).base64EncodedString())\"")
+        return parts.joined(separator: ",")
+    }
+
+    /// The signing string (draft-cavage-12 §2.3). `includeQuery: false` rebuilds the
+    /// `(request-target)` without its query, which some older servers signed.
+    public func signingString(for request: HTTPRequestParts, includeQuery: Bool = true) throws -> String {
+        try headers.map { name -> String in
+            switch name {
+            case "(request-target)":
+                return "(request-target): \(request.method.lowercased()) \(includeQuery ? request.target : request.path)"
+            case "(created)":
+                guard let created else { throw SignatureError.missingParameter("created") }
+                return "(created): \(Int(created.timeIntervalSince1970))"
+            case "(expires)":
+                guard let expires else { throw SignatureError.missingParameter("expires") }
+                return "(expires): \(Int(expires.timeIntervalSince1970))"
+            default:
+                guard let value = request.field(name) else { throw SignatureError.missingHeader(name) }
+                return "\(name): \(value)"
+            }
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import LecternCrypto
+
+/// Verifies draft-cavage signatures with Mastodon's rules (app/controllers/concerns/
+/// signature_verification.rb): what must be signed, the digest, the time window, and the
+/// `(request-target)` with and without the query string.
+struct CavageVerifier {
+    let now: Date
+
+    /// Everything that can be checked before the key is known. Returns the parsed header.
+    func precheck(_ request: HTTPRequestParts) throws -> CavageSignatureHeader {
+        guard let value = request.field("signature") ?? request.field("authorization") else {
+            throw SignatureError.missingSignature
+        }
+        let header = try CavageSignatureHeader.parse(value)
+        let algorithm = header.algorithm ?? "hs2019"
+        guard ["rsa-sha256", "hs2019"].contains(algorithm) else { throw SignatureError.unsupportedAlgorithm(algorithm) }
+        let signed = Set(header.headers)
+        if signed.contains("(created)") && !(algorithm == "hs2019" && header.created != nil) {
+            throw SignatureError.malformed("(created) is only valid with hs2019 and a created parameter")
+        }
+        guard signed.contains("date") || signed.contains("(created)") else { throw SignatureError.notCovered("date or (created)") }
+        guard signed.contains("(request-target)") || signed.contains("digest") else {
+            throw SignatureError.notCovered("(request-target) or digest")
+        }
+        if request.method == "GET" && !signed.contains("host") { throw SignatureError.notCovered("host") }
+        if request.method == "POST" && !signed.contains("digest") { throw SignatureError.notCovered("digest") }
+        if signed.contains("digest") {
+            guard let digest = request.field("digest") else { throw SignatureError.digestMissing }
+            try BodyDigest.verifyDigestHeader(digest, body: request.body)
+        }
+        var created: Date?
+        if algorithm == "hs2019", let value = header.created {
+            created = value
+        } else if let date = request.field("date") {
+            guard let parsed = HTTPDate.parse(date) else { throw SignatureError.malformed("Date header is not an HTTP date") }
+            created = parsed
+        }
+        try TimeWindow.check(created: created, expires: header.expires, now: now)
+        return header
+    }
+
+    /// Checks the signature itself, trying `(request-target)` with the query, then without.
+    func verify(_ header: CavageSignatureHeader, request: HTTPRequestParts, key: PublicKey) throws -> Bool {
+        let algorithm: SignatureAlgorithm
+        switch (header.algorithm ?? "hs2019", key.type) {
+        case ("rsa-sha256", .rsa), ("hs2019", .rsa): algorithm = .rsaV15SHA256
+        case ("hs2019", .ed25519): algorithm = .ed25519
+        default: throw SignatureError.unsupportedAlgorithm("\(header.algorithm ?? "hs2019") with a \(key.type) key")
+        }
+        for includeQuery in request.query == nil ? [true] : [true, false] {
+            let text = try header.signingString(for: request, includeQuery: includeQuery)
+            if key.verify(header.signature, for: Array(text.utf8), algorithm: algorithm) { return true }
+        }
+        return false
+    }
+}

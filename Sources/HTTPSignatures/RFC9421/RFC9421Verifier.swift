@@ -1,0 +1,66 @@
+import Foundation
+import LecternCrypto
+
+/// One labelled RFC 9421 signature that passed every check that needs no key.
+struct RFC9421Candidate {
+    let label: String
+    let keyId: String
+    let list: StructuredField.InnerList
+    let signature: [UInt8]
+}
+
+/// The ActivityPub policy for RFC 9421 (as Mastodon applies it): `keyid` and `created`
+/// required, `@method` and `@target-uri` covered, `content-digest` covered and matching on
+/// POST, the same time window as draft-cavage.
+struct RFC9421Verifier {
+    let now: Date
+
+    /// Every label that passes the policy, in header order, or the first label's error.
+    func candidates(_ request: HTTPRequestParts) throws -> [RFC9421Candidate] {
+        guard let inputValue = request.field("signature-input") else { throw SignatureError.missingSignature }
+        guard let signatureValue = request.field("signature") else { throw SignatureError.missingHeader("signature") }
+        let inputs: StructuredField.Dictionary
+        let signatures: StructuredField.Dictionary
+        do {
+            inputs = try StructuredFieldParser.dictionary(inputValue)
+            signatures = try StructuredFieldParser.dictionary(signatureValue)
+        } catch {
+            throw SignatureError.malformed("\(error)")
+        }
+        guard !inputs.isEmpty else { throw SignatureError.missingSignature }
+        var accepted: [RFC9421Candidate] = []
+        var firstError: (any Error)?
+        for (label, member) in inputs {
+            do {
+                accepted.append(try check(label: label, member: member, signatures: signatures, request: request))
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if accepted.isEmpty, let firstError { throw firstError }
+        return accepted
+    }
+
+    private func check(label: String, member: StructuredField.Member, signatures: StructuredField.Dictionary,
+                       request: HTTPRequestParts) throws -> RFC9421Candidate {
+        guard case .innerList(let list) = member else { throw SignatureError.malformed("\(label) is not an inner list") }
+        guard let entry = signatures.first(where: { $0.key == label })?.value, case .item(let item) = entry,
+              let signature = item.item.bytes else { throw SignatureError.missingParameter("signature for \(label)") }
+        guard let keyId = list.parameter("keyid")?.string, !keyId.isEmpty else { throw SignatureError.missingParameter("keyid") }
+        guard let created = list.parameter("created")?.integer else { throw SignatureError.missingParameter("created") }
+        let covered = Set(list.items.compactMap { $0.parameters.isEmpty ? $0.item.string : nil })
+        for required in ["@method", "@target-uri"] where !covered.contains(required) {
+            throw SignatureError.notCovered(required)
+        }
+        if request.method == "POST" {
+            guard covered.contains("content-digest") else { throw SignatureError.notCovered("content-digest") }
+        }
+        if covered.contains("content-digest") {
+            guard let digest = request.field("content-digest") else { throw SignatureError.digestMissing }
+            try BodyDigest.verifyContentDigest(digest, body: request.body)
+        }
+        let expires = list.parameter("expires")?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        try TimeWindow.check(created: Date(timeIntervalSince1970: TimeInterval(created)), expires: expires, now: now)
+        return RFC9421Candidate(label: label, keyId: keyId, list: list, signature: signature)
+    }
+}

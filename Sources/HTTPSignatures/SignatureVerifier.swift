@@ -1,0 +1,66 @@
+import Foundation
+import LecternCrypto
+
+/// Where the verifier gets public keys. `refresh: true` asks for a fresh copy (keys rotate):
+/// the verifier asks once more that way when a signature does not verify with the cached key.
+public protocol SignatureKeyProvider: Sendable {
+    func publicKey(for keyId: String, refresh: Bool) async throws -> PublicKey
+}
+
+/// What a successful verification established.
+public struct VerifiedSignature: Sendable, Equatable {
+    public enum Scheme: String, Sendable { case cavage = "draft-cavage", rfc9421 = "rfc9421" }
+    public let keyId: String
+    public let scheme: Scheme
+}
+
+/// The single entry point for incoming requests: RFC 9421 when `Signature-Input` is present,
+/// draft-cavage otherwise. Returns the verified key id or a `SignatureError` saying exactly why not.
+///
+/// ```swift
+/// let verified = try await SignatureVerifier().verify(request, keys: remoteKeys)
+/// // verified.keyId is the key's URL; its owner must be the activity's actor.
+/// ```
+public struct SignatureVerifier: Sendable {
+    public var now: Date
+
+    public init(now: Date = Date()) {
+        self.now = now
+    }
+
+    public func verify(_ request: HTTPRequestParts, keys: some SignatureKeyProvider) async throws -> VerifiedSignature {
+        if request.field("signature-input") != nil {
+            let candidates = try RFC9421Verifier(now: now).candidates(request)
+            for candidate in candidates {
+                let valid = try await withKey(candidate.keyId, keys) { key in
+                    try RFC9421Signature.isValid(candidate.signature, request: request, covering: candidate.list, key: key)
+                }
+                if valid { return VerifiedSignature(keyId: candidate.keyId, scheme: .rfc9421) }
+            }
+            throw SignatureError.badSignature
+        }
+        let cavage = CavageVerifier(now: now)
+        let header = try cavage.precheck(request)
+        guard try await withKey(header.keyId, keys, { try cavage.verify(header, request: request, key: $0) }) else {
+            throw SignatureError.badSignature
+        }
+        return VerifiedSignature(keyId: header.keyId, scheme: .cavage)
+    }
+
+    /// Checks with the cached key, then once with a refreshed one if that failed.
+    private func withKey(_ keyId: String, _ keys: some SignatureKeyProvider,
+                         _ check: (PublicKey) throws -> Bool) async throws -> Bool {
+        for refresh in [false, true] {
+            let key: PublicKey
+            do {
+                key = try await keys.publicKey(for: keyId, refresh: refresh)
+            } catch let error as SignatureError {
+                throw error
+            } catch {
+                throw SignatureError.keyUnavailable("\(error)")
+            }
+            if try check(key) { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+
+/// Parses RFC 8941 dictionaries and inner lists, following the algorithms of §4.2 step by step.
+/// Input is bytes: structured fields are ASCII, and anything else is an error.
+public struct StructuredFieldParser {
+    private let input: [UInt8]
+    private var position = 0
+
+    private init(_ text: String) {
+        input = Array(text.utf8)
+    }
+
+    /// §4.2.2 Parsing a Dictionary (the whole field value).
+    public static func dictionary(_ text: String) throws -> StructuredField.Dictionary {
+        var parser = StructuredFieldParser(text)
+        parser.skipSpaces()
+        var members: StructuredField.Dictionary = []
+        while !parser.atEnd {
+            let key = try parser.parseKey()
+            let member: StructuredField.Member
+            if parser.peek == UInt8(ascii: "=") {
+                parser.position += 1
+                member = try parser.parseItemOrInnerList()
+            } else {
+                member = .item(StructuredField.ParameterizedItem(.boolean(true), parameters: try parser.parseParameters()))
+            }
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                members.remove(at: index)  // a later duplicate overrides, in the later position
+            }
+            members.append((key, member))
+            parser.skipOWS()
+            if parser.atEnd { return members }
+            guard parser.peek == UInt8(ascii: ",") else { throw parser.error("expected ',' between members") }
+            parser.position += 1
+            parser.skipOWS()
+            if parser.atEnd { throw parser.error("trailing comma") }
+        }
+        return members
+    }
+
+    /// An inner list alone, e.g. a Signature-Input member as written in a test.
+    public static func innerList(_ text: String) throws -> StructuredField.InnerList {
+        var parser = StructuredFieldParser(text)
+        parser.skipSpaces()
+        let list = try parser.parseInnerList()
+        parser.skipSpaces()
+        guard parser.atEnd else { throw parser.error("unexpected characters after the list") }
+        return list
+    }
+
+    // MARK: - §4.2 algorithms
+
+    private mutating func parseItemOrInnerList() throws -> StructuredField.Member {
+        if peek == UInt8(ascii: "(") { return .innerList(try parseInnerList()) }
+        let item = try parseBareItem()
+        return .item(StructuredField.ParameterizedItem(item, parameters: try parseParameters()))
+    }
+
+    private mutating func parseInnerList() throws -> StructuredField.InnerList {
+        guard peek == UInt8(ascii: "(") else { throw error("expected '('") }
+        position += 1
+        var items: [StructuredField.ParameterizedItem] = []
+        while !atEnd {
+            skipSpaces()
+            if peek == UInt8(ascii: ")") {
+                position += 1
+                return StructuredField.InnerList(items, parameters: try parseParameters())
+            }
+            let item = try parseBareItem()
+            items.append(StructuredField.ParameterizedItem(item, parameters: try parseParameters()))
+            guard let next = peek, next == UInt8(ascii: " ") || next == UInt8(ascii: ")") else {
+                throw error("expected ' ' or ')' in inner list")
+            }
+        }
+        throw error("inner list is not closed")
+    }
+
+    private mutating func parseParameters() throws -> StructuredField.Parameters {
+        var parameters: StructuredField.Parameters = []
+        while peek == UInt8(ascii: ";") {
+            position += 1
+            skipSpaces()
+            let key = try parseKey()
+            var value = StructuredField.Item.boolean(true)
+            if peek == UInt8(ascii: "=") {
+                position += 1
+                value = try parseBareItem()
+            }
+            if let index = parameters.firstIndex(where: { $0.key == key }) {
+                parameters[index].value = value  // duplicates: last wins, first position kept
+            } else {
+                parameters.append((key, value))
+            }
+        }
+        return parameters
+    }
+
+    private mutating func parseKey() throws -> String {
+        guard let first = peek, isLowercaseAlpha(first) || first == UInt8(ascii: "*") else {
+            throw error("a key must start with a lowercase letter or '*'")
+        }
+        let start = position
+        while let byte = peek, isLowercaseAlpha(byte) || isDigit(byte) || "_-.*".utf8.contains(byte) { position += 1 }
+        return String(decoding: input[start..<position], as: UTF8.self)
+    }
+
+    private mutating func parseBareItem() throws -> StructuredField.Item {
+        guard let byte = peek else { throw error("expected a value") }
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "\""): return try parseString()
+        case UInt8(ascii: ":"): return try parseByteSequence()
+        case UInt8(ascii: "?"): return try parseBoolean()
+        case UInt8(ascii: "*"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+            return parseToken()
+        default: throw error("unexpected character")
+        }
+    }
+
+    private mutating func parseNumber() throws -> StructuredField.Item {
+        var negative = false
+        if peek == UInt8(ascii: "-") { negative = true; position += 1 }
+        guard let first = peek, isDigit(first) else { throw error("expected a digit") }
+        var digits = ""
+        var isDecimal = false
+        while let byte = peek {
+            if isDigit(byte) {
+                digits.append(Character(UnicodeScalar(byte)))
+            } else if byte == UInt8(ascii: "."), !isDecimal {
+                guard digits.count <= 12 else { throw error("decimal has too many integer digits") }
+                isDecimal = true
+                digits.append(".")
+            } else {
+                break
+            }
+            position += 1
+            if !isDecimal && digits.count > 15 { throw error("integer is too long") }
+            if isDecimal && digits.count > 16 { throw error("decimal is too long") }
+        }
+        if isDecimal {
+            guard !digits.hasSuffix("."), digits.split(separator: ".").last!.count <= 3 else {
+                throw error("a decimal needs one to three fractional digits")
+            }
+            return .decimal((negative ? -1 : 1) * Double(digits)!)
+        }
+        return .integer((negative ? -1 : 1) * Int64(digits)!)
+    }
+
+    private mutating func parseString() throws -> StructuredField.Item {
+        position += 1
+        var bytes: [UInt8] = []
+        while let byte = peek {
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\\"):
+                guard let escaped = peek, escaped == UInt8(ascii: "\"") || escaped == UInt8(ascii: "\\") else {
+                    throw error("bad escape in string")
+                }
+                bytes.append(escaped)
+                position += 1
+            case UInt8(ascii: "\""):
+                return .string(String(decoding: bytes, as: UTF8.self))
+            case 0x20...0x7e:
+                bytes.append(byte)
+            default:
+                throw error("control or non-ASCII character in string")
+            }
+        }
+        throw error("string is not closed")
+    }
+
+    private mutating func parseToken() -> StructuredField.Item {
+        let start = position
+        while let byte = peek, isTokenChar(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/") { position += 1 }
+        return .token(String(decoding: input[start..<position], as: UTF8.self))
+    }
+
+    private mutating func parseByteSequence() throws -> StructuredField.Item {
+        position += 1
+        let start = position
+        while let byte = peek, byte != UInt8(ascii: ":") {
+            guard isAlphaNumeric(byte) || "+/=".utf8.contains(byte) else { throw error("bad character in byte sequence") }
+            position += 1
+        }
+        guard peek == UInt8(ascii: ":") else { throw error("byte sequence is not closed") }
+        let text = String(decoding: input[start..<position], as: UTF8.self)
+        position += 1
+        // RFC 8941 tolerates missing padding when parsing.
+        let padded = text + String(repeating: "=", count: (4 - text.count % 4) % 4)
+        guard let data = Data(base64Encoded: padded) else { throw error("byte sequence is not base64") }
+        return .bytes([UInt8](data))
+    }
+
+    private mutating func parseBoolean() throws -> StructuredField.Item {
+        position += 1
+        switch peek {
+        case UInt8(ascii: "1"): position += 1; return .boolean(true)
+        case UInt8(ascii: "0"): position += 1; return .boolean(false)
+        default: throw error("a boolean is ?0 or ?1")
+        }
+    }
+
+    // MARK: - bytes
+
+    private var atEnd: Bool { position >= input.count }
+    private var peek: UInt8? { position < input.count ? input[position] : nil }
+    private mutating func skipSpaces() { while peek == UInt8(ascii: " ") { position += 1 } }
+    private mutating func skipOWS() { while peek == UInt8(ascii: " ") || peek == UInt8(ascii: "\t") { position += 1 } }
+    private func isDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) }
+    private func isLowercaseAlpha(_ byte: UInt8) -> Bool { (97...122).contains(byte) }
+    private func isAlphaNumeric(_ byte: UInt8) -> Bool { isDigit(byte) || (65...90).contains(byte) || isLowercaseAlpha(byte) }
+    private func isTokenChar(_ byte: UInt8) -> Bool { isAlphaNumeric(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte) }
+
+    private func error(_ message: String) -> StructuredFieldError {
+        StructuredFieldError(message: "\(message) at offset \(position)")
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// When a signature is acceptable, by Mastodon's rules: not made more than an hour in the
+/// future; not used after its expiry (`expires`, else `created` + 5 minutes, never more than
+/// `created` + 12 hours) plus an hour of clock skew.
+public struct TimeWindow: Sendable {
+    public static let clockSkew: TimeInterval = 3600
+    public static let defaultLifetime: TimeInterval = 300
+    public static let maximumLifetime: TimeInterval = 12 * 3600
+
+    public static func check(created: Date?, expires: Date?, now: Date) throws {
+        if let created, created > now.addingTimeInterval(clockSkew) { throw SignatureError.notYetValid }
+        var deadline = expires ?? created?.addingTimeInterval(defaultLifetime)
+        if let created, let current = deadline { deadline = min(current, created.addingTimeInterval(maximumLifetime)) }
+        if let deadline, now > deadline.addingTimeInterval(clockSkew) { throw SignatureError.expired }
+    }
+}

@@ -1,0 +1,51 @@
+import COpenSSL
+
+/// Owns one `EVP_PKEY` and frees it exactly once. OpenSSL keys are reference counted and safe
+/// to use from several threads at once as long as each operation has its own context, which
+/// every method here creates and frees itself.
+final class EVPKey: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit { EVP_PKEY_free(pointer) }
+
+    var type: KeyType? {
+        switch EVP_PKEY_get_base_id(pointer) {
+        case NID_rsaEncryption, NID_rsassaPss: return .rsa(bits: Int(EVP_PKEY_get_bits(pointer)))
+        case NID_ED25519: return .ed25519
+        default: return nil
+        }
+    }
+
+    /// `EVP_PKEY_PUBLIC_KEY` and `EVP_PKEY_KEYPAIR` are macros Swift cannot import.
+    static let selectPublic = Int32(OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS
+                                    | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)
+
+    /// Runs `body` with a digest context set up for signing or verifying with `algorithm`.
+    func withContext<R>(_ algorithm: SignatureAlgorithm, signing: Bool, _ operation: String,
+                        _ body: (OpaquePointer) throws -> R) throws -> R {
+        guard let type, algorithm.fits(type) else {
+            throw CryptoError(operation, reason: "a \(type.map { "\($0)" } ?? "unsupported") key cannot make \(algorithm.rawValue) signatures")
+        }
+        guard let context = EVP_MD_CTX_new() else { throw CryptoError.openSSL(operation) }
+        defer { EVP_MD_CTX_free(context) }
+        var keyContext: OpaquePointer?
+        let digest: OpaquePointer? = switch algorithm {
+        case .rsaV15SHA256: EVP_sha256()
+        case .rsaPSSSHA512: EVP_sha512()
+        case .ed25519: nil  // Ed25519 hashes internally
+        }
+        let initialised = signing
+            ? EVP_DigestSignInit(context, &keyContext, digest, nil, pointer)
+            : EVP_DigestVerifyInit(context, &keyContext, digest, nil, pointer)
+        guard initialised == 1 else { throw CryptoError.openSSL(operation) }
+        if algorithm == .rsaPSSSHA512 {
+            guard EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PSS_PADDING) == 1,
+                  EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, 64) == 1 else { throw CryptoError.openSSL(operation) }
+        }
+        return try body(context)
+    }
+}
