@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+@testable import HTTPSignatures
+import LecternCrypto
+
+/// Signs with our signers and checks the one verifier: every scheme, key type and method.
+@Suite struct RoundTripTests {
+    static let rsa = try! PrivateKey.generate(.rsa(bits: 2048))
+    static let ed = try! PrivateKey.generate(.ed25519)
+    static let keyId = "https://blog.example/actor#main-key"
+    static let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+    static func keys(_ key: PrivateKey) -> StaticKeys { StaticKeys([keyId: key.publicKey]) }
+
+    static func signed(_ scheme: VerifiedSignature.Scheme, _ key: PrivateKey, _ request: HTTPRequestParts,
+                       at date: Date = now) throws -> HTTPRequestParts {
+        var request = request
+        switch scheme {
+        case .cavage: try CavageSigner(keyId: keyId, key: key).sign(&request, now: date)
+        case .rfc9421: try RFC9421Signer(keyId: keyId, key: key).sign(&request, now: date)
+        }
+        return request
+    }
+
+    static let get = HTTPRequestParts(method: "GET", url: "https://remote.example/users/bob?page=2",
+                                      headers: [("Accept", "application/activity+json")])
+
+    @Test(arguments: [VerifiedSignature.Scheme.cavage, .rfc9421], [true, false])
+    func signThenVerify(scheme: VerifiedSignature.Scheme, useRSA: Bool) async throws {
+        let key = useRSA ? Self.rsa : Self.ed
+        for request in [HTTPRequestParts.delivery(), Self.get] {
+            let signed = try Self.signed(scheme, key, request)
+            let verified = try await SignatureVerifier(now: Self.now).verify(signed, keys: Self.keys(key))
+            #expect(verified == VerifiedSignature(keyId: Self.keyId, scheme: scheme))
+        }
+    }
+
+    @Test func mastodonShapedHeaders() throws {
+        let post = try Self.signed(.cavage, Self.rsa, .delivery())
+        let signature = try #require(post.field("signature"))
+        #expect(signature.hasPrefix("keyId=\"\(Self.keyId)\",algorithm=\"rsa-sha256\",headers=\"(request-target) host date digest content-type\",signature=\""))
+        #expect(post.field("date") == "Sun, 15 Jun 2025 15:06:40 GMT")
+        #expect(post.field("digest")?.hasPrefix("SHA-256=") == true)
+        let get = try Self.signed(.cavage, Self.rsa, Self.get)
+        #expect(get.field("signature")?.contains("headers=\"(request-target) host date accept\"") == true)
+        let modern = try Self.signed(.rfc9421, Self.rsa, .delivery())
+        #expect(modern.field("signature-input") == "sig1=(\"@method\" \"@target-uri\" \"content-type\" \"content-digest\");created=1750000000;keyid=\"\(Self.keyId)\";alg=\"rsa-v1_5-sha256\"")
+    }
+
+    @Test func keyIsRefreshedOnceWhenItRotated() async throws {
+        let signed = try Self.signed(.cavage, Self.rsa, .delivery())
+        let stale = try PrivateKey.generate(.rsa(bits: 2048)).publicKey
+        let keys = StaticKeys([Self.keyId: stale], afterRefresh: [Self.keyId: Self.rsa.publicKey])
+        _ = try await SignatureVerifier(now: Self.now).verify(signed, keys: keys)
+        #expect(keys.lookups.map(\.1) == [false, true])
+        let never = StaticKeys([Self.keyId: stale])
+        await #expect(throws: SignatureError.badSignature) {
+            try await SignatureVerifier(now: Self.now).verify(signed, keys: never)
+        }
+    }
+
+    @Test func firstValidLabelWins() async throws {
+        var request = try Self.signed(.rfc9421, Self.ed, .delivery())
+        let good = request.field("signature-input")!, goodSignature = request.field("signature")!
+        let bad = good.replacingOccurrences(of: "sig1=", with: "broken=").replacingOccurrences(of: "\"@target-uri\" ", with: "")
+        request.setHeader("Signature-Input", "\(bad), \(good)")
+        request.setHeader("Signature", "broken=:AAAA:, \(goodSignature)")
+        let verified = try await SignatureVerifier(now: Self.now).verify(request, keys: Self.keys(Self.ed))
+        #expect(verified.scheme == .rfc9421)
+    }
+}
+
+/// Any single-byte change to what is signed must be rejected.
+@Suite struct TamperTests {
+    private func rejects(_ request: HTTPRequestParts, key: PrivateKey) async -> Bool {
+        do {
+            _ = try await SignatureVerifier(now: RoundTripTests.now).verify(request, keys: RoundTripTests.keys(key))
+            return false
+        } catch { return true }
+    }
+
+    private static func flip(_ text: String, at index: Int) -> String {
+        var bytes = Array(text.utf8)
+        bytes[index] = bytes[index] == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test(arguments: [VerifiedSignature.Scheme.cavage, .rfc9421])
+    func everyByteMatters(scheme: VerifiedSignature.Scheme) async throws {
+        let key = RoundTripTests.rsa
+        let signed = try RoundTripTests.signed(scheme, key, .delivery(body: #"{"type":"Like"}"#))
+        #expect(await !rejects(signed, key: key))
+        for index in signed.body.indices {
+            var copy = signed
+            copy.body[index] ^= 0x01
+            #expect(await rejects(copy, key: key), "body byte \(index)")
+        }
+        for index in signed.path.utf8.indices.map({ signed.path.utf8.distance(from: signed.path.utf8.startIndex, to: $0) }) {
+            var copy = signed
+            copy.path = Self.flip(signed.path, at: index)
+            #expect(await rejects(copy, key: key), "path byte \(index)")
+        }
+        let signedFields = scheme == .cavage ? ["host", "date", "digest", "content-type"] : ["content-type", "content-digest"]
+        for name in signedFields {
+            let value = signed.field(name)!
+            for index in 0..<value.utf8.count {
+                var copy = signed
+                copy.setHeader(name, Self.flip(value, at: index))
+                #expect(await rejects(copy, key: key), "\(name) byte \(index)")
+            }
+        }
+        let signatureField = signed.field("signature")!
+        let encoded = scheme == .cavage
+            ? String(signatureField.split(separator: "signature=\"")[1].dropLast())
+            : String(signatureField.dropFirst("sig1=:".count).dropLast())
+        let raw = [UInt8](Data(base64Encoded: encoded)!)
+        for index in raw.indices {
+            var tampered = raw
+            tampered[index] ^= 0x80
+            var copy = signed
+            copy.setHeader("Signature", signatureField.replacingOccurrences(of: encoded, with: Data(tampered).base64EncodedString()))
+            #expect(await rejects(copy, key: key), "signature byte \(index)")
+        }
+    }
+}
+
+@Suite struct PolicyTests {
+    let now = RoundTripTests.now
+    let keys = RoundTripTests.keys(RoundTripTests.rsa)
+
+    private func verify(_ request: HTTPRequestParts, at now: Date? = nil) async throws {
+        _ = try await SignatureVerifier(now: now ?? self.now).verify(request, keys: keys)
+    }
+
+    @Test func timeWindowEdges() async throws {
+        for scheme in [VerifiedSignature.Scheme.cavage, .rfc9421] {
+            let sign = { (offset: TimeInterval) in
+                try RoundTripTests.signed(scheme, RoundTripTests.rsa, .delivery(), at: self.now.addingTimeInterval(offset))
+            }
+            try await verify(try sign(59 * 60))
+            await #expect(throws: SignatureError.notYetValid) { try await verify(try sign(61 * 60)) }
+            // Default lifetime 5 min, plus 1 h of skew.
+            try await verify(try sign(-(65 * 60)))
+            await #expect(throws: SignatureError.expired) { try await verify(try sign(-(65 * 60 + 1))) }
+        }
+    }
+
+    @Test func expiresAndCreatedOfHs2019() async throws {
+        let key = RoundTripTests.ed
+        var request = HTTPRequestParts.delivery()
+        request.setHeader("Digest", BodyDigest.digestHeader(for: request.body))
+        request.setHeader("Host", request.authority)
+        func sign(created: Date, expires: Date) throws -> HTTPRequestParts {
+            var copy = request
+            var header = CavageSignatureHeader(keyId: RoundTripTests.keyId, algorithm: "hs2019",
+                                               headers: ["(request-target)", "(created)", "(expires)", "host", "digest"],
+                                               signature: [], created: created, expires: expires)
+            header.signature = try key.sign(Array(try header.signingString(for: copy).utf8), algorithm: .ed25519)
+            copy.setHeader("Signature", header.serialized)
+            return copy
+        }
+        let keys = RoundTripTests.keys(key)
+        let created = now.addingTimeInterval(-7200)
+        _ = try await SignatureVerifier(now: now).verify(try sign(created: created, expires: now.addingTimeInterval(-3599)), keys: keys)
+        await #expect(throws: SignatureError.expired) {
+            _ = try await SignatureVerifier(now: now).verify(try sign(created: created, expires: now.addingTimeInterval(-3601)), keys: keys)
+        }
+        // `expires` never extends a signature past created + 12 h.
+        let old = now.addingTimeInterval(-14 * 3600)
+        await #expect(throws: SignatureError.expired) {
+            _ = try await SignatureVerifier(now: now).verify(try sign(created: old, expires: now.addingTimeInterval(3600)), keys: keys)
+        }
+    }
+
+    @Test func mastodonCoverageRules() async throws {
+        let key = RoundTripTests.rsa
+        func cavage(_ headers: String, method: String = "POST", algorithm: String = "rsa-sha256") throws -> HTTPRequestParts {
+            var request = method == "POST" ? HTTPRequestParts.delivery() : RoundTripTests.get
+            request.setHeader("Host", request.authority)
+            request.setHeader("Date", HTTPDate.format(now))
+            request.setHeader("Digest", BodyDigest.digestHeader(for: request.body))
+            var header = CavageSignatureHeader(keyId: RoundTripTests.keyId, algorithm: algorithm,
+                                               headers: headers.split(separator: " ").map(String.init), signature: [])
+            header.signature = try key.sign(Array(try header.signingString(for: request).utf8), algorithm: .rsaV15SHA256)
+            request.setHeader("Signature", header.serialized)
+            return request
+        }
+        await #expect(throws: SignatureError.notCovered("date or (created)")) { try await verify(try cavage("(request-target) host digest")) }
+        await #expect(throws: SignatureError.notCovered("digest")) { try await verify(try cavage("(request-target) host date")) }
+        await #expect(throws: SignatureError.notCovered("host")) { try await verify(try cavage("(request-target) date", method: "GET")) }
+        await #expect(throws: SignatureError.unsupportedAlgorithm("rsa-sha512")) {
+            try await verify(try cavage("(request-target) host date digest", algorithm: "rsa-sha512"))
+        }
+        try await verify(try cavage("(request-target) host date digest", algorithm: "hs2019"))
+        try await verify(try cavage("host date digest"))  // digest stands in for (request-target)
+
+        var unsigned = HTTPRequestParts.delivery()
+        await #expect(throws: SignatureError.missingSignature) { try await verify(unsigned) }
+        unsigned.setHeader("Signature", "algorithm=\"rsa-sha256\",signature=\"AAAA\"")
+        await #expect(throws: SignatureError.missingParameter("keyId")) { try await verify(unsigned) }
+    }
+
+    @Test func requestTargetWithoutQueryIsAccepted() async throws {
+        var request = HTTPRequestParts(method: "GET", url: "https://blog.example/actor?x=1", headers: [])
+        request.setHeader("Host", request.authority)
+        request.setHeader("Date", HTTPDate.format(now))
+        var header = CavageSignatureHeader(keyId: RoundTripTests.keyId, algorithm: "rsa-sha256",
+                                           headers: ["(request-target)", "host", "date"], signature: [])
+        header.signature = try RoundTripTests.rsa.sign(Array(try header.signingString(for: request, includeQuery: false).utf8),
+                                                       algorithm: .rsaV15SHA256)
+        request.setHeader("Signature", header.serialized)
+        try await verify(request)
+    }
+
+    @Test func rfc9421Requirements() async throws {
+        var request = try RoundTripTests.signed(.rfc9421, RoundTripTests.rsa, .delivery())
+        let input = request.field("signature-input")!
+        for (from, to, error) in [
+            ("\"@target-uri\" ", "", SignatureError.notCovered("@target-uri")),
+            (" \"content-digest\"", "", SignatureError.notCovered("content-digest")),
+            (";created=1750000000", "", SignatureError.missingParameter("created")),
+            (";keyid=\"\(RoundTripTests.keyId)\"", "", SignatureError.missingParameter("keyid")),
+            ("rsa-v1_5-sha256", "hmac-sha256", SignatureError.unsupportedAlgorithm("hmac-sha256")),
+        ] {
+            request.setHeader("Signature-Input", input.replacingOccurrences(of: from, with: to))
+            await #expect(throws: error) { try await verify(request) }
+        }
+        request.setHeader("Signature-Input", "sig1=(\"@method\"")
+        await #expect(throws: SignatureError.self) { try await verify(request) }
+    }
+}
+
+@Suite struct StructuredFieldTests {
+    @Test func parsesAndSerializesCanonically() throws {
+        let text = #"sig1=("@method" "@query-param";name="a b");created=1;keyid="k\"q";alg=tok, b=?0, c, d=:AQID:, e=-1.5"#
+        let parsed = try StructuredFieldParser.dictionary(text)
+        #expect(parsed.map(\.key) == ["sig1", "b", "c", "d", "e"])
+        #expect(StructuredFieldSerializer.dictionary(parsed) == text)
+    }
+
+    @Test(arguments: ["sig1=(\"a\"", "a=\"unterminated", "A=1", "a=1,", "a=:not base64!:", "a=1;", "a=\"\u{7}\"",
+                      "a=1234567890123456", "a=1.2345"])
+    func rejectsMalformed(text: String) {
+        #expect(throws: StructuredFieldError.self) { try StructuredFieldParser.dictionary(text) }
+    }
+}
