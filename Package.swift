@@ -52,13 +52,17 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "Site", "LecternServer", "COpenSSL", "CCurl",
+                "Site", "LecternServer", "LecternCrypto", "HTTPSignatures", "COpenSSL", "CCurl",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
+
+        // bench/signatures: our signing and verification rates, next to `openssl speed`.
+        .executableTarget(name: "signature-bench", dependencies: ["HTTPSignatures", "LecternCrypto"],
+                          path: "bench/signature-bench", swiftSettings: swiftSettings),
 
         .testTarget(name: "SiteTests", dependencies: ["Site"], resources: [.copy("Golden")],
                     swiftSettings: swiftSettings),

@@ -16,15 +16,17 @@ public enum BodyDigest {
 
     /// Checks `Digest`: its SHA-256 entry (name case-insensitive) must match the body.
     public static func verifyDigestHeader(_ value: String, body: [UInt8]) throws {
-        let entries = value.split(separator: ",").map { entry -> (String, String) in
-            let parts = entry.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            return (parts.first.map { $0.lowercased() } ?? "", parts.count > 1 ? String(parts[1]) : "")
+        let entries = Array(value.utf8).split(separator: UInt8(ascii: ",")).map { entry -> (String, ArraySlice<UInt8>) in
+            let parts = entry.trimmingSpaces().split(separator: UInt8(ascii: "="), maxSplits: 1)
+            return (parts.first.map { String(decoding: $0, as: UTF8.self).lowercased() } ?? "",
+                    parts.count > 1 ? parts[1].trimmingSpaces() : [])
         }
         guard let sha256 = entries.first(where: { $0.0 == "sha-256" }) else {
             throw SignatureError.unsupportedDigest(entries.map(\.0).joined(separator: ", "))
         }
-        guard let expected = Data(base64Encoded: sha256.1.trimmingCharacters(in: .whitespaces)),
-              [UInt8](expected) == Digest.sha256(body) else { throw SignatureError.digestMismatch }
+        guard let expected = Base64.decode(sha256.1), expected == Digest.sha256(body) else {
+            throw SignatureError.digestMismatch
+        }
     }
 
     /// Checks `Content-Digest`: every sha-256 or sha-512 member must match, and there must be one.

@@ -34,8 +34,8 @@ final class EVPKey: @unchecked Sendable {
         defer { EVP_MD_CTX_free(context) }
         var keyContext: OpaquePointer?
         let digest: OpaquePointer? = switch algorithm {
-        case .rsaV15SHA256: EVP_sha256()
-        case .rsaPSSSHA512: EVP_sha512()
+        case .rsaV15SHA256: FetchedDigest.sha256
+        case .rsaPSSSHA512: FetchedDigest.sha512
         case .ed25519: nil  // Ed25519 hashes internally
         }
         let initialised = signing

@@ -10,7 +10,8 @@ struct Lectern: AsyncParsableCommand {
         commandName: "lectern",
         abstract: "A blog engine that pre-renders Markdown and federates over ActivityPub.",
         version: version,
-        subcommands: [InitCommand.self, NewCommand.self, BuildCommand.self, ServeCommand.self, VersionCommand.self])
+        subcommands: [InitCommand.self, NewCommand.self, BuildCommand.self, ServeCommand.self, KeysCommand.self,
+                      VersionCommand.self])
 }
 
 /// `--site DIR`, shared by every command that works on an existing site.

@@ -106,3 +106,17 @@ import Testing
         #expect(throws: CryptoError.self) { try KeyFile.load(at: url) }
     }
 }
+
+@Suite struct KeyStoreTests {
+    @Test func keysAreCreatedOnFirstUseAndKeptApart() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = KeyStore(folder: dir)
+        #expect(!FileManager.default.fileExists(atPath: store.url(named: KeyStore.actor).path))
+        let actor = try store.key(named: KeyStore.actor)
+        let instance = try store.key(named: KeyStore.instanceActor)
+        #expect(actor.type == .rsa(bits: 2048))
+        #expect(try actor.publicKey.pemSPKI() != instance.publicKey.pemSPKI())
+        #expect(try KeyStore(folder: dir).key(named: KeyStore.actor).publicKey.pemSPKI() == actor.publicKey.pemSPKI())
+    }
+}

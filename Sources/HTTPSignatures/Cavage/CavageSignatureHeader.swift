@@ -23,45 +23,48 @@ public struct CavageSignatureHeader: Sendable, Equatable {
     }
 
     /// Parses the header value (also accepts `Authorization: Signature …` with the prefix).
+    /// Works on UTF-8 bytes: it runs on every incoming request.
     public static func parse(_ value: String) throws -> CavageSignatureHeader {
-        var text = Substring(value)
-        if text.lowercased().hasPrefix("signature ") { text = text.dropFirst("signature ".count) }
-        var parameters: [String: String] = [:]
-        var rest = text[...]
-        while !rest.isEmpty {
-            rest = rest.drop { $0 == " " || $0 == "," }
-            guard !rest.isEmpty else { break }
-            guard let equals = rest.firstIndex(of: "=") else { throw SignatureError.malformed("parameter without '='") }
-            let name = rest[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            rest = rest[rest.index(after: equals)...]
-            let parameterValue: String
-            if rest.first == "\"" {
-                rest = rest.dropFirst()
-                guard let close = rest.firstIndex(of: "\"") else { throw SignatureError.malformed("unterminated quoted value") }
-                parameterValue = String(rest[..<close])
-                rest = rest[rest.index(after: close)...]
+        var bytes = Array(value.utf8)[...]
+        if bytes.count > 10, String(decoding: bytes.prefix(10), as: UTF8.self).lowercased() == "signature " {
+            bytes = bytes.dropFirst(10)
+        }
+        var parameters: [String: ArraySlice<UInt8>] = [:]
+        let space = UInt8(ascii: " "), comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
+        while true {
+            while let first = bytes.first, first == space || first == comma || first == 9 { bytes = bytes.dropFirst() }
+            guard !bytes.isEmpty else { break }
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { throw SignatureError.malformed("parameter without '='") }
+            let name = String(decoding: bytes[..<equals].trimmingSpaces(), as: UTF8.self).lowercased()
+            bytes = bytes[(equals + 1)...]
+            let parameterValue: ArraySlice<UInt8>
+            if bytes.first == quote {
+                bytes = bytes.dropFirst()
+                guard let close = bytes.firstIndex(of: quote) else { throw SignatureError.malformed("unterminated quoted value") }
+                parameterValue = bytes[..<close]
+                bytes = bytes[(close + 1)...]
             } else {
-                let end = rest.firstIndex(of: ",") ?? rest.endIndex
-                parameterValue = rest[..<end].trimmingCharacters(in: .whitespaces)
-                rest = rest[end...]
+                let end = bytes.firstIndex(of: comma) ?? bytes.endIndex
+                parameterValue = bytes[..<end].trimmingSpaces()
+                bytes = bytes[end...]
             }
             guard parameters[name] == nil else { throw SignatureError.malformed("parameter \(name) appears twice") }
             parameters[name] = parameterValue
         }
-        guard let keyId = parameters["keyid"], !keyId.isEmpty else { throw SignatureError.missingParameter("keyId") }
-        guard let encoded = parameters["signature"], let signature = Data(base64Encoded: encoded), !signature.isEmpty else {
+        func text(_ name: String) -> String? { parameters[name].map { String(decoding: $0, as: UTF8.self) } }
+        guard let keyId = text("keyid"), !keyId.isEmpty else { throw SignatureError.missingParameter("keyId") }
+        guard let encoded = parameters["signature"], let signature = Base64.decode(encoded), !signature.isEmpty else {
             throw SignatureError.missingParameter("signature")
         }
         func timestamp(_ name: String) throws -> Date? {
-            guard let text = parameters[name] else { return nil }
-            guard let seconds = Double(text) else { throw SignatureError.malformed("\(name) is not a number") }
+            guard let value = text(name) else { return nil }
+            guard let seconds = Double(value) else { throw SignatureError.malformed("\(name) is not a number") }
             return Date(timeIntervalSince1970: seconds)
         }
-        let headers = parameters["headers"].map { $0.lowercased().split(separator: " ").map(String.init) } ?? ["date"]
+        let headers = text("headers").map { $0.lowercased().split(separator: " ").map(String.init) } ?? ["date"]
         guard !headers.isEmpty else { throw SignatureError.malformed("empty headers list") }
-        return CavageSignatureHeader(keyId: keyId, algorithm: parameters["algorithm"]?.lowercased(), headers: headers,
-                                     signature: [UInt8](signature), created: try timestamp("created"),
-                                     expires: try timestamp("expires"))
+        return CavageSignatureHeader(keyId: keyId, algorithm: text("algorithm")?.lowercased(), headers: headers,
+                                     signature: signature, created: try timestamp("created"), expires: try timestamp("expires"))
     }
 
     public var serialized: String {

@@ -34,17 +34,3 @@ public struct CavageSigner: Sendable {
         request.setHeader("Signature", header.serialized)
     }
 }
-
-/// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the only `Date` form to send.
-public enum HTTPDate {
-    private static let formatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter
-    }()
-
-    public static func format(_ date: Date) -> String { formatter.string(from: date) }
-    public static func parse(_ text: String) -> Date? { formatter.date(from: text) }
-}

@@ -43,10 +43,26 @@ public struct HTTPRequestParts: Sendable {
     public var targetURI: String { "\(scheme)://\(authority)\(target)" }
 
     /// Every value of a field (case-insensitive name), each trimmed of surrounding whitespace.
+    /// Byte-level on purpose: it runs for every covered header of every verification.
     public func values(_ name: String) -> [String] {
-        let lower = name.lowercased()
-        return headers.filter { $0.name.lowercased() == lower }
-            .map { $0.value.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
+        var result: [String] = []
+        for header in headers where Self.sameName(header.name, name) { result.append(Self.trimmed(header.value)) }
+        return result
+    }
+
+    private static func sameName(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        }
+    }
+
+    private static func trimmed(_ value: String) -> String {
+        let bytes = value.utf8
+        guard let first = bytes.first, let last = bytes.last,
+              first == 32 || first == 9 || last == 32 || last == 9 else { return value }
+        let start = bytes.firstIndex { $0 != 32 && $0 != 9 } ?? bytes.endIndex
+        let end = bytes.lastIndex { $0 != 32 && $0 != 9 }.map { bytes.index(after: $0) } ?? start
+        return String(value[start..<max(start, end)])
     }
 
     /// All values of a field joined with `", "` as both signature drafts require; nil if absent.
@@ -56,7 +72,7 @@ public struct HTTPRequestParts: Sendable {
     }
 
     public mutating func setHeader(_ name: String, _ value: String) {
-        headers.removeAll { $0.name.lowercased() == name.lowercased() }
+        headers.removeAll { Self.sameName($0.name, name) }
         headers.append((name, value))
     }
 }

@@ -183,12 +183,11 @@ public struct StructuredFieldParser {
             position += 1
         }
         guard peek == UInt8(ascii: ":") else { throw error("byte sequence is not closed") }
-        let text = String(decoding: input[start..<position], as: UTF8.self)
+        let encoded = input[start..<position]
         position += 1
-        // RFC 8941 tolerates missing padding when parsing.
-        let padded = text + String(repeating: "=", count: (4 - text.count % 4) % 4)
-        guard let data = Data(base64Encoded: padded) else { throw error("byte sequence is not base64") }
-        return .bytes([UInt8](data))
+        // RFC 8941 tolerates missing padding when parsing; Base64.decode does too.
+        guard let bytes = Base64.decode(encoded) else { throw error("byte sequence is not base64") }
+        return .bytes(bytes)
     }
 
     private mutating func parseBoolean() throws -> StructuredField.Item {

@@ -38,6 +38,9 @@ public enum StructuredFieldSerializer {
             while text.hasSuffix("0") && !text.hasSuffix(".0") { text.removeLast() }
             return text
         case .string(let value):
+            guard value.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else {
+                return "\"" + value + "\""
+            }
             return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         case .token(let value): return value
         case .bytes(let value): return ":" + Data(value).base64EncodedString() + ":"
