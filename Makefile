@@ -43,6 +43,7 @@ test: deps test-tools
 bench: build
 	bench/build
 	bench/serve
+	bench/signatures
 
 clean:
 	rm -rf .build .build-test.log

@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "LecternServer",
             dependencies: [
-                "Site",
+                "Site", "HTTPSignatures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPSignatures
 import Hummingbird
 
 /// RFC 9110 §13 preconditions and §12.5.3 content coding, as a static server needs them.
@@ -34,17 +35,4 @@ enum ConditionalRequest {
         }
         return (gzip ?? star ?? 0) > 0
     }
-}
-
-/// IMF-fixdate parsing (the only form a modern client sends; RFC 850 and asctime are obsolete).
-enum HTTPDate {
-    private static let formatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter
-    }()
-
-    static func parse(_ text: String) -> Date? { formatter.date(from: text) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPSignatures
 import Hummingbird
 import Site
 
@@ -26,7 +27,6 @@ struct StaticIndex: Sendable {
         let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey, .contentModificationDateKey, .fileSizeKey]
         guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: root), includingPropertiesForKeys: keys,
                                                           options: [.skipsHiddenFiles]) else { return index }
-        let formats = DateFormats(timeZone: TimeZone(identifier: "UTC")!)
         var compressed: [String: ByteBuffer] = [:]
         var entries: [(String, URL, Date, Int)] = []
         for case let url as URL in walker {
@@ -59,7 +59,7 @@ struct StaticIndex: Sendable {
                 body: body, gzip: body == nil ? nil : compressed[relative], diskPath: url.path,
                 size: body?.readableBytes ?? size,
                 contentType: MediaType.contentType(forPath: relative), etag: "\"\(hash.hex)\"",
-                lastModified: seconds, lastModifiedHeader: formats.rfc822(seconds),
+                lastModified: seconds, lastModifiedHeader: HTTPDate.format(seconds),
                 cacheControl: MediaType.cacheControl(forPath: relative))
         }
         return index
