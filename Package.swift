@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
     ],
     targets: [
         // System libraries (Debian packages, found through pkg-config).
@@ -40,6 +41,15 @@ let package = Package(
             resources: [.embedInCode("DefaultTheme")],
             swiftSettings: swiftSettings
         ),
+        // The SQL files of migrations/ compiled in, so the binary carries its schema.
+        .target(name: "LecternMigrations", path: "migrations", exclude: [], sources: ["Migrations.swift"],
+                resources: [.embedInCode("0001_initial.sql")]),
+        .target(
+            name: "Store",
+            dependencies: ["LecternMigrations", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "ActivityStreams", swiftSettings: swiftSettings),
         .target(
             name: "LecternServer",
             dependencies: [
@@ -74,6 +84,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "LecternMigrations"], swiftSettings: swiftSettings),
         .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures"],
                     exclude: ["Interop"], resources: [.copy("Vectors")], swiftSettings: swiftSettings),

@@ -1,0 +1,34 @@
+import Foundation
+import GRDB
+
+/// A post as the fediverse knows it. `apID` is the id it was first published under.
+public struct PostRecord: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "posts"
+
+    public var path: String
+    public var apID: String
+    public var title: String
+    public var contentHash: String
+    public var publishedAt: Date
+    public var updatedAt: Date?
+    public var pinned: Bool
+    public var deletedAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case path, title, pinned
+        case apID = "ap_id", contentHash = "content_hash", publishedAt = "published_at"
+        case updatedAt = "updated_at", deletedAt = "deleted_at"
+    }
+
+    public init(path: String, apID: String, title: String, contentHash: String, publishedAt: Date,
+                updatedAt: Date? = nil, pinned: Bool = false, deletedAt: Date? = nil) {
+        self.path = path
+        self.apID = apID
+        self.title = title
+        self.contentHash = contentHash
+        self.publishedAt = publishedAt
+        self.updatedAt = updatedAt
+        self.pinned = pinned
+        self.deletedAt = deletedAt
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import LecternMigrations
+
+/// Lectern's state in SQLite (through GRDB): the only module that speaks SQL.
+///
+/// ```swift
+/// let store = try Store(path: site.appendingPathComponent("data/lectern.sqlite").path)
+/// let posts = try store.publishedPosts()
+/// ```
+/// Opening applies any migration not applied yet. The database runs in WAL mode with foreign
+/// keys on and a busy timeout, so the server and a CLI command can use it at the same time.
+public final class Store: Sendable {
+    let database: any DatabaseWriter
+
+    /// Opens (creating if needed) the database file and migrates it.
+    public convenience init(path: String) throws {
+        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                                                withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: Self.configuration)
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: "\(error)")
+        }
+        try self.init(database: pool)
+    }
+
+    /// A private in-memory database, for tests and dry runs.
+    public static func inMemory() throws -> Store {
+        try Store(database: DatabaseQueue(configuration: configuration))
+    }
+
+    init(database: any DatabaseWriter, migrations: [(name: String, sql: String)] = Migrations.all) throws {
+        self.database = database
+        try Self.migrate(database, migrations)
+    }
+
+    static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.label = "lectern"
+        return configuration
+    }
+
+    /// Applies, in order, each migration not yet recorded. Each runs in its own transaction,
+    /// so a failing file leaves the database as it was before that file.
+    static func migrate(_ database: any DatabaseWriter, _ migrations: [(name: String, sql: String)]) throws {
+        var migrator = DatabaseMigrator()
+        for migration in migrations {
+            migrator.registerMigration(migration.name) { db in
+                do {
+                    try db.execute(sql: migration.sql)
+                } catch {
+                    throw StoreError.migrationFailed(file: migration.name, reason: "\(error)")
+                }
+            }
+        }
+        do {
+            try migrator.migrate(database)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.migrationFailed(file: "(migrations)", reason: "\(error)")
+        }
+    }
+
+    /// Names of the migrations applied so far, in order (`lectern migrate` prints them).
+    public func appliedMigrations() throws -> [String] {
+        try database.read { db in try Self.appliedMigrations(db) }
+    }
+
+    /// GRDB records applied migrations in `grdb_migrations` (its own `appliedMigrations` only
+    /// reports those registered in the asking migrator).
+    static func appliedMigrations(_ db: Database) throws -> [String] {
+        guard try db.tableExists("grdb_migrations") else { return [] }
+        return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+    }
+
+    /// The journal mode in force (`wal` for files; `memory` for in-memory databases).
+    public func journalMode() throws -> String {
+        try database.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import LecternMigrations
+import Testing
+@testable import Store
+
+@Suite struct MigrationTests {
+    private func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("lectern-store-\(UUID().uuidString)/lectern.sqlite").path
+    }
+
+    @Test func everySQLFileIsRegisteredInOrder() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(Migrations.all.map(\.name) == files)
+        for (name, sql) in Migrations.all {
+            #expect(sql == (try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)))
+        }
+    }
+
+    @Test func fromEmptyThenReopenedWithoutReapplying() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
+        let store = try Store(path: path)
+        #expect(try store.appliedMigrations() == ["0001_initial.sql"])
+        #expect(try store.journalMode() == "wal")
+        let tables = try store.database.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb%' AND name NOT LIKE 'sqlite%' ORDER BY name")
+        }
+        #expect(tables == ["actor_keys", "blocks", "comments", "deliveries", "digest_state", "followers", "hosts",
+                           "outbound_activities", "posts", "reactions", "received_activities", "remote_actors"])
+        _ = try store.syncPosts([PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
+                                            contentHash: "1", publishedAt: Date())])
+        let reopened = try Store(path: path)  // would fail on CREATE TABLE if re-applied
+        #expect(try reopened.appliedMigrations() == ["0001_initial.sql"])
+        #expect(try reopened.publishedPosts().count == 1)
+        #expect(try reopened.database.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
+    }
+
+    @Test func failingMigrationRollsBackAndNamesTheFile() throws {
+        let queue = try DatabaseQueue()
+        let broken = Migrations.all + [("0002_broken.sql", "CREATE TABLE extra (id INTEGER); INSERT INTO nowhere VALUES (1);")]
+        do {
+            _ = try Store(database: queue, migrations: broken)
+            Issue.record("a broken migration must fail")
+        } catch StoreError.migrationFailed(let file, let reason) {
+            #expect(file == "0002_broken.sql")
+            #expect(reason.contains("nowhere"))
+        }
+        let state = try queue.read { db in
+            (try db.tableExists("extra"), try Store.appliedMigrations(db))
+        }
+        #expect(state.0 == false, "the failed file's statements were rolled back")
+        #expect(state.1 == ["0001_initial.sql"], "earlier migrations stay applied")
+    }
+}
+
+@Suite struct PostSyncTests {
+    let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+    private func record(_ path: String, hash: String = "h1", pinned: Bool = false) -> PostRecord {
+        PostRecord(path: path, apID: "https://blog.example\(path)", title: "T \(path)", contentHash: hash,
+                   publishedAt: t0, pinned: pinned)
+    }
+
+    @Test func createsUpdatesDeletesAndRestores() throws {
+        let store = try Store.inMemory()
+        var sync = try store.syncPosts([record("/2025/a/"), record("/2025/b/")], now: t0)
+        #expect(sync.created.map(\.path) == ["/2025/a/", "/2025/b/"])
+
+        sync = try store.syncPosts([record("/2025/a/"), record("/2025/b/")], now: t0)
+        #expect(sync == PostSync(), "no change, nothing to do")
+
+        var edited = record("/2025/a/", hash: "h2")
+        edited.apID = "https://elsewhere.example/ignored"
+        sync = try store.syncPosts([edited, record("/2025/b/")], now: t0.addingTimeInterval(60))
+        #expect(sync.updated.map(\.path) == ["/2025/a/"])
+        let a = try #require(try store.post(path: "/2025/a/"))
+        #expect(a.apID == "https://blog.example/2025/a/", "the first id is kept")
+        #expect(a.updatedAt == t0.addingTimeInterval(60))
+
+        sync = try store.syncPosts([edited], now: t0.addingTimeInterval(120))
+        #expect(sync.deleted.map(\.path) == ["/2025/b/"])
+        #expect(try store.publishedPosts().map(\.path) == ["/2025/a/"])
+        #expect(try store.post(apID: "https://blog.example/2025/b/")?.deletedAt == t0.addingTimeInterval(120))
+
+        sync = try store.syncPosts([edited, record("/2025/b/")], now: t0.addingTimeInterval(180))
+        #expect(sync.restored.map(\.path) == ["/2025/b/"])
+        #expect(try store.post(path: "/2025/b/")?.deletedAt == nil)
+    }
+
+    @Test func commentsAndFollowersQueries() throws {
+        let store = try Store.inMemory()
+        _ = try store.syncPosts([record("/2025/a/")], now: t0)
+        try store.database.write { db in
+            try db.execute(sql: "INSERT INTO remote_actors (id, inbox, fetched_at) VALUES ('https://r.example/u/x', 'https://r.example/inbox', 0)")
+            try db.execute(sql: "INSERT INTO followers (actor_id, follow_activity_id, created_at) VALUES ('https://r.example/u/x', 'https://r.example/f/1', 0)")
+            for (id, state, time) in [("https://r.example/n/2", "approved", 20.0), ("https://r.example/n/1", "approved", 10.0),
+                                      ("https://r.example/n/3", "pending", 5.0)] {
+                try db.execute(sql: """
+                    INSERT INTO comments (id, post_path, author_id, content_html, visibility, state, published_at, received_at)
+                    VALUES (?, '/2025/a/', 'https://r.example/u/x', '<p>hi</p>', 'public', ?, ?, ?)
+                    """, arguments: [id, state, time, time])
+            }
+        }
+        #expect(try store.followerCount() == 1)
+        #expect(try store.followerIDs(limit: 10, offset: 0) == ["https://r.example/u/x"])
+        #expect(try store.approvedComments(postPath: "/2025/a/").map(\.id) == ["https://r.example/n/1", "https://r.example/n/2"])
+        // Foreign keys are enforced: a comment on an unknown post is refused.
+        #expect(throws: (any Error).self) {
+            try store.database.write { db in
+                try db.execute(sql: """
+                    INSERT INTO comments (id, post_path, author_id, content_html, visibility, state, published_at, received_at)
+                    VALUES ('x', '/nope/', 'https://r.example/u/x', '', 'public', 'approved', 0, 0)
+                    """)
+            }
+        }
+    }
+}

@@ -1,0 +1,10 @@
+/// The SQL migrations in this folder, compiled into the binary (SwiftPM `embedInCode`).
+///
+/// To add one: create `NNNN_name.sql` here and add a line below. A test checks that every
+/// `.sql` file in this folder is listed, in order.
+public enum Migrations {
+    /// (file name, SQL) in the order they apply.
+    public static let all: [(name: String, sql: String)] = [
+        ("0001_initial.sql", String(decoding: PackageResources._001_initial_sql, as: UTF8.self)),
+    ]
+}
