@@ -51,9 +51,14 @@ let package = Package(
         ),
         .target(name: "ActivityStreams", swiftSettings: swiftSettings),
         .target(
+            name: "Federation",
+            dependencies: ["ActivityStreams", "HTTPSignatures", "LecternCrypto", "Store", "Site"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "LecternServer",
             dependencies: [
-                "Site", "HTTPSignatures",
+                "Site", "HTTPSignatures", "Federation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -62,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "Site", "LecternServer", "LecternCrypto", "HTTPSignatures", "COpenSSL", "CCurl",
+                "Site", "LecternServer", "LecternCrypto", "HTTPSignatures", "Federation", "Store", "COpenSSL", "CCurl",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -84,6 +89,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "FederationTests", dependencies: ["Federation", "Site", "Store", "LecternCrypto"],
+                    resources: [.copy("Golden")], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "LecternMigrations"], swiftSettings: swiftSettings),
         .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures"],

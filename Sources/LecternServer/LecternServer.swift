@@ -1,9 +1,10 @@
+import Federation
 import Foundation
 import Hummingbird
 import Logging
 import Site
 
-/// The HTTP server: the pre-rendered site plus (later) the ActivityPub routes.
+/// The HTTP server: the pre-rendered site plus the ActivityPub surface.
 ///
 /// ```swift
 /// let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
@@ -12,12 +13,13 @@ import Site
 /// ```
 public enum LecternServer {
     public static func makeApplication(
-        site: LiveSite, host: String, port: Int, logger: Logger,
+        site: LiveSite, activityPub: ActivityPubSite? = nil, host: String, port: Int, logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
-        let responder = SiteResponder(files: StaticFileResponder(site: site), routes: router.buildResponder(),
-                                      accessLog: AccessLog(logger: logger))
+        if let activityPub { ActivityPubRoutes.add(to: router, site: activityPub) }
+        let responder = SiteResponder(files: StaticFileResponder(site: site), posts: activityPub.map(PostNegotiation.init),
+                                      routes: router.buildResponder(), accessLog: AccessLog(logger: logger))
         return Application(
             responder: responder,
             configuration: .init(address: .hostname(host, port: port), serverName: "Lectern", backlog: 1024),

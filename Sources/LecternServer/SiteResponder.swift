@@ -7,6 +7,8 @@ struct SiteResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
     let files: StaticFileResponder
+    /// Post URLs, negotiated between page and Article; nil when federation is off (tests).
+    let posts: PostNegotiation?
     let routes: RouterResponder<BasicRequestContext>
     let accessLog: AccessLog?
 
@@ -27,6 +29,7 @@ struct SiteResponder: HTTPResponder {
     }
 
     private func answer(_ request: Request, context: Context) async throws -> Response {
+        if let posts, let response = try await posts.answer(request, files: files, context: context) { return response }
         if case .response(let response) = try await files.answer(request, context: context) { return response }
         do {
             let response = try await routes.respond(to: request, context: context)

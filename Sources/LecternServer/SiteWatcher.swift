@@ -12,12 +12,16 @@ public struct SiteWatcher: Sendable {
     public let options: SiteBuilder.Options
     public let logger: Logger
     public var interval: Duration = .milliseconds(500)
+    /// Runs after each successful rebuild (the ActivityPub documents are refreshed here).
+    public let afterBuild: @Sendable () throws -> Void
 
-    public init(builder: SiteBuilder, site: LiveSite, options: SiteBuilder.Options, logger: Logger) {
+    public init(builder: SiteBuilder, site: LiveSite, options: SiteBuilder.Options, logger: Logger,
+                afterBuild: @escaping @Sendable () throws -> Void = {}) {
         self.builder = builder
         self.site = site
         self.options = options
         self.logger = logger
+        self.afterBuild = afterBuild
     }
 
     public func run() async {
@@ -30,6 +34,7 @@ public struct SiteWatcher: Sendable {
             do {
                 let report = try builder.build(options)
                 try site.reload()
+                try afterBuild()
                 logger.info("rebuilt: \(report.written) files written, \(report.reused) reused in \(Int(report.seconds * 1000)) ms")
             } catch {
                 // The old site stays live; the writer sees what to fix.

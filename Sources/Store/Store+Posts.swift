@@ -8,6 +8,11 @@ public struct PostSync: Equatable, Sendable {
     public var deleted: [PostRecord] = []
     /// Came back after having been deleted (same path): published again under its old id.
     public var restored: [PostRecord] = []
+
+    public init() {}
+
+    /// Whether anything changed.
+    public var isEmpty: Bool { created.isEmpty && updated.isEmpty && deleted.isEmpty && restored.isEmpty }
 }
 
 extension Store {
@@ -51,6 +56,11 @@ extension Store {
         try database.read { db in
             try PostRecord.filter(Column("deleted_at") == nil).order(Column("published_at").desc).fetchAll(db)
         }
+    }
+
+    /// Posts marked deleted (their URLs answer 410).
+    public func deletedPosts() throws -> [PostRecord] {
+        try database.read { db in try PostRecord.filter(Column("deleted_at") != nil).fetchAll(db) }
     }
 
     public func post(path: String) throws -> PostRecord? {

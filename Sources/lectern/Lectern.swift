@@ -11,6 +11,7 @@ struct Lectern: AsyncParsableCommand {
         abstract: "A blog engine that pre-renders Markdown and federates over ActivityPub.",
         version: version,
         subcommands: [InitCommand.self, NewCommand.self, BuildCommand.self, ServeCommand.self, KeysCommand.self,
+                      MigrateCommand.self,
                       VersionCommand.self])
 }
 

@@ -24,6 +24,8 @@ public struct SiteConfig: Sendable, Equatable {
     public var postsPerPage: Int
     public var feedSize: Int
     public var server: ServerSettings
+    public var federation = FederationSettings()
+    public var profile = ProfileSettings()
 
     public struct ServerSettings: Sendable, Equatable {
         public var host: String
@@ -85,7 +87,8 @@ extension SiteConfig {
         var config = SiteConfig()
         try fields.rejectUnknown(allowed: ["title", "description", "author", "baseURL", "username", "owner",
                                            "fediverseCreator", "language", "timezone", "postsPerPage",
-                                           "feedSize", "server", "federation", "comments", "digest", "delivery"])
+                                           "feedSize", "server", "federation", "profile", "comments", "digest",
+                                           "delivery"])
         config.title = try fields.string("title") ?? config.title
         config.description = try fields.string("description") ?? ""
         config.author = try fields.string("author") ?? ""
@@ -108,6 +111,8 @@ extension SiteConfig {
         }
         config.postsPerPage = try fields.positiveInt("postsPerPage") ?? 10
         config.feedSize = try fields.positiveInt("feedSize") ?? 20
+        config.federation = try fields.federationSettings()
+        config.profile = try fields.profileSettings()
         if let server = try fields.nested("server") {
             try server.rejectUnknown(allowed: ["host", "port"])
             config.server.host = try server.string("host") ?? config.server.host

@@ -4,6 +4,7 @@ import Hummingbird
 import LecternServer
 import Logging
 import Site
+import Federation
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,18 +39,25 @@ struct ServeCommand: AsyncParsableCommand {
         let options = SiteBuilder.Options(includeDrafts: drafts)
         let builder = SiteBuilder(root: root)
         // Build before listening: the server never serves a stale or half-built site.
-        let (config, site) = try await reportingErrors {
+        let (config, site, activityPub) = try await reportingErrors {
             let config = try SiteConfig.load(from: root)
             let report = try builder.build(options)
             logger.info("built in \(Int(report.seconds * 1000)) ms: \(report.written) written, \(report.reused) unchanged")
-            return (config, try LiveSite(publicFolder: builder.publicFolder))
+            let activityPub = try SiteState.openActivityPub(root: root, config: config)
+            try SiteState.refresh(activityPub, root: root, config: config, options: options, logger: logger)
+            return (config, try LiveSite(publicFolder: builder.publicFolder), activityPub)
         }
         let app = LecternServer.makeApplication(
-            site: site, host: host ?? config.server.host, port: port ?? config.server.port, logger: logger,
+            site: site, activityPub: activityPub, host: host ?? config.server.host, port: port ?? config.server.port,
+            logger: logger,
             onServerRunning: { port in
                 logger.notice("serving \(site.fileCount) files on http://\(host ?? config.server.host):\(port)")
             })
-        let watcher = watch ? Task { await SiteWatcher(builder: builder, site: site, options: options, logger: logger).run() } : nil
+        let watcher = watch ? Task {
+            await SiteWatcher(builder: builder, site: site, options: options, logger: logger) {
+                try SiteState.refresh(activityPub, root: root, config: config, options: options, logger: logger)
+            }.run()
+        } : nil
         defer { watcher?.cancel() }
         try await app.runService()
     }

@@ -1,0 +1,181 @@
+import Foundation
+
+/// An actor: the blog (`Person` by default) or the instance actor (`Application`).
+public struct ActorDocument: Encodable, Sendable {
+    public struct Endpoints: Encodable, Sendable {
+        public var sharedInbox: String
+        public init(sharedInbox: String) { self.sharedInbox = sharedInbox }
+    }
+
+    public var context: JSONValue = AS.actorContext
+    public var id: String
+    public var type: String
+    public var preferredUsername: String
+    public var name: String
+    public var summary: String
+    public var url: String
+    public var icon: ImageObject?
+    public var image: ImageObject?
+    public var inbox: String
+    public var outbox: String
+    public var followers: String
+    public var following: String
+    public var featured: String?
+    public var endpoints: Endpoints
+    public var publicKey: PublicKeyDocument
+    public var manuallyApprovesFollowers: Bool
+    public var discoverable: Bool
+    public var indexable: Bool
+    public var published: String
+    public var attributionDomains: [String]?
+    public var alsoKnownAs: [String]?
+    public var attachment: [PropertyValue]?
+
+    enum CodingKeys: String, CodingKey {
+        case context = "@context"
+        case id, type, preferredUsername, name, summary, url, icon, image, inbox, outbox, followers, following
+        case featured, endpoints, publicKey, manuallyApprovesFollowers, discoverable, indexable, published
+        case attributionDomains, alsoKnownAs, attachment
+    }
+
+    public init(id: String, type: String, preferredUsername: String, name: String, summary: String, url: String,
+                icon: ImageObject?, image: ImageObject?, inbox: String, outbox: String, followers: String,
+                following: String, featured: String?, sharedInbox: String, publicKey: PublicKeyDocument,
+                manuallyApprovesFollowers: Bool, discoverable: Bool, indexable: Bool, published: String,
+                attributionDomains: [String]?, alsoKnownAs: [String]?, attachment: [PropertyValue]?) {
+        (self.id, self.type, self.preferredUsername, self.name, self.summary, self.url) =
+            (id, type, preferredUsername, name, summary, url)
+        (self.icon, self.image, self.inbox, self.outbox, self.followers, self.following, self.featured) =
+            (icon, image, inbox, outbox, followers, following, featured)
+        self.endpoints = Endpoints(sharedInbox: sharedInbox)
+        (self.publicKey, self.manuallyApprovesFollowers, self.discoverable, self.indexable, self.published) =
+            (publicKey, manuallyApprovesFollowers, discoverable, indexable, published)
+        (self.attributionDomains, self.alsoKnownAs, self.attachment) = (attributionDomains, alsoKnownAs, attachment)
+    }
+}
+
+/// A blog post as an ActivityStreams `Article`.
+public struct ArticleDocument: Encodable, Sendable {
+    public var context: JSONValue? = AS.objectContext
+    public var id: String
+    public var type = "Article"
+    public var name: String
+    public var summary: String?
+    public var content: String
+    public var mediaType = "text/html"
+    public var url: String
+    public var attributedTo: String
+    public var published: String
+    public var updated: String?
+    public var to: [String]
+    public var cc: [String]
+    public var tag: [Hashtag]
+    public var attachment: [ImageObject]
+    public var replies: String
+    public var sensitive = false
+
+    enum CodingKeys: String, CodingKey {
+        case context = "@context"
+        case id, type, name, summary, content, mediaType, url, attributedTo, published, updated, to, cc, tag
+        case attachment, replies, sensitive
+    }
+
+    public init(id: String, name: String, summary: String?, content: String, url: String, attributedTo: String,
+                published: String, updated: String?, to: [String], cc: [String], tag: [Hashtag],
+                attachment: [ImageObject], replies: String) {
+        (self.id, self.name, self.summary, self.content, self.url, self.attributedTo) =
+            (id, name, summary, content, url, attributedTo)
+        (self.published, self.updated, self.to, self.cc, self.tag, self.attachment, self.replies) =
+            (published, updated, to, cc, tag, attachment, replies)
+    }
+}
+
+/// `Create` of an Article, as the outbox lists it.
+public struct CreateActivity: Encodable, Sendable {
+    public var id: String
+    public var type = "Create"
+    public var actor: String
+    public var published: String
+    public var to: [String]
+    public var cc: [String]
+    public var object: ArticleDocument
+
+    public init(id: String, actor: String, published: String, to: [String], cc: [String], object: ArticleDocument) {
+        (self.id, self.actor, self.published, self.to, self.cc, self.object) = (id, actor, published, to, cc, object)
+    }
+}
+
+/// What a removed post's id answers with (410 Gone).
+public struct TombstoneDocument: Encodable, Sendable {
+    public var context: JSONValue = .string(AS.namespace)
+    public var id: String
+    public var type = "Tombstone"
+    public var formerType = "Article"
+    public var deleted: String
+
+    enum CodingKeys: String, CodingKey {
+        case context = "@context"
+        case id, type, formerType, deleted
+    }
+
+    public init(id: String, deleted: String) {
+        self.id = id
+        self.deleted = deleted
+    }
+}
+
+/// `OrderedCollection` with its first page linked (or items inline when small and unpaged).
+public struct OrderedCollectionDocument: Encodable, Sendable {
+    public var context: JSONValue = .string(AS.namespace)
+    public var id: String
+    public var type = "OrderedCollection"
+    public var totalItems: Int
+    public var first: String?
+    public var last: String?
+    public var orderedItems: [JSONValue]?
+
+    enum CodingKeys: String, CodingKey {
+        case context = "@context"
+        case id, type, totalItems, first, last, orderedItems
+    }
+
+    public init(id: String, totalItems: Int, first: String? = nil, last: String? = nil, orderedItems: [JSONValue]? = nil) {
+        (self.id, self.totalItems, self.first, self.last, self.orderedItems) = (id, totalItems, first, last, orderedItems)
+    }
+}
+
+public struct OrderedCollectionPageDocument: Encodable, Sendable {
+    public var context: JSONValue = .string(AS.namespace)
+    public var id: String
+    public var type = "OrderedCollectionPage"
+    public var partOf: String
+    public var totalItems: Int
+    public var next: String?
+    public var prev: String?
+    public var orderedItems: [JSONValue]
+
+    enum CodingKeys: String, CodingKey {
+        case context = "@context"
+        case id, type, partOf, totalItems, next, prev, orderedItems
+    }
+
+    public init(id: String, partOf: String, totalItems: Int, next: String?, prev: String?, orderedItems: [JSONValue]) {
+        (self.id, self.partOf, self.totalItems, self.next, self.prev, self.orderedItems) =
+            (id, partOf, totalItems, next, prev, orderedItems)
+    }
+}
+
+/// Encodes documents the one way Lectern serves them: sorted keys (stable output, golden files),
+/// no escaped slashes.
+public enum ASEncoder {
+    public static func encode(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    /// A value as `JSONValue`, to put documents of different types in one collection.
+    public static func value(_ value: some Encodable) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: encode(value))
+    }
+}

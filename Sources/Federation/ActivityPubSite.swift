@@ -1,0 +1,125 @@
+import ActivityStreams
+import Foundation
+import LecternCrypto
+import Site
+import Store
+import Synchronization
+
+/// The blog's ActivityPub face: every document the server hands out, kept current with the
+/// site. The server asks; this answers with encoded JSON (or nil for "not here").
+///
+/// ```swift
+/// let activityPub = try ActivityPubSite(config: config, store: store, keys: KeyStore(folder: keysFolder))
+/// try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: false))
+/// let actor = activityPub.actorJSON
+/// ```
+public final class ActivityPubSite: Sendable {
+    public static let softwareVersion = "0.1.0"
+
+    public let config: SiteConfig
+    public let urls: FederationURLs
+    public let store: Store
+    /// Signs the blog's deliveries; its public half is in the actor document.
+    public let actorKey: PrivateKey
+    /// Signs outgoing GETs.
+    public let instanceKey: PrivateKey
+    public let actorJSON: Data
+    public let instanceActorJSON: Data
+    private let catalog = Mutex(PostCatalog())
+    private let discovery: Discovery
+
+    /// `published` is the actor's creation time; by default, when its key was made.
+    public init(config: SiteConfig, store: Store, keys: KeyStore, published: Date? = nil) throws {
+        self.config = config
+        self.urls = FederationURLs(config: config)
+        self.store = store
+        actorKey = try keys.key(named: KeyStore.actor)
+        instanceKey = try keys.key(named: KeyStore.instanceActor)
+        let builder = ActorBuilder(config: config, urls: urls)
+        // The actor's `published`: when its key was made, which is when the blog first federated.
+        let created = published ?? (try? FileManager.default.attributesOfItem(atPath: keys.url(named: KeyStore.actor).path)[.modificationDate]
+                       as? Date) ?? Date(timeIntervalSince1970: 0)
+        actorJSON = try ASEncoder.encode(builder.blogActor(publicKeyPEM: try actorKey.publicKey.pemSPKI(), published: created))
+        instanceActorJSON = try ASEncoder.encode(builder.instanceActor(publicKeyPEM: try instanceKey.publicKey.pemSPKI(),
+                                                                       published: created))
+        discovery = Discovery(urls: urls, softwareVersion: Self.softwareVersion)
+    }
+
+    /// Records the site's posts in the store (new ones get their permanent id, vanished ones are
+    /// marked deleted) and re-encodes every document. Returns what changed, for the publisher.
+    @discardableResult
+    public func reload(content: SiteContent, now: Date = Date()) throws -> PostSync {
+        let current = content.posts.map { post in
+            PostRecord(path: post.path, apID: config.absoluteURL(post.path), title: post.title,
+                       contentHash: post.sourceHash.hex, publishedAt: post.date, updatedAt: post.updated, pinned: post.pinned)
+        }
+        let sync = try store.syncPosts(current, now: now)
+        let records = try store.publishedPosts()
+        let deleted = try store.deletedPosts()
+        let fresh = try PostCatalog.make(content: content, records: records, deleted: deleted,
+                                         builder: ArticleBuilder(config: config, urls: urls))
+        catalog.withLock { $0 = fresh }
+        return sync
+    }
+
+    // MARK: posts
+
+    public enum PostDocument: Equatable, Sendable {
+        case article(Data)
+        /// The post was removed: answer 410 with this Tombstone.
+        case gone(Data)
+    }
+
+    /// The document for a post's site path (`/2025/hello/`), if it is or was a post.
+    public func post(path: String) -> PostDocument? {
+        catalog.withLock { catalog in
+            if let entry = catalog.byPath[path] { return .article(entry.articleJSON) }
+            return catalog.tombstones[path].map(PostDocument.gone)
+        }
+    }
+
+    /// Comments on a post that are shown publicly, as a collection of their ids.
+    public func replies(postPath: String, page: Int?) throws -> Data? {
+        guard catalog.withLock({ $0.byPath[postPath] != nil }) else { return nil }
+        let items = try store.approvedComments(postPath: postPath).map { JSONValue.string($0.id) }
+        return try CollectionBuilder.document(id: urls.replies(forPostPath: postPath), items: items, page: page)
+    }
+
+    // MARK: actor collections
+
+    public func outbox(page: Int?) throws -> Data {
+        let items = catalog.withLock { $0.newestFirst.map(\.create) }
+        return try CollectionBuilder.document(id: urls.outbox, items: items, page: page)
+    }
+
+    /// The count is always public; the followers themselves only with `federation.followersPublic`.
+    public func followers(page: Int?) throws -> Data {
+        let total = try store.followerCount()
+        guard config.federation.followersPublic else { return try CollectionBuilder.countOnly(id: urls.followers, total: total) }
+        guard let page else { return try CollectionBuilder.document(id: urls.followers, items: Array(repeating: .null, count: total), page: nil) }
+        let ids = try store.followerIDs(limit: CollectionBuilder.pageSize, offset: (page - 1) * CollectionBuilder.pageSize)
+        let pages = max(1, (total + CollectionBuilder.pageSize - 1) / CollectionBuilder.pageSize)
+        return try ASEncoder.encode(OrderedCollectionPageDocument(
+            id: "\(urls.followers)?page=\(page)", partOf: urls.followers, totalItems: total,
+            next: page < pages ? "\(urls.followers)?page=\(page + 1)" : nil,
+            prev: page > 1 ? "\(urls.followers)?page=\(page - 1)" : nil, orderedItems: ids.map(JSONValue.string)))
+    }
+
+    /// The blog follows no one.
+    public func following() throws -> Data { try CollectionBuilder.inline(id: urls.following, items: []) }
+
+    /// Posts with `pinned: true`, newest first, embedded.
+    public func featured() throws -> Data {
+        let items = catalog.withLock { $0.newestFirst.filter(\.post.pinned).map(\.embedded) }
+        return try CollectionBuilder.inline(id: urls.featured, items: items)
+    }
+
+    // MARK: discovery
+
+    public func webFinger(resource: String) throws -> Data? { try discovery.webFinger(resource: resource) }
+    public var hostMeta: String { discovery.hostMeta }
+    public func nodeInfoLinks() throws -> Data { try discovery.nodeInfoLinks() }
+    public func nodeInfo() throws -> Data {
+        try discovery.nodeInfo(localPosts: catalog.withLock { $0.newestFirst.count }, nodeName: config.title)
+    }
+}

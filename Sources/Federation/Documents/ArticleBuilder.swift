@@ -1,0 +1,49 @@
+import ActivityStreams
+import Foundation
+import Site
+import Store
+
+/// Turns a post (as written) and its record (as federated) into an `Article`.
+struct ArticleBuilder {
+    let config: SiteConfig
+    let urls: FederationURLs
+
+    func article(post: Post, rendered: RenderedMarkdown, record: PostRecord, withContext: Bool = true) -> ArticleDocument {
+        var article = ArticleDocument(
+            id: record.apID, name: post.title, summary: post.summary.map(HTMLText.escape),
+            content: Self.federatedHTML(rendered.html, baseURL: config.baseURL), url: config.absoluteURL(post.path),
+            attributedTo: urls.actor, published: ASDate.format(post.date), updated: post.updated.map(ASDate.format),
+            to: [AS.publicAddress], cc: [urls.followers],
+            tag: post.tags.map { Hashtag(href: config.absoluteURL("/tags/\(Slug.make($0))/"), name: "#\(Self.hashtagName($0))") },
+            attachment: post.image.map { [ImageObject(url: urls.absolute($0), mediaType: MediaTypes.image($0), name: post.title)] } ?? [],
+            replies: urls.replies(forPostPath: post.path))
+        if !withContext { article.context = nil }
+        return article
+    }
+
+    func create(_ article: ArticleDocument) -> CreateActivity {
+        var object = article
+        object.context = nil
+        return CreateActivity(id: article.id + "#create", actor: urls.actor, published: article.published,
+                              to: article.to, cc: article.cc, object: object)
+    }
+
+    /// Post HTML as other servers should get it: absolute links, and without the heading
+    /// self-links, which would show up as stray `#` characters.
+    static func federatedHTML(_ html: String, baseURL: String) -> String {
+        var output = ""
+        var rest = Substring(html.replacingOccurrences(of: "<!-- more -->\n", with: ""))
+        while let start = rest.range(of: " <a class=\"anchor\" href=\"#") {
+            output += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].range(of: "</a>") else { rest = rest[start.lowerBound...]; break }
+            rest = rest[end.upperBound...]
+        }
+        output += rest
+        return HTMLText.absolutizeLinks(output, baseURL: baseURL)
+    }
+
+    /// Mastodon hashtags are letters, digits and underscores: "Swift UI" → "SwiftUI".
+    static func hashtagName(_ tag: String) -> String {
+        String(tag.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "_" }.map(Character.init))
+    }
+}

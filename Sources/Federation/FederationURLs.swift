@@ -1,0 +1,36 @@
+import Foundation
+import Site
+
+/// Every URL the blog's ActivityPub surface answers on, derived from `baseURL`.
+public struct FederationURLs: Sendable {
+    public let base: String
+    /// Host, with the port when it is not the scheme's default: `blog.example`, `127.0.0.1:8080`.
+    public let host: String
+    public let username: String
+
+    public init(config: SiteConfig) {
+        base = config.baseURL
+        // The account's domain includes a non-default port, as Mastodon's LOCAL_DOMAIN does.
+        let parts = URLComponents(string: config.baseURL)
+        host = (parts?.host ?? config.host) + (parts?.port.map { ":\($0)" } ?? "")
+        username = config.username
+    }
+
+    public var actor: String { base + "/actor" }
+    public var actorKeyID: String { actor + "#main-key" }
+    public var inbox: String { actor + "/inbox" }
+    public var sharedInbox: String { base + "/inbox" }
+    public var outbox: String { actor + "/outbox" }
+    public var followers: String { actor + "/followers" }
+    public var following: String { actor + "/following" }
+    public var featured: String { actor + "/featured" }
+    public var profilePage: String { base + "/" }
+    public var instanceActor: String { base + "/instance-actor" }
+    public var instanceKeyID: String { instanceActor + "#main-key" }
+    /// `acct:blog@blog.example`
+    public var account: String { "acct:\(username)@\(host)" }
+
+    /// A post's comments collection: `/2025/hello/replies`.
+    public func replies(forPostPath path: String) -> String { base + path + "replies" }
+    public func absolute(_ path: String) -> String { path.hasPrefix("/") ? base + path : path }
+}

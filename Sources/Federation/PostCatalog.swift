@@ -1,0 +1,45 @@
+import ActivityStreams
+import Foundation
+import Site
+import Store
+
+/// Every post's ActivityPub documents, encoded once per (re)load: when a post is published,
+/// every follower's server fetches it at once, and this makes that a dictionary lookup.
+struct PostCatalog: Sendable {
+    struct Entry: Sendable {
+        let post: Post
+        let record: PostRecord
+        let articleJSON: Data
+        /// The `Create` as the outbox lists it.
+        let create: JSONValue
+        /// The Article without `@context`, for embedding (featured collection).
+        let embedded: JSONValue
+    }
+
+    /// By site path, and in publication order (newest first).
+    private(set) var byPath: [String: Entry] = [:]
+    private(set) var newestFirst: [Entry] = []
+    /// Removed posts: site path → Tombstone JSON.
+    private(set) var tombstones: [String: Data] = [:]
+
+    static func make(content: SiteContent, records: [PostRecord], deleted: [PostRecord], builder: ArticleBuilder) throws -> PostCatalog {
+        var catalog = PostCatalog()
+        let recordsByPath = Dictionary(uniqueKeysWithValues: records.map { ($0.path, $0) })
+        for post in content.posts {
+            guard let record = recordsByPath[post.path] else { continue }
+            let rendered = MarkdownRenderer.render(post.markdown)
+            let article = builder.article(post: post, rendered: rendered, record: record)
+            let entry = Entry(post: post, record: record, articleJSON: try ASEncoder.encode(article),
+                              create: try ASEncoder.value(builder.create(article)),
+                              embedded: try ASEncoder.value(builder.article(post: post, rendered: rendered, record: record,
+                                                                            withContext: false)))
+            catalog.byPath[post.path] = entry
+            catalog.newestFirst.append(entry)
+        }
+        for record in deleted {
+            let tombstone = TombstoneDocument(id: record.apID, deleted: ASDate.format(record.deletedAt ?? Date()))
+            catalog.tombstones[record.path] = try ASEncoder.encode(tombstone)
+        }
+        return catalog
+    }
+}

@@ -1,0 +1,70 @@
+import Federation
+import Foundation
+import Hummingbird
+
+/// The read side of the ActivityPub surface: discovery, actors and collections.
+/// (Post URLs are negotiated in `SiteResponder`, next to the static files.)
+enum ActivityPubRoutes {
+    static let activityJSON = "application/activity+json; charset=utf-8"
+
+    static func add(to router: Router<BasicRequestContext>, site: ActivityPubSite) {
+        let username = site.config.username
+        router.get("/.well-known/webfinger") { request, _ -> Response in
+            guard let resource = request.uri.queryParameters["resource"].map(String.init), !resource.isEmpty else {
+                return plain(.badRequest, "the resource parameter is required\n")
+            }
+            guard let jrd = try site.webFinger(resource: resource) else { return plain(.notFound, "no such account here\n") }
+            return json(jrd, type: "application/jrd+json; charset=utf-8", extra: [.accessControlAllowOrigin: "*"])
+        }
+        router.get("/.well-known/host-meta") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/xrd+xml; charset=utf-8", .accessControlAllowOrigin: "*"],
+                     body: .init(byteBuffer: ByteBuffer(string: site.hostMeta)))
+        }
+        router.get("/.well-known/nodeinfo") { _, _ in
+            json(try site.nodeInfoLinks(), type: "application/json; charset=utf-8", extra: [.accessControlAllowOrigin: "*"])
+        }
+        router.get("/nodeinfo/2.1") { _, _ in
+            json(try site.nodeInfo(),
+                 type: "application/json; profile=\"http://nodeinfo.diaspora.software/ns/schema/2.1#\"; charset=utf-8",
+                 extra: [.accessControlAllowOrigin: "*"])
+        }
+        router.get("/actor") { _, _ in json(site.actorJSON) }
+        router.get("/@\(username)") { request, _ -> Response in
+            // People who open the handle's URL in a browser get the blog itself.
+            if !ContentNegotiation.wantsActivityJSON(accept: request.headers[.accept]) {
+                return Response(status: .found, headers: [.location: "/", .contentLength: "0"])
+            }
+            return json(site.actorJSON)
+        }
+        router.get("/instance-actor") { _, _ in json(site.instanceActorJSON) }
+        router.get("/actor/outbox") { request, _ in json(try site.outbox(page: try page(request))) }
+        router.get("/actor/followers") { request, _ in json(try site.followers(page: try page(request))) }
+        router.get("/actor/following") { _, _ in json(try site.following()) }
+        router.get("/actor/featured") { _, _ in json(try site.featured()) }
+        router.get("/:year/:slug/replies") { request, context -> Response in
+            let path = "/\(context.parameters.get("year") ?? "")/\(context.parameters.get("slug") ?? "")/"
+            guard let collection = try site.replies(postPath: path, page: try page(request)) else {
+                throw HTTPError(.notFound)
+            }
+            return json(collection)
+        }
+    }
+
+    /// `?page=N` (1-based); absent means the collection itself.
+    static func page(_ request: Request) throws -> Int? {
+        guard let text = request.uri.queryParameters["page"] else { return nil }
+        guard let page = Int(text), page >= 1, page <= 1_000_000 else { throw HTTPError(.badRequest, message: "bad page number") }
+        return page
+    }
+
+    static func json(_ data: Data, type: String = activityJSON, status: HTTPResponse.Status = .ok,
+                     extra: HTTPFields = [:]) -> Response {
+        var headers: HTTPFields = [.contentType: type, .contentLength: String(data.count), .cacheControl: "public, max-age=60"]
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        StaticFileResponder.plain(status, text)
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import Foundation
+import Store
+
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate", abstract: "Apply database migrations not applied yet (serve also does this) and list them.")
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    func run() async throws {
+        let applied = try await reportingErrors {
+            try SiteState.openStore(root: siteOptions.root).appliedMigrations()
+        }
+        print("database: \(SiteState.databasePath(root: siteOptions.root))")
+        for name in applied { print("applied: \(name)") }
+    }
+}
