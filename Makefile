@@ -44,6 +44,7 @@ bench: build
 	bench/build
 	bench/serve
 	bench/signatures
+	bench/stampede
 
 clean:
 	rm -rf .build .build-test.log

@@ -7,7 +7,7 @@ import Foundation
 /// `*/*` alone, a browser's Accept, or no Accept header means HTML.
 public enum ContentNegotiation {
     public static func wantsActivityJSON(accept: String?) -> Bool {
-        guard let accept, !accept.isEmpty else { return false }
+        guard let accept, !accept.isEmpty, mentionsJSON(accept) else { return false }
         var activity = 0.0
         var html = 0.0
         for range in accept.split(separator: ",") {
@@ -36,5 +36,18 @@ public enum ContentNegotiation {
             }
         }
         return activity > 0 && activity >= html
+    }
+
+    /// Browsers never ask for JSON; checking the bytes for "json" first keeps their requests
+    /// (the most frequent) away from the parsing below.
+    private static func mentionsJSON(_ accept: String) -> Bool {
+        var matched = 0
+        let needle: [UInt8] = Array("json".utf8)
+        for byte in accept.utf8 {
+            let lower = byte | 0x20
+            matched = lower == needle[matched] ? matched + 1 : (lower == needle[0] ? 1 : 0)
+            if matched == needle.count { return true }
+        }
+        return false
     }
 }
