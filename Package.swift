@@ -50,9 +50,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "ActivityStreams", swiftSettings: swiftSettings),
+        // Outgoing HTTP over libcurl with the SSRF guard, shared by key fetching and delivery.
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim"], swiftSettings: swiftSettings),
         .target(
             name: "Federation",
-            dependencies: ["ActivityStreams", "HTTPSignatures", "LecternCrypto", "Store", "Site"],
+            dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Store", "Site"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -19,6 +19,9 @@ CURLcode lectern_curl_setopt_opensocket_function(CURL *handle,
     curl_socket_t (*fn)(void *, curlsocktype, struct curl_sockaddr *)) {
     return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, fn);
 }
+CURLcode lectern_curl_setopt_header_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, fn);
+}
 CURLcode lectern_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -1,5 +1,7 @@
 import ActivityStreams
 import Foundation
+import HTTPClient
+import HTTPSignatures
 import LecternCrypto
 import Site
 import Store
@@ -27,6 +29,8 @@ public final class ActivityPubSite: Sendable {
     public let instanceActorJSON: Data
     private let catalog = Mutex(PostCatalog())
     private let discovery: Discovery
+    /// Remote public keys, fetched (signed by the instance actor) and cached in the store.
+    public let remoteKeys: RemoteKeyProvider
 
     /// `published` is the actor's creation time; by default, when its key was made.
     public init(config: SiteConfig, store: Store, keys: KeyStore, published: Date? = nil) throws {
@@ -43,6 +47,19 @@ public final class ActivityPubSite: Sendable {
         instanceActorJSON = try ASEncoder.encode(builder.instanceActor(publicKeyPEM: try instanceKey.publicKey.pemSPKI(),
                                                                        published: created))
         discovery = Discovery(urls: urls, softwareVersion: Self.softwareVersion)
+        let fetcher = RemoteFetcher(client: HTTPClient(allowPrivateAddresses: config.federation.allowPrivateAddresses),
+                                    instanceKeyID: urls.instanceKeyID, instanceKey: instanceKey)
+        remoteKeys = RemoteKeyProvider(fetcher: fetcher, store: store)
+    }
+
+    // MARK: authorized fetch
+
+    /// Whether ActivityPub GETs (other than the actors and discovery) must be signed.
+    public var requiresSignedFetch: Bool { config.federation.authorizedFetch }
+
+    /// Verifies a signed GET (authorized fetch). Throws `SignatureError` saying why not.
+    public func verifyFetch(_ request: HTTPRequestParts, now: Date = Date()) async throws -> VerifiedSignature {
+        try await SignatureVerifier(now: now).verify(request, keys: remoteKeys)
     }
 
     /// Records the site's posts in the store (new ones get their permanent id, vanished ones are

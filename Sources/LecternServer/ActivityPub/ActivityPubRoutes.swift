@@ -37,11 +37,17 @@ enum ActivityPubRoutes {
             return json(site.actorJSON)
         }
         router.get("/instance-actor") { _, _ in json(site.instanceActorJSON) }
-        router.get("/actor/outbox") { request, _ in json(try site.outbox(page: try page(request))) }
-        router.get("/actor/followers") { request, _ in json(try site.followers(page: try page(request))) }
-        router.get("/actor/following") { _, _ in json(try site.following()) }
-        router.get("/actor/featured") { _, _ in json(try site.featured()) }
+        let signed = SignedFetch(site: site)
+        router.get("/actor/outbox") { request, _ in
+            try await signed.check(request) ?? json(try site.outbox(page: try page(request)))
+        }
+        router.get("/actor/followers") { request, _ in
+            try await signed.check(request) ?? json(try site.followers(page: try page(request)))
+        }
+        router.get("/actor/following") { request, _ in try await signed.check(request) ?? json(try site.following()) }
+        router.get("/actor/featured") { request, _ in try await signed.check(request) ?? json(try site.featured()) }
         router.get("/:year/:slug/replies") { request, context -> Response in
+            if let refusal = try await signed.check(request) { return refusal }
             let path = "/\(context.parameters.get("year") ?? "")/\(context.parameters.get("slug") ?? "")/"
             guard let collection = try site.replies(postPath: path, page: try page(request)) else {
                 throw HTTPError(.notFound)

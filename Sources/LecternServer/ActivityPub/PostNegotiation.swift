@@ -14,6 +14,7 @@ struct PostNegotiation: Sendable {
         let path = request.uri.path
         guard path.hasSuffix("/"), let document = site.post(path: path) else { return nil }
         let wantsJSON = ContentNegotiation.wantsActivityJSON(accept: request.headers[.accept])
+        if wantsJSON, let refusal = try await SignedFetch(site: site).check(request) { return refusal }
         switch (document, wantsJSON) {
         case (.article(let json), true):
             return Self.json(json, status: .ok, head: request.method == .head)

@@ -1,0 +1,36 @@
+import Federation
+import Foundation
+import HTTPSignatures
+import Hummingbird
+import Logging
+
+/// Authorized fetch (Mastodon's "secure mode"): with `federation.authorizedFetch`, ActivityPub
+/// documents other than the actors and discovery are only given to signed requests.
+struct SignedFetch: Sendable {
+    let site: ActivityPubSite
+    static let logger = Logger(label: "lectern.fetch")
+
+    /// nil when the request may proceed; otherwise the 401 to send.
+    func check(_ request: Request) async throws -> Response? {
+        guard site.requiresSignedFetch else { return nil }
+        do {
+            _ = try await site.verifyFetch(Self.parts(of: request, baseURL: site.config.baseURL))
+            return nil
+        } catch let error as SignatureError {
+            Self.logger.notice("refused unsigned or badly signed fetch of \(request.uri.path): \(error)")
+            return ActivityPubRoutes.json(Data(#"{"error":"Request not signed or signature invalid"}"#.utf8),
+                                          type: "application/json; charset=utf-8", status: .unauthorized)
+        }
+    }
+
+    /// The request as the signature saw it: the public scheme (we may sit behind a TLS proxy),
+    /// the Host the client sent, and the path and query as sent.
+    static func parts(of request: Request, baseURL: String) -> HTTPRequestParts {
+        let scheme = URLComponents(string: baseURL)?.scheme ?? "https"
+        let host = request.head.authority ?? ""  // HTTP/1 Host arrives as the authority
+        let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
+        // swift-http-types moves Host into the authority; signatures cover it as a header.
+        let headers = [(name: "Host", value: host)] + request.headers.map { (name: $0.name.rawName, value: $0.value) }
+        return HTTPRequestParts(method: request.method.rawValue, url: "\(scheme)://\(host)\(target)", headers: headers)
+    }
+}

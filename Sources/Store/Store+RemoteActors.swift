@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+
+/// A remote actor as cached from its document.
+public struct RemoteActor: Equatable, Sendable {
+    public var id: String
+    public var handle: String?
+    public var name: String?
+    public var url: String?
+    public var icon: String?
+    public var inbox: String
+    public var sharedInbox: String?
+
+    public init(id: String, handle: String? = nil, name: String? = nil, url: String? = nil, icon: String? = nil,
+                inbox: String, sharedInbox: String? = nil) {
+        (self.id, self.handle, self.name, self.url, self.icon, self.inbox, self.sharedInbox) =
+            (id, handle, name, url, icon, inbox, sharedInbox)
+    }
+}
+
+/// A remote public key and the actor that owns it.
+public struct RemoteKey: Equatable, Sendable {
+    public var keyID: String
+    public var actorID: String
+    public var pem: String
+    public var fetchedAt: Date
+}
+
+extension Store {
+    /// Records (or refreshes) an actor and the keys its document published.
+    public func saveRemoteActor(_ actor: RemoteActor, keys: [(keyID: String, pem: String)], now: Date = Date()) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO remote_actors (id, handle, name, url, icon, inbox, shared_inbox, fetched_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET handle = excluded.handle, name = excluded.name, url = excluded.url,
+                    icon = excluded.icon, inbox = excluded.inbox, shared_inbox = excluded.shared_inbox,
+                    fetched_at = excluded.fetched_at
+                """, arguments: [actor.id, actor.handle, actor.name, actor.url, actor.icon, actor.inbox, actor.sharedInbox, now])
+            for key in keys {
+                try db.execute(sql: """
+                    INSERT INTO actor_keys (key_id, actor_id, pem, fetched_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(key_id) DO UPDATE SET actor_id = excluded.actor_id, pem = excluded.pem,
+                        fetched_at = excluded.fetched_at
+                    """, arguments: [key.keyID, actor.id, key.pem, now])
+            }
+        }
+    }
+
+    public func remoteKey(id: String) throws -> RemoteKey? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT key_id, actor_id, pem, fetched_at FROM actor_keys WHERE key_id = ?",
+                             arguments: [id]).map {
+                RemoteKey(keyID: $0["key_id"], actorID: $0["actor_id"], pem: $0["pem"], fetchedAt: $0["fetched_at"])
+            }
+        }
+    }
+
+    public func remoteActor(id: String) throws -> RemoteActor? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM remote_actors WHERE id = ?", arguments: [id]).map {
+                RemoteActor(id: $0["id"], handle: $0["handle"], name: $0["name"], url: $0["url"], icon: $0["icon"],
+                            inbox: $0["inbox"], sharedInbox: $0["shared_inbox"])
+            }
+        }
+    }
+}
