@@ -93,6 +93,7 @@ let package = Package(
         ),
         .testTarget(name: "FederationTests", dependencies: ["Federation", "Site", "Store", "LecternCrypto"],
                     resources: [.copy("Golden")], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "LecternMigrations"], swiftSettings: swiftSettings),
         .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures"],
