@@ -50,10 +50,15 @@ public enum MarkdownRenderer {
         }
     }
 
+    /// cmark-gfm keeps the syntax extensions' special characters in one process-wide table: attaching
+    /// an extension adds them, finishing a parse removes them. Parses on different threads would
+    /// strip each other's `~` and `|` mid-parse, so parsing (not rendering) is serialized.
+    private static let parserLock = NSLock()
+
     private static func withDocument<R>(_ markdown: String,
                                         _ body: (OpaquePointer, UnsafeMutablePointer<cmark_llist>?) -> R) -> R {
+        parserLock.lock()
         let parser = cmark_parser_new(options)!
-        defer { cmark_parser_free(parser) }
         for name in extensionNames {
             if let ext = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, ext) }
         }
@@ -62,7 +67,11 @@ public enum MarkdownRenderer {
             bytes.withMemoryRebound(to: CChar.self) { cmark_parser_feed(parser, $0.baseAddress, $0.count) }
         }
         let document = cmark_parser_finish(parser)!
-        defer { cmark_node_free(document) }
+        parserLock.unlock()
+        defer {
+            cmark_node_free(document)
+            parserLock.withLock { cmark_parser_free(parser) }
+        }
         return body(document, cmark_parser_get_syntax_extensions(parser))
     }
 
