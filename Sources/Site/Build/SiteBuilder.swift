@@ -41,10 +41,12 @@ public struct SiteBuilder: Sendable {
         var cache = PostCache.load(from: output, timeZone: config.timeZone)
         let previousCache = cache
         trace.mark("post cache")
-        let content = try ContentLoader(root: root, timeZone: config.timeZone)
-            .load(includeDrafts: options.includeDrafts, cache: &cache)
+        let loader = ContentLoader(root: root, timeZone: config.timeZone)
+        let content = try loader.load(includeDrafts: options.includeDrafts, cache: &cache)
         trace.mark("content")
-        let model = SiteModel(config: config, content: content)
+        // A file that vanishes between loading and rendering gets an empty body this once; the next
+        // build sees it gone.
+        let model = SiteModel(config: config, content: content) { (try? loader.body(of: $0)) ?? "" }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = config.timeZone
         let plan = SitePlan(model: model, theme: theme, configText: configText, includeDrafts: options.includeDrafts,
@@ -54,7 +56,7 @@ public struct SiteBuilder: Sendable {
         trace.mark("plan")
         let result = try OutputWriter(publicFolder: output).write(files)
         trace.mark("write")
-        if !cache.hasSameSources(as: previousCache) { cache.save(in: output) }
+        if cache.isWorthSaving(comparedTo: previousCache) { cache.save(in: output) }
         trace.mark("save cache")
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return BuildReport(written: result.written, reused: result.reused, pages: result.pages, removed: result.removed,

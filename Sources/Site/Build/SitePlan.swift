@@ -95,11 +95,12 @@ struct SitePlan {
     private func singleFiles() -> [OutputFile] {
         let renderer = renderer
         let model = model
-        var everything = global
-        for post in model.posts { everything.combine(post.sourceHash) }
-        for page in model.pages { everything.combine(page.sourceHash) }
+        // The archive and the sitemap show titles, dates, paths and taxonomy, not bodies.
+        var listing = global
+        for post in model.posts { listing.combine(post.listingFingerprint) }
+        for page in model.pages { listing.combine(page.path) }
         var files = [
-            OutputFile(path: "archive/index.html", fingerprint: everything, source: .text { try renderer.archive() }),
+            OutputFile(path: "archive/index.html", fingerprint: listing, source: .text { try renderer.archive() }),
             OutputFile(path: "404.html", fingerprint: global,
                        source: .text { try renderer.status(template: "not-found", title: "Page not found") }),
             OutputFile(path: "410.html", fingerprint: global,
@@ -107,7 +108,7 @@ struct SitePlan {
             OutputFile(path: "robots.txt", fingerprint: global, source: .text { SitemapRenderer(model: model).robots() }),
         ]
         let listPaths = sitemapListPaths()
-        files.append(OutputFile(path: "sitemap.xml", fingerprint: everything,
+        files.append(OutputFile(path: "sitemap.xml", fingerprint: listing,
                                 source: .text { SitemapRenderer(model: model).sitemap(listPaths: listPaths) }))
         for index in model.pages.indices {
             var hash = global

@@ -30,15 +30,22 @@ public struct ContentLoader: Sendable {
         let pageFiles = try markdownFiles(in: "content/pages")
         // Parsing is independent per file: spread it over the cores.
         let previous = cache
-        let posts = try ParallelMap.map(postFiles) { file -> Post in
+        let loaded = try ParallelMap.map(postFiles) { file -> (Post, FileStamp?) in
+            let stamp = FileStamp(path: root.appendingPathComponent(file).path)
+            if let stamp, previous.stamps[file] == stamp, var cached = previous.posts[file] {
+                cached.bodyIsLoaded = false  // unchanged: not even read; see RenderedCache
+                return (cached, stamp)
+            }
             let source = try read(file)
             guard var cached = previous.post(for: file, hash: ContentHash(source)) else {
-                return try parser.post(source: source, file: file)
+                return (try parser.post(source: source, file: file), stamp)
             }
             cached.markdown = try FrontMatter.split(source, file: file).body
-            return cached
+            return (cached, stamp)
         }
+        let posts = loaded.map(\.0)
         cache.posts = Dictionary(uniqueKeysWithValues: posts.map { ($0.sourcePath, $0) })
+        cache.stamps = Dictionary(uniqueKeysWithValues: loaded.compactMap { post, stamp in stamp.map { (post.sourcePath, $0) } })
         let pages = try ParallelMap.map(pageFiles) { try parser.page(source: try read($0), file: $0) }
         var content = SiteContent(
             posts: posts.filter { includeDrafts || !$0.draft }
@@ -76,6 +83,11 @@ public struct ContentLoader: Sendable {
             files.append(folder + String(full.dropFirst(prefix.count)))
         }
         return files.sorted()
+    }
+
+    /// The body of a post whose parse came from the cache (its file was not read during loading).
+    func body(of post: Post) throws -> String {
+        try FrontMatter.split(try read(post.sourcePath), file: post.sourcePath).body
     }
 
     private func read(_ relativePath: String) throws -> String {

@@ -21,6 +21,9 @@ public struct Post: Sendable, Equatable {
     public var path: String
     /// The file line where the slug (or title it came from) is set, for duplicate-slug errors.
     var slugLine: Int
+    /// False when the build reused this post's parsed front matter without reading the file;
+    /// the body is then read only if one of its pages is rendered again.
+    var bodyIsLoaded = true
 
     init(sourcePath: String, title: String, date: Date, updated: Date?, slug: String, category: String?,
          tags: [String], summary: String?, draft: Bool, image: String?, pinned: Bool, markdown: String,
@@ -28,6 +31,13 @@ public struct Post: Sendable, Equatable {
         (self.sourcePath, self.title, self.date, self.updated, self.slug) = (sourcePath, title, date, updated, slug)
         (self.category, self.tags, self.summary, self.draft, self.image) = (category, tags, summary, draft, image)
         (self.pinned, self.markdown, self.sourceHash, self.path, self.slugLine) = (pinned, markdown, sourceHash, path, slugLine)
+    }
+
+    /// Fingerprint of what lists of posts show without the body (archive, sitemap): a body-only
+    /// edit leaves it unchanged, so those pages are not rendered again.
+    public var listingFingerprint: ContentHash {
+        ContentHash(title, path, String(date.timeIntervalSince1970), String(updated?.timeIntervalSince1970 ?? 0),
+                    category ?? "", tags.joined(separator: "\u{1F}"))
     }
 
     /// `updated` when set, else `date`.

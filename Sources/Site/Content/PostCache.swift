@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Parsed front matter of every post from the last build, keyed by source path and checked
 /// against the source's hash: YAML parsing is most of what a no-op build would otherwise do.
@@ -8,13 +11,16 @@ import Foundation
 /// the parsing it saves. Posts whose text contains the separators are simply not cached.
 struct PostCache: Equatable {
     static let fileName = "posts"
-    static let header = "lectern-posts 1"
+    static let header = "lectern-posts 2"
     private static let field: Character = "\u{1F}"
     private static let item: Character = "\u{1E}"
 
     /// Parsing depends on the time zone (dates without offsets, the year in URLs).
     let timeZone: String
     var posts: [String: Post] = [:]
+    /// Size, times and inode of each source when it was parsed: an unchanged stamp means the
+    /// file need not even be read.
+    var stamps: [String: FileStamp] = [:]
 
     init(timeZone: TimeZone) {
         self.timeZone = timeZone.identifier
@@ -25,10 +31,18 @@ struct PostCache: Equatable {
         return post
     }
 
-    /// Same posts from the same sources (bodies aside, which the cache does not hold).
-    func hasSameSources(as other: PostCache) -> Bool {
-        timeZone == other.timeZone && posts.count == other.posts.count
-            && posts.allSatisfy { other.posts[$0.key]?.sourceHash == $0.value.sourceHash }
+    /// How many of these posts `other` would not serve (new or changed sources).
+    func misses(against other: PostCache) -> Int {
+        guard timeZone == other.timeZone else { return posts.count }
+        return posts.filter { other.posts[$0.key]?.sourceHash != $0.value.sourceHash }.count
+    }
+
+    /// Rewriting the cache costs about as much as parsing a few dozen posts, so a cache that is
+    /// stale for only a few posts (a writer editing one) is left as it is until more pile up.
+    static let rewriteThreshold = 32
+
+    func isWorthSaving(comparedTo previous: PostCache) -> Bool {
+        previous.posts.isEmpty ? !posts.isEmpty : misses(against: previous) >= Self.rewriteThreshold
     }
 
     static func load(from outputFolder: URL, timeZone: TimeZone) -> PostCache {
@@ -38,8 +52,9 @@ struct PostCache: Equatable {
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
         guard lines.first == Substring("\(header) \(timeZone.identifier)") else { return cache }
         for line in lines.dropFirst() {
-            guard let post = decode(line) else { return PostCache(timeZone: timeZone) }
+            guard let (post, stamp) = decode(line) else { return PostCache(timeZone: timeZone) }
             cache.posts[post.sourcePath] = post
+            cache.stamps[post.sourcePath] = stamp
         }
         return cache
     }
@@ -48,13 +63,13 @@ struct PostCache: Equatable {
     func save(in outputFolder: URL) {
         var text = "\(Self.header) \(timeZone)\n"
         for post in posts.values.sorted(by: { $0.sourcePath < $1.sourcePath }) {
-            if let line = Self.encode(post) { text += line + "\n" }
+            if let line = Self.encode(post, stamp: stamps[post.sourcePath]) { text += line + "\n" }
         }
         let url = outputFolder.appendingPathComponent(BuildManifest.folder).appendingPathComponent(Self.fileName)
         try? Data(text.utf8).write(to: url, options: .atomic)
     }
 
-    private static func encode(_ post: Post) -> String? {
+    private static func encode(_ post: Post, stamp: FileStamp?) -> String? {
         let texts = [post.sourcePath, post.title, post.slug, post.category ?? "", post.summary ?? "", post.image ?? "",
                      post.path] + post.tags
         guard !texts.contains(where: { $0.contains(field) || $0.contains(item) || $0.contains("\n") }) else { return nil }
@@ -64,20 +79,53 @@ struct PostCache: Equatable {
             post.category.map { "+" + $0 } ?? "", post.tags.joined(separator: String(item)),
             post.summary.map { "+" + $0 } ?? "", post.draft ? "1" : "0", post.image.map { "+" + $0 } ?? "",
             post.pinned ? "1" : "0", post.sourceHash.hex, post.path, String(post.slugLine),
+            (stamp ?? FileStamp(size: -1, modified: 0, changed: 0, inode: 0)).text,
         ]
         return fields.joined(separator: String(field))
     }
 
-    private static func decode(_ line: Substring) -> Post? {
+    private static func decode(_ line: Substring) -> (Post, FileStamp?)? {
         let parts = line.split(separator: field, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 14, let date = Double(parts[2]), let hash = ContentHash(hex: parts[11]),
+        guard parts.count == 15, let date = Double(parts[2]), let hash = ContentHash(hex: parts[11]),
               let slugLine = Int(parts[13]) else { return nil }
         func optional(_ text: String) -> String? { text.hasPrefix("+") ? String(text.dropFirst()) : nil }
-        return Post(sourcePath: parts[0], title: parts[1], date: Date(timeIntervalSince1970: date),
+        let post = Post(sourcePath: parts[0], title: parts[1], date: Date(timeIntervalSince1970: date),
                     updated: Double(parts[3]).map(Date.init(timeIntervalSince1970:)), slug: parts[4],
                     category: optional(parts[5]),
                     tags: parts[6].isEmpty ? [] : parts[6].split(separator: item).map(String.init),
                     summary: optional(parts[7]), draft: parts[8] == "1", image: optional(parts[9]),
                     pinned: parts[10] == "1", markdown: "", sourceHash: hash, path: parts[12], slugLine: slugLine)
+        return (post, FileStamp(text: parts[14]))
     }
+}
+
+/// What `stat` says about a file: enough to tell, without reading it, that it did not change
+/// (any write moves the change time, which a program cannot set back).
+struct FileStamp: Equatable, Sendable {
+    var size: Int
+    var modified: Int  // nanoseconds
+    var changed: Int   // nanoseconds
+    var inode: UInt
+
+    init(size: Int, modified: Int, changed: Int, inode: UInt) {
+        (self.size, self.modified, self.changed, self.inode) = (size, modified, changed, inode)
+    }
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        size = Int(info.st_size)
+        modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+        changed = Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec)
+        inode = UInt(info.st_ino)
+    }
+
+    init?(text: String) {
+        let parts = text.split(separator: ":")
+        guard parts.count == 4, let size = Int(parts[0]), let modified = Int(parts[1]), let changed = Int(parts[2]),
+              let inode = UInt(parts[3]), size >= 0 else { return nil }
+        (self.size, self.modified, self.changed, self.inode) = (size, modified, changed, inode)
+    }
+
+    var text: String { "\(size):\(modified):\(changed):\(inode)" }
 }

@@ -19,13 +19,13 @@ final class SiteModel: Sendable {
     let rendered: RenderedCache
     let dates: DateFormats
 
-    init(config: SiteConfig, content: SiteContent) {
+    init(config: SiteConfig, content: SiteContent, loadBody: @escaping @Sendable (Post) -> String = { $0.markdown }) {
         self.config = config
         self.posts = content.posts
         self.pages = content.pages
         self.categories = Self.terms(content.posts, prefix: "/categories/") { $0.category.map { [$0] } ?? [] }
         self.tags = Self.terms(content.posts, prefix: "/tags/") { $0.tags }
-        self.rendered = RenderedCache(posts: content.posts, pages: content.pages)
+        self.rendered = RenderedCache(posts: content.posts, pages: content.pages, loadBody: loadBody)
         self.dates = DateFormats(timeZone: config.timeZone)
     }
 
@@ -55,18 +55,21 @@ final class SiteModel: Sendable {
 final class RenderedCache: @unchecked Sendable {
     private let posts: [Post]
     private let pages: [Page]
+    private let loadBody: @Sendable (Post) -> String
     private let lock = NSLock()
     private var postCache: [Int: RenderedMarkdown] = [:]
     private var pageCache: [Int: RenderedMarkdown] = [:]
 
-    init(posts: [Post], pages: [Page]) {
+    init(posts: [Post], pages: [Page], loadBody: @escaping @Sendable (Post) -> String) {
         self.posts = posts
         self.pages = pages
+        self.loadBody = loadBody
     }
 
     func post(_ index: Int) -> RenderedMarkdown {
         if let hit = lock.withLock({ postCache[index] }) { return hit }
-        let result = MarkdownRenderer.render(posts[index].markdown)
+        let post = posts[index]
+        let result = MarkdownRenderer.render(post.bodyIsLoaded ? post.markdown : loadBody(post))
         lock.withLock { postCache[index] = result }
         return result
     }
