@@ -19,7 +19,7 @@ private func withServer(_ test: @escaping @Sendable (any TestClientProtocol, URL
                                                withDestinationPath: root.appendingPathComponent("lectern.yml").path)
     let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
     var logger = Logger(label: "test")
-    logger.logLevel = .warning
+    logger.logLevel = .critical  // cancelled test servers report their shutdown as errors
     let app = LecternServer.makeApplication(site: site, host: "127.0.0.1", port: 0, logger: logger)
     try await app.test(.live) { client in try await test(client, root, site) }
 }
