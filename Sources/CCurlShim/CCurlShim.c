@@ -25,9 +25,3 @@ CURLcode lectern_curl_setopt_header_function(CURL *handle, size_t (*fn)(char *, 
 CURLcode lectern_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
-CURLcode lectern_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-CURLMcode lectern_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
-    return curl_multi_setopt(multi, option, value);
-}

@@ -73,8 +73,9 @@ public final class ActivityPubSite: Sendable {
         let sync = try store.syncPosts(current, now: now)
         let records = try store.publishedPosts()
         let deleted = try store.deletedPosts()
+        let previous = catalog.withLock { $0 }
         let fresh = try PostCatalog.make(content: content, records: records, deleted: deleted,
-                                         builder: ArticleBuilder(config: config, urls: urls))
+                                         builder: ArticleBuilder(config: config, urls: urls), reusing: previous)
         catalog.withLock { $0 = fresh }
         return sync
     }
@@ -113,13 +114,9 @@ public final class ActivityPubSite: Sendable {
     public func followers(page: Int?) throws -> Data {
         let total = try store.followerCount()
         guard config.federation.followersPublic else { return try CollectionBuilder.countOnly(id: urls.followers, total: total) }
-        guard let page else { return try CollectionBuilder.document(id: urls.followers, items: Array(repeating: .null, count: total), page: nil) }
+        guard let page else { return try CollectionBuilder.collection(id: urls.followers, total: total) }
         let ids = try store.followerIDs(limit: CollectionBuilder.pageSize, offset: (page - 1) * CollectionBuilder.pageSize)
-        let pages = max(1, (total + CollectionBuilder.pageSize - 1) / CollectionBuilder.pageSize)
-        return try ASEncoder.encode(OrderedCollectionPageDocument(
-            id: "\(urls.followers)?page=\(page)", partOf: urls.followers, totalItems: total,
-            next: page < pages ? "\(urls.followers)?page=\(page + 1)" : nil,
-            prev: page > 1 ? "\(urls.followers)?page=\(page - 1)" : nil, orderedItems: ids.map(JSONValue.string)))
+        return try CollectionBuilder.page(page, of: urls.followers, total: total, items: ids.map(JSONValue.string))
     }
 
     /// The blog follows no one.

@@ -22,11 +22,19 @@ struct PostCatalog: Sendable {
     /// Removed posts: site path → Tombstone JSON.
     private(set) var tombstones: [String: Data] = [:]
 
-    static func make(content: SiteContent, records: [PostRecord], deleted: [PostRecord], builder: ArticleBuilder) throws -> PostCatalog {
+    /// Builds the catalog; entries of `previous` whose source and record did not change are kept
+    /// as they are (after a one-post edit, one post is rendered and encoded, not all of them).
+    static func make(content: SiteContent, records: [PostRecord], deleted: [PostRecord], builder: ArticleBuilder,
+                     reusing previous: PostCatalog = PostCatalog()) throws -> PostCatalog {
         var catalog = PostCatalog()
         let recordsByPath = Dictionary(uniqueKeysWithValues: records.map { ($0.path, $0) })
         for post in content.posts {
             guard let record = recordsByPath[post.path] else { continue }
+            if let old = previous.byPath[post.path], old.post.sourceHash == post.sourceHash, old.record == record {
+                catalog.byPath[post.path] = old
+                catalog.newestFirst.append(old)
+                continue
+            }
             let rendered = MarkdownRenderer.render(post.markdown)
             let article = builder.article(post: post, rendered: rendered, record: record)
             let entry = Entry(post: post, record: record, articleJSON: try ASEncoder.encode(article),

@@ -74,6 +74,25 @@ import Store
         #expect(fixture.site.post(path: "/2025/no-such-post/") == nil)
     }
 
+    @Test func reloadRendersOnlyEditedPostsAgain() throws {
+        let fixture = try FederationFixture()
+        defer { fixture.remove() }
+        func article(_ path: String) -> Data? {
+            if case .article(let data)? = fixture.site.post(path: path) { return data }
+            return nil
+        }
+        let first = article("/2025/first-post/"), second = article("/2025/second-post/")
+        var content = try FederationFixture.content()
+        content.posts[1] = try ContentParser(timeZone: TimeZone(identifier: "UTC")!).post(
+            source: "---\ntitle: First post\ndate: 2025-01-01\n---\nEdited text.\n", file: "content/posts/first.md")
+        try fixture.site.reload(content: content, now: Date(timeIntervalSince1970: 1_760_000_000))
+        let edited = try #require(article("/2025/first-post/"))
+        #expect(edited != first && String(decoding: edited, as: UTF8.self).contains("Edited text."))
+        #expect(article("/2025/second-post/") == second, "the unchanged post is reused as it was")
+        let outbox = String(decoding: try fixture.site.outbox(page: 1), as: UTF8.self)
+        #expect(outbox.contains("Edited text."), "the outbox shows the edit too")
+    }
+
     @Test func collections() throws {
         let fixture = try FederationFixture()
         defer { fixture.remove() }

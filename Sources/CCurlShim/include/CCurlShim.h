@@ -13,7 +13,5 @@ CURLcode lectern_curl_setopt_opensocket_function(CURL *handle,
     curl_socket_t (*fn)(void *, curlsocktype, struct curl_sockaddr *));
 CURLcode lectern_curl_setopt_header_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
 CURLcode lectern_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
-CURLcode lectern_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
-CURLMcode lectern_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
 #endif

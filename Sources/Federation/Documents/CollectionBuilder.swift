@@ -7,17 +7,26 @@ struct CollectionBuilder {
 
     /// The collection (page nil) or one page (1-based) of `items`.
     static func document(id: String, items: [JSONValue], page: Int?) throws -> Data {
-        let pages = max(1, (items.count + pageSize - 1) / pageSize)
-        guard let page else {
-            return try ASEncoder.encode(OrderedCollectionDocument(
-                id: id, totalItems: items.count, first: "\(id)?page=1", last: "\(id)?page=\(pages)"))
-        }
-        let slice = items.dropFirst((page - 1) * pageSize).prefix(pageSize)
-        return try ASEncoder.encode(OrderedCollectionPageDocument(
-            id: "\(id)?page=\(page)", partOf: id, totalItems: items.count,
-            next: page < pages ? "\(id)?page=\(page + 1)" : nil, prev: page > 1 ? "\(id)?page=\(page - 1)" : nil,
-            orderedItems: Array(slice)))
+        guard let page else { return try collection(id: id, total: items.count) }
+        return try self.page(page, of: id, total: items.count,
+                             items: Array(items.dropFirst((page - 1) * pageSize).prefix(pageSize)))
     }
+
+    /// The collection document, linking its first and last pages.
+    static func collection(id: String, total: Int) throws -> Data {
+        try ASEncoder.encode(OrderedCollectionDocument(id: id, totalItems: total, first: "\(id)?page=1",
+                                                       last: "\(id)?page=\(pageCount(total))"))
+    }
+
+    /// One page, for callers that fetch only that page's items (followers, from the store).
+    static func page(_ page: Int, of id: String, total: Int, items: [JSONValue]) throws -> Data {
+        try ASEncoder.encode(OrderedCollectionPageDocument(
+            id: "\(id)?page=\(page)", partOf: id, totalItems: total,
+            next: page < pageCount(total) ? "\(id)?page=\(page + 1)" : nil,
+            prev: page > 1 ? "\(id)?page=\(page - 1)" : nil, orderedItems: items))
+    }
+
+    static func pageCount(_ total: Int) -> Int { max(1, (total + pageSize - 1) / pageSize) }
 
     /// A small collection with its items inline (featured posts, following).
     static func inline(id: String, items: [JSONValue]) throws -> Data {
