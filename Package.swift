@@ -43,7 +43,7 @@ let package = Package(
         ),
         // The SQL files of migrations/ compiled in, so the binary carries its schema.
         .target(name: "LecternMigrations", path: "migrations", exclude: [], sources: ["Migrations.swift"],
-                resources: [.embedInCode("0001_initial.sql")]),
+                resources: [.embedInCode("0001_initial.sql"), .embedInCode("0002_inbox_outbox.sql")]),
         .target(
             name: "Store",
             dependencies: ["LecternMigrations", .product(name: "GRDB", package: "GRDB.swift")],
@@ -54,13 +54,19 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim"], swiftSettings: swiftSettings),
         .target(
             name: "Federation",
-            dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Store", "Site"],
+            dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Store", "Site",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // The outbox worker: the store's delivery queue over libcurl's multi interface.
+        .target(name: "Delivery",
+                dependencies: ["HTTPClient", "HTTPSignatures", "LecternCrypto", "Store",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: swiftSettings),
         .target(
             name: "LecternServer",
             dependencies: [
-                "Site", "HTTPSignatures", "Federation",
+                "Site", "HTTPSignatures", "Federation", "Delivery", "Store",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -69,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "Site", "LecternServer", "LecternCrypto", "HTTPSignatures", "Federation", "Store", "COpenSSL", "CCurl",
+                "Site", "LecternServer", "LecternCrypto", "HTTPSignatures", "Federation", "Delivery", "Store", "COpenSSL", "CCurl",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -6,5 +6,6 @@ public enum Migrations {
     /// (file name, SQL) in the order they apply.
     public static let all: [(name: String, sql: String)] = [
         ("0001_initial.sql", String(decoding: PackageResources._001_initial_sql, as: UTF8.self)),
+        ("0002_inbox_outbox.sql", String(decoding: PackageResources._002_inbox_outbox_sql, as: UTF8.self)),
     ]
 }

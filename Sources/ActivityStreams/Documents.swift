@@ -72,12 +72,15 @@ public struct ArticleDocument: Encodable, Sendable {
     public var tag: [Hashtag]
     public var attachment: [ImageObject]
     public var replies: String
+    /// Reaction counts (Mastodon reads `totalItems`); left out while zero.
+    public var likes: CountCollection?
+    public var shares: CountCollection?
     public var sensitive = false
 
     enum CodingKeys: String, CodingKey {
         case context = "@context"
         case id, type, name, summary, content, mediaType, url, attributedTo, published, updated, to, cc, tag
-        case attachment, replies, sensitive
+        case attachment, replies, likes, shares, sensitive
     }
 
     public init(id: String, name: String, summary: String?, content: String, url: String, attributedTo: String,
@@ -87,6 +90,18 @@ public struct ArticleDocument: Encodable, Sendable {
             (id, name, summary, content, url, attributedTo)
         (self.published, self.updated, self.to, self.cc, self.tag, self.attachment, self.replies) =
             (published, updated, to, cc, tag, attachment, replies)
+    }
+}
+
+/// A collection known only by its size: a post's likes or shares.
+public struct CountCollection: Encodable, Equatable, Sendable {
+    public var id: String
+    public var type = "Collection"
+    public var totalItems: Int
+
+    public init(id: String, totalItems: Int) {
+        self.id = id
+        self.totalItems = totalItems
     }
 }
 

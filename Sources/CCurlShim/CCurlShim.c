@@ -25,3 +25,9 @@ CURLcode lectern_curl_setopt_header_function(CURL *handle, size_t (*fn)(char *, 
 CURLcode lectern_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+CURLMcode lectern_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+/* CURLMsg carries its result in a union, which Swift reads awkwardly. */
+int lectern_curl_msg_is_done(const CURLMsg *message) { return message->msg == CURLMSG_DONE; }
+CURLcode lectern_curl_msg_result(const CURLMsg *message) { return message->data.result; }

@@ -28,6 +28,8 @@ public final class ActivityPubSite: Sendable {
     public let actorJSON: Data
     public let instanceActorJSON: Data
     private let catalog = Mutex(PostCatalog())
+    /// The content of the last reload, to re-encode Articles when only their reactions changed.
+    private let lastContent = Mutex<SiteContent?>(nil)
     private let discovery: Discovery
     /// Remote public keys, fetched (signed by the instance actor) and cached in the store.
     public let remoteKeys: RemoteKeyProvider
@@ -71,13 +73,40 @@ public final class ActivityPubSite: Sendable {
                        contentHash: post.sourceHash.hex, publishedAt: post.date, updatedAt: post.updated, pinned: post.pinned)
         }
         let sync = try store.syncPosts(current, now: now)
+        lastContent.withLock { $0 = content }
+        try rebuildCatalog(content: content)
+        return sync
+    }
+
+    /// Re-encodes the Articles whose like or share counts changed.
+    public func refreshReactions() throws {
+        guard let content = lastContent.withLock({ $0 }) else { return }
+        try rebuildCatalog(content: content)
+    }
+
+    private func rebuildCatalog(content: SiteContent) throws {
         let records = try store.publishedPosts()
         let deleted = try store.deletedPosts()
+        let reactions = try store.allReactionCounts().mapValues { PostCatalog.Reactions(likes: $0.likes, announces: $0.announces) }
         let previous = catalog.withLock { $0 }
         let fresh = try PostCatalog.make(content: content, records: records, deleted: deleted,
-                                         builder: ArticleBuilder(config: config, urls: urls), reusing: previous)
+                                         builder: ArticleBuilder(config: config, urls: urls), reactions: reactions,
+                                         reusing: previous)
         catalog.withLock { $0 = fresh }
-        return sync
+    }
+
+    /// The `Create` of a post, with `@context`, for the publisher.
+    func createActivity(path: String) -> JSONValue? {
+        catalog.withLock { $0.byPath[path].map { entry in
+            guard case .object(var fields) = entry.create else { return entry.create }
+            fields["@context"] = AS.objectContext
+            return .object(fields)
+        } }
+    }
+
+    /// A post's Article without `@context`, for embedding in an `Update`.
+    func articleObject(path: String) -> JSONValue? {
+        catalog.withLock { $0.byPath[path]?.embedded }
     }
 
     // MARK: posts

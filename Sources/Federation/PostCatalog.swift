@@ -10,6 +10,7 @@ struct PostCatalog: Sendable {
         let post: Post
         let record: PostRecord
         let articleJSON: Data
+        let reactions: Reactions
         /// The `Create` as the outbox lists it.
         let create: JSONValue
         /// The Article without `@context`, for embedding (featured collection).
@@ -24,23 +25,32 @@ struct PostCatalog: Sendable {
 
     /// Builds the catalog; entries of `previous` whose source and record did not change are kept
     /// as they are (after a one-post edit, one post is rendered and encoded, not all of them).
+    struct Reactions: Equatable, Sendable {
+        var likes = 0, announces = 0
+    }
+
     static func make(content: SiteContent, records: [PostRecord], deleted: [PostRecord], builder: ArticleBuilder,
-                     reusing previous: PostCatalog = PostCatalog()) throws -> PostCatalog {
+                     reactions: [String: Reactions] = [:], reusing previous: PostCatalog = PostCatalog()) throws -> PostCatalog {
         var catalog = PostCatalog()
         let recordsByPath = Dictionary(uniqueKeysWithValues: records.map { ($0.path, $0) })
         for post in content.posts {
             guard let record = recordsByPath[post.path] else { continue }
-            if let old = previous.byPath[post.path], old.post.sourceHash == post.sourceHash, old.record == record {
+            let counts = reactions[post.path] ?? Reactions()
+            if let old = previous.byPath[post.path], old.post.sourceHash == post.sourceHash, old.record == record,
+               old.reactions == counts {
                 catalog.byPath[post.path] = old
                 catalog.newestFirst.append(old)
                 continue
             }
             let rendered = MarkdownRenderer.render(post.markdown)
-            let article = builder.article(post: post, rendered: rendered, record: record)
+            var article = builder.article(post: post, rendered: rendered, record: record)
+            if counts.likes > 0 { article.likes = CountCollection(id: record.apID + "#likes", totalItems: counts.likes) }
+            if counts.announces > 0 { article.shares = CountCollection(id: record.apID + "#shares", totalItems: counts.announces) }
+            var bare = article
+            bare.context = nil
             let entry = Entry(post: post, record: record, articleJSON: try ASEncoder.encode(article),
-                              create: try ASEncoder.value(builder.create(article)),
-                              embedded: try ASEncoder.value(builder.article(post: post, rendered: rendered, record: record,
-                                                                            withContext: false)))
+                              reactions: counts, create: try ASEncoder.value(builder.create(article)),
+                              embedded: try ASEncoder.value(bare))
             catalog.byPath[post.path] = entry
             catalog.newestFirst.append(entry)
         }

@@ -12,12 +12,30 @@ import Site
 /// try await app.runService()   // stops gracefully on SIGTERM / SIGINT
 /// ```
 public enum LecternServer {
+    /// The write side: the inboxes and the comments JSON.
+    public struct Interactions: Sendable {
+        public let gate: InboxGate
+        public let discussions: Discussions
+        /// Called when the inbox queued an activity.
+        public let queued: @Sendable () -> Void
+
+        public init(gate: InboxGate, discussions: Discussions, queued: @escaping @Sendable () -> Void) {
+            self.gate = gate
+            self.discussions = discussions
+            self.queued = queued
+        }
+    }
+
     public static func makeApplication(
-        site: LiveSite, activityPub: ActivityPubSite? = nil, host: String, port: Int, logger: Logger,
-        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        site: LiveSite, activityPub: ActivityPubSite? = nil, interactions: Interactions? = nil, host: String, port: Int,
+        logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
         if let activityPub { ActivityPubRoutes.add(to: router, site: activityPub) }
+        if let activityPub, let interactions {
+            InboxRoutes(gate: interactions.gate, baseURL: activityPub.config.baseURL, queued: interactions.queued).add(to: router)
+            CommentsRoute(site: activityPub, discussions: interactions.discussions).add(to: router)
+        }
         let responder = SiteResponder(files: StaticFileResponder(site: site), posts: activityPub.map(PostNegotiation.init),
                                       routes: router.buildResponder(), accessLog: AccessLog(logger: logger))
         return Application(

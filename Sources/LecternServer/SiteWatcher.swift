@@ -1,27 +1,18 @@
 import Foundation
-import Logging
 import Site
 
-/// Rebuilds the site when a source changes (`lectern serve --watch`) and reloads what is served.
+/// Notices when a source changes (`lectern serve --watch`) and says so; the runtime rebuilds.
 ///
 /// It polls modification times twice a second: portable, cheap for a blog-sized tree (a
 /// thousand files stat in about a millisecond), and immune to editors' rename-on-save tricks.
 public struct SiteWatcher: Sendable {
-    public let builder: SiteBuilder
-    public let site: LiveSite
-    public let options: SiteBuilder.Options
-    public let logger: Logger
+    public let root: URL
     public var interval: Duration = .milliseconds(500)
-    /// Runs after each successful rebuild (the ActivityPub documents are refreshed here).
-    public let afterBuild: @Sendable () throws -> Void
+    public let onChange: @Sendable () -> Void
 
-    public init(builder: SiteBuilder, site: LiveSite, options: SiteBuilder.Options, logger: Logger,
-                afterBuild: @escaping @Sendable () throws -> Void = {}) {
-        self.builder = builder
-        self.site = site
-        self.options = options
-        self.logger = logger
-        self.afterBuild = afterBuild
+    public init(root: URL, onChange: @escaping @Sendable () -> Void) {
+        self.root = root
+        self.onChange = onChange
     }
 
     public func run() async {
@@ -31,22 +22,13 @@ public struct SiteWatcher: Sendable {
             let now = stamp()
             guard now != last else { continue }
             last = now
-            do {
-                let report = try builder.build(options)
-                try site.reload()
-                try afterBuild()
-                logger.info("rebuilt: \(report.written) files written, \(report.reused) reused in \(Int(report.seconds * 1000)) ms")
-            } catch {
-                // The old site stays live; the writer sees what to fix.
-                logger.error("build failed, still serving the previous site: \(error)")
-            }
+            onChange()
         }
     }
 
     /// Fingerprint of names, sizes and modification times of every source.
     func stamp() -> ContentHash {
         var hash = ContentHash()
-        let root = builder.root
         hash.combine(Self.describe(root.appendingPathComponent(SiteConfig.fileName)))
         for folder in ["content", "theme", "static"] {
             let base = root.appendingPathComponent(folder)

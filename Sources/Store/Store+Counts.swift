@@ -34,3 +34,17 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// Rows per table (`lectern doctor`, and tests that check a refusal stored nothing).
+    public func rowCounts() throws -> [String: Int] {
+        try database.read { db in
+            let tables = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
+                """)
+            var counts: [String: Int] = [:]
+            for table in tables { counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"\(table)\"") ?? 0 }
+            return counts
+        }
+    }
+}

@@ -22,36 +22,37 @@ import Testing
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         let store = try Store(path: path)
-        #expect(try store.appliedMigrations() == ["0001_initial.sql"])
+        #expect(try store.appliedMigrations() == ["0001_initial.sql", "0002_inbox_outbox.sql"])
         #expect(try store.journalMode() == "wal")
         let tables = try store.database.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb%' AND name NOT LIKE 'sqlite%' ORDER BY name")
         }
-        #expect(tables == ["actor_keys", "blocks", "comments", "deliveries", "digest_state", "followers", "hosts",
-                           "outbound_activities", "posts", "reactions", "received_activities", "remote_actors"])
+        #expect(tables == ["actor_keys", "blocks", "comments", "deliveries", "digest_state", "followers", "hosts", "inbox_queue",
+                           "mentions", "outbound_activities", "posts", "reactions", "received_activities", "remote_actors",
+                           "settings"])
         _ = try store.syncPosts([PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
                                             contentHash: "1", publishedAt: Date())])
         let reopened = try Store(path: path)  // would fail on CREATE TABLE if re-applied
-        #expect(try reopened.appliedMigrations() == ["0001_initial.sql"])
+        #expect(try reopened.appliedMigrations() == ["0001_initial.sql", "0002_inbox_outbox.sql"])
         #expect(try reopened.publishedPosts().count == 1)
         #expect(try reopened.database.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
     }
 
     @Test func failingMigrationRollsBackAndNamesTheFile() throws {
         let queue = try DatabaseQueue()
-        let broken = Migrations.all + [("0002_broken.sql", "CREATE TABLE extra (id INTEGER); INSERT INTO nowhere VALUES (1);")]
+        let broken = Migrations.all + [("0099_broken.sql", "CREATE TABLE extra (id INTEGER); INSERT INTO nowhere VALUES (1);")]
         do {
             _ = try Store(database: queue, migrations: broken)
             Issue.record("a broken migration must fail")
         } catch StoreError.migrationFailed(let file, let reason) {
-            #expect(file == "0002_broken.sql")
+            #expect(file == "0099_broken.sql")
             #expect(reason.contains("nowhere"))
         }
         let state = try queue.read { db in
             (try db.tableExists("extra"), try Store.appliedMigrations(db))
         }
         #expect(state.0 == false, "the failed file's statements were rolled back")
-        #expect(state.1 == ["0001_initial.sql"], "earlier migrations stay applied")
+        #expect(state.1 == Migrations.all.map(\.name), "earlier migrations stay applied")
     }
 }
 

@@ -14,4 +14,8 @@ CURLcode lectern_curl_setopt_opensocket_function(CURL *handle,
 CURLcode lectern_curl_setopt_header_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
 CURLcode lectern_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 
+CURLMcode lectern_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+int lectern_curl_msg_is_done(const CURLMsg *message);
+CURLcode lectern_curl_msg_result(const CURLMsg *message);
+
 #endif

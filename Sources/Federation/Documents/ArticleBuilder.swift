@@ -12,13 +12,22 @@ struct ArticleBuilder {
         var article = ArticleDocument(
             id: record.apID, name: post.title, summary: post.summary.map(HTMLText.escape),
             content: Self.federatedHTML(rendered.html, baseURL: config.baseURL), url: config.absoluteURL(post.path),
-            attributedTo: urls.actor, published: ASDate.format(post.date), updated: post.updated.map(ASDate.format),
+            attributedTo: urls.actor, published: ASDate.format(post.date), updated: Self.updated(post: post, record: record).map(ASDate.format),
             to: [AS.publicAddress], cc: [urls.followers],
             tag: post.tags.map { Hashtag(href: config.absoluteURL("/tags/\(Slug.make($0))/"), name: "#\(Self.hashtagName($0))") },
             attachment: post.image.map { [ImageObject(url: urls.absolute($0), mediaType: MediaTypes.image($0), name: post.title)] } ?? [],
             replies: urls.replies(forPostPath: post.path))
         if !withContext { article.context = nil }
         return article
+    }
+
+    /// The later of the front matter's `updated` and the last change the store saw: Mastodon
+    /// ignores an Update whose `updated` is not newer than what it has.
+    static func updated(post: Post, record: PostRecord) -> Date? {
+        switch (post.updated, record.updatedAt) {
+        case (let written?, let seen?): return max(written, seen)
+        case (let written, let seen): return written ?? seen
+        }
     }
 
     func create(_ article: ArticleDocument) -> CreateActivity {

@@ -27,6 +27,7 @@ public struct RemoteFetcher: Sendable {
     public let client: HTTPClient
     public let signer: CavageSigner
     static let maximumRedirects = 3
+    public static let activityAccept = "application/activity+json, application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\""
 
     public init(client: HTTPClient, instanceKeyID: String, instanceKey: PrivateKey) {
         self.client = client
@@ -34,12 +35,10 @@ public struct RemoteFetcher: Sendable {
     }
 
     /// The JSON object at `url`.
-    public func fetchObject(_ url: String) async throws -> [String: Any] {
+    public func fetchObject(_ url: String, accept: String = RemoteFetcher.activityAccept) async throws -> [String: Any] {
         var current = url
         for _ in 0...Self.maximumRedirects {
-            var parts = HTTPRequestParts(method: "GET", url: current, headers: [
-                ("Accept", "application/activity+json, application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\""),
-            ])
+            var parts = HTTPRequestParts(method: "GET", url: current, headers: [("Accept", accept)])
             try signer.sign(&parts)
             let response: IncomingResponse
             do {

@@ -37,7 +37,9 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
     static func actor(from document: [String: Any]) -> RemoteActor? {
         guard let id = document["id"] as? String, let inbox = document["inbox"] as? String else { return nil }
         let endpoints = document["endpoints"] as? [String: Any]
-        let host = URL(string: id)?.host
+        // The handle's domain keeps a non-default port, as Mastodon's does.
+        let parts = URLComponents(string: id)
+        let host = parts?.host.map { host in host + (parts?.port.map { ":\($0)" } ?? "") }
         let handle = (document["preferredUsername"] as? String).flatMap { name in host.map { "@\(name)@\($0)" } }
         let icon = (document["icon"] as? [String: Any])?["url"] as? String ?? document["icon"] as? String
         return RemoteActor(id: id, handle: handle, name: document["name"] as? String, url: document["url"] as? String,

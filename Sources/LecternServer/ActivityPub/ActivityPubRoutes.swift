@@ -66,7 +66,7 @@ enum ActivityPubRoutes {
     static func json(_ data: Data, type: String = activityJSON, status: HTTPResponse.Status = .ok,
                      extra: HTTPFields = [:]) -> Response {
         var headers: HTTPFields = [.contentType: type, .contentLength: String(data.count), .cacheControl: "public, max-age=60"]
-        headers.append(contentsOf: extra)
+        for field in extra { headers[field.name] = field.value }  // replaces the defaults
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 

@@ -11,10 +11,13 @@ public struct SiteBuilder: Sendable {
         public var includeDrafts: Bool
         /// Where the output goes; `<root>/public` when nil.
         public var outputFolder: URL?
+        /// Comments and reactions by post path, shown under each post (the server supplies them).
+        public var discussions: [String: Discussion]
 
-        public init(includeDrafts: Bool = false, outputFolder: URL? = nil) {
+        public init(includeDrafts: Bool = false, outputFolder: URL? = nil, discussions: [String: Discussion] = [:]) {
             self.includeDrafts = includeDrafts
             self.outputFolder = outputFolder
+            self.discussions = discussions
         }
     }
 
@@ -46,7 +49,9 @@ public struct SiteBuilder: Sendable {
         trace.mark("content")
         // A file that vanishes between loading and rendering gets an empty body this once; the next
         // build sees it gone.
-        let model = SiteModel(config: config, content: content) { (try? loader.body(of: $0)) ?? "" }
+        let model = SiteModel(config: config, content: content, discussions: options.discussions) {
+            (try? loader.body(of: $0)) ?? ""
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = config.timeZone
         let plan = SitePlan(model: model, theme: theme, configText: configText, includeDrafts: options.includeDrafts,

@@ -51,6 +51,7 @@ struct SitePlan {
         return posts.indices.map { index in
             var hash = global
             hash.combine(posts[index].sourceHash)
+            if let discussion = model.discussions[posts[index].path] { hash.combine(discussion.fingerprint) }
             for neighbour in [index - 1, index + 1] where posts.indices.contains(neighbour) {
                 hash.combine("\(posts[neighbour].title)|\(posts[neighbour].path)")
             }
@@ -82,7 +83,10 @@ struct SitePlan {
     private func feedFiles(_ scope: FeedScope) -> [OutputFile] {
         var hash = global
         hash.combine("feed|\(scope.htmlPath)")
-        for index in scope.indices.prefix(model.config.feedSize) { hash.combine(model.posts[index].sourceHash) }
+        for index in scope.indices.prefix(model.config.feedSize) {
+            hash.combine(model.posts[index].sourceHash)
+            hash.combine(String(model.discussions[model.posts[index].path]?.comments.count ?? 0))
+        }
         let feeds = FeedRenderer(model: model)
         let folder = String(scope.htmlPath.dropFirst())
         return [

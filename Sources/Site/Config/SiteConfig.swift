@@ -26,6 +26,9 @@ public struct SiteConfig: Sendable, Equatable {
     public var server: ServerSettings
     public var federation = FederationSettings()
     public var profile = ProfileSettings()
+    public var comments = CommentSettings()
+    public var digest = DigestSettings()
+    public var delivery = DeliverySettings()
 
     public struct ServerSettings: Sendable, Equatable {
         public var host: String
@@ -113,6 +116,9 @@ extension SiteConfig {
         config.feedSize = try fields.positiveInt("feedSize") ?? 20
         config.federation = try fields.federationSettings()
         config.profile = try fields.profileSettings()
+        config.comments = try fields.commentSettings()
+        config.digest = try fields.digestSettings()
+        config.delivery = try fields.deliverySettings()
         if let server = try fields.nested("server") {
             try server.rejectUnknown(allowed: ["host", "port"])
             config.server.host = try server.string("host") ?? config.server.host

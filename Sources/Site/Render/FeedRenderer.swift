@@ -26,13 +26,17 @@ struct FeedRenderer {
             ?? HTMLText.truncate(HTMLText.plain(model.rendered.post(index).excerptHTML), limit: 300)
     }
 
+    private func commentsURL(_ post: Post) -> String { config.absoluteURL(post.path) + "#comments" }
+    private func commentCount(_ post: Post) -> Int { model.discussions[post.path]?.comments.count ?? 0 }
+
     private func updated(_ scope: FeedScope) -> Date {
         entries(scope).map { model.posts[$0].lastModified }.max() ?? Date(timeIntervalSince1970: 0)
     }
 
     func atom(_ scope: FeedScope) -> String {
         var xml = XMLWriter()
-        xml.start("feed", ["xmlns": "http://www.w3.org/2005/Atom", "xml:lang": config.language])
+        xml.start("feed", ["xmlns": "http://www.w3.org/2005/Atom", "xmlns:thr": "http://purl.org/syndication/thread/1.0",
+                           "xml:lang": config.language])
         xml.element("id", config.absoluteURL(scope.htmlPath))
         xml.element("title", scope.title)
         if !config.description.isEmpty { xml.element("subtitle", config.description) }
@@ -50,6 +54,9 @@ struct FeedRenderer {
             xml.element("id", config.absoluteURL(post.path))
             xml.element("title", post.title)
             xml.element("link", nil, ["rel": "alternate", "type": "text/html", "href": config.absoluteURL(post.path)])
+            // RFC 4685: where the comments are, and how many.
+            xml.element("link", nil, ["rel": "replies", "type": "text/html", "href": commentsURL(post),
+                                      "thr:count": String(commentCount(post))])
             xml.element("published", model.dates.iso8601(post.date))
             xml.element("updated", model.dates.iso8601(post.lastModified))
             if let category = post.category { xml.element("category", nil, ["term": category]) }
@@ -63,7 +70,8 @@ struct FeedRenderer {
 
     func rss(_ scope: FeedScope) -> String {
         var xml = XMLWriter()
-        xml.start("rss", ["version": "2.0", "xmlns:atom": "http://www.w3.org/2005/Atom"])
+        xml.start("rss", ["version": "2.0", "xmlns:atom": "http://www.w3.org/2005/Atom",
+                          "xmlns:slash": "http://purl.org/rss/1.0/modules/slash/"])
         xml.start("channel")
         xml.element("title", scope.title)
         xml.element("link", config.absoluteURL(scope.htmlPath))
@@ -80,6 +88,8 @@ struct FeedRenderer {
             xml.element("link", config.absoluteURL(post.path))
             xml.element("guid", config.absoluteURL(post.path), ["isPermaLink": "true"])
             xml.element("pubDate", model.dates.rfc822(post.date))
+            xml.element("comments", commentsURL(post))
+            xml.element("slash:comments", String(commentCount(post)))
             if let category = post.category { xml.element("category", category) }
             for tag in post.tags { xml.element("category", tag) }
             xml.element("description", content(index))

@@ -8,7 +8,7 @@ struct PageRenderer: Sendable {
     let model: SiteModel
     let theme: Theme
     /// Shared by every page; built once per build.
-    private let siteContext: [String: any Sendable]
+    private var siteContext: [String: any Sendable]
 
     init(model: SiteModel, theme: Theme, year: Int) {
         self.model = model
@@ -26,9 +26,11 @@ struct PageRenderer: Sendable {
         siteContext = [
             "title": config.title, "description": config.description, "author": config.author,
             "baseURL": config.baseURL, "language": config.language,
-            "fediverseCreator": config.fediverseCreator ?? "", "year": String(year), "menu": menu,
+            "year": String(year), "menu": menu,
             "feeds": Self.feedLinks(prefix: "/"), "styleURL": "/assets/style.css?v=\(styleHash)",
         ]
+        // Without an owner there is no creator to name: the tag is left out, not left empty.
+        if let creator = config.fediverseCreator, !creator.isEmpty { siteContext["fediverseCreator"] = creator }
     }
 
     static func feedLinks(prefix: String) -> [String: String] {
@@ -54,6 +56,7 @@ struct PageRenderer: Sendable {
             "modifiedISO": post.updated.map(model.dates.iso8601) ?? "",
         ])
         context["post"] = full
+        context["discussion"] = model.discussionView(index).templateContext
         if index > 0 { context["newer"] = link(index - 1) }
         if index + 1 < model.posts.count { context["older"] = link(index + 1) }
         return try theme.render(context, template: "post")

@@ -18,8 +18,12 @@ final class SiteModel: Sendable {
     let tags: [Term]
     let rendered: RenderedCache
     let dates: DateFormats
+    /// Comments and reactions by post path.
+    let discussions: [String: Discussion]
 
-    init(config: SiteConfig, content: SiteContent, loadBody: @escaping @Sendable (Post) -> String = { $0.markdown }) {
+    init(config: SiteConfig, content: SiteContent, discussions: [String: Discussion] = [:],
+         loadBody: @escaping @Sendable (Post) -> String = { $0.markdown }) {
+        self.discussions = discussions
         self.config = config
         self.posts = content.posts
         self.pages = content.pages
@@ -27,6 +31,18 @@ final class SiteModel: Sendable {
         self.tags = Self.terms(content.posts, prefix: "/tags/") { $0.tags }
         self.rendered = RenderedCache(posts: content.posts, pages: content.pages, loadBody: loadBody)
         self.dates = DateFormats(timeZone: config.timeZone)
+    }
+
+    /// `@blog@blog.example`: the account readers follow or reply to.
+    var account: String {
+        let parts = URLComponents(string: config.baseURL)
+        return "@\(config.username)@\(parts?.host ?? config.host)\(parts?.port.map { ":\($0)" } ?? "")"
+    }
+
+    func discussionView(_ index: Int) -> DiscussionView {
+        let path = posts[index].path
+        return DiscussionView(discussion: discussions[path] ?? Discussion(), postPath: path, account: account,
+                              timeZone: config.timeZone)
     }
 
     func categoryPath(_ name: String) -> String { "/categories/\(Slug.make(name))/" }

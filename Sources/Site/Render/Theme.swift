@@ -25,7 +25,9 @@ public struct Theme: Sendable {
         "page.mustache": PackageResources.page_mustache,
         "not-found.mustache": PackageResources.not_found_mustache,
         "gone.mustache": PackageResources.gone_mustache,
+        "comments.mustache": PackageResources.comments_mustache,
         "style.css": PackageResources.style_css,
+        "comments.js": PackageResources.comments_js,
     ]
 
     /// Loads the theme for a site; `overrideFolder` is usually `<site>/theme`.

@@ -1,14 +1,12 @@
 import ArgumentParser
 import Foundation
-import Hummingbird
 import LecternServer
 import Logging
-import Site
-import Federation
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Build the site, then serve it (and its ActivityPub endpoints).")
+        commandName: "serve",
+        abstract: "Build the site, then serve it with its ActivityPub endpoints, inbox, deliveries and digests.")
 
     @OptionGroup var siteOptions: SiteOptions
 
@@ -28,7 +26,6 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: String = "info"
 
     func run() async throws {
-        let root = siteOptions.root
         guard let level = Logger.Level(rawValue: logLevel) else { throw CLIError("unknown log level '\(logLevel)'") }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -36,29 +33,15 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "lectern")
-        let options = SiteBuilder.Options(includeDrafts: drafts)
-        let builder = SiteBuilder(root: root)
-        // Build before listening: the server never serves a stale or half-built site.
-        let (config, site, activityPub) = try await reportingErrors {
-            let config = try SiteConfig.load(from: root)
-            let report = try builder.build(options)
-            logger.info("built in \(Int(report.seconds * 1000)) ms: \(report.written) written, \(report.reused) unchanged")
-            let activityPub = try SiteState.openActivityPub(root: root, config: config)
-            try SiteState.refresh(activityPub, root: root, config: config, options: options, logger: logger)
-            return (config, try LiveSite(publicFolder: builder.publicFolder), activityPub)
+        let runtime = try await reportingErrors {
+            try SiteRuntime(root: siteOptions.root, includeDrafts: drafts, logger: logger)
         }
-        let app = LecternServer.makeApplication(
-            site: site, activityPub: activityPub, host: host ?? config.server.host, port: port ?? config.server.port,
-            logger: logger,
-            onServerRunning: { port in
-                logger.notice("serving \(site.fileCount) files on http://\(host ?? config.server.host):\(port)")
-            })
-        let watcher = watch ? Task {
-            await SiteWatcher(builder: builder, site: site, options: options, logger: logger) {
-                try SiteState.refresh(activityPub, root: root, config: config, options: options, logger: logger)
-            }.run()
-        } : nil
-        defer { watcher?.cancel() }
+        let listenHost = host ?? runtime.config.server.host
+        let app = runtime.makeApplication(host: listenHost, port: port) { port in
+            logger.notice("serving \(runtime.site.fileCount) files on http://\(listenHost):\(port)")
+        }
+        let background = Task { await runtime.runBackground(watch: watch) }
+        defer { background.cancel() }
         try await app.runService()
     }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import HTTPClient
+import HTTPSignatures
+import LecternCrypto
+import Logging
+import Store
+
+/// Sends the store's delivery queue: leases due rows, signs each request for its inbox, runs
+/// them concurrently over libcurl (`ConcurrentTransfers`: 32 at once, 4 per host by default,
+/// keep-alive), and records every outcome (see `RetryPolicy`). Leases expire, so a worker
+/// that dies mid-fan-out loses nothing: its rows come due again (at-least-once delivery).
+///
+/// ```swift
+/// let worker = DeliveryWorker(store: store, keyID: urls.actorKeyID, key: actorKey, settings: .init(userAgent: ua))
+/// await worker.run()            // inside `lectern serve`
+/// let report = await worker.runOnce()   // `lectern deliver`
+/// ```
+public final class DeliveryWorker: Sendable {
+    public struct Settings: Sendable {
+        public var concurrency = 32
+        public var perHost = 4
+        /// Try RFC 9421 first with hosts not known to refuse it (double-knock).
+        public var rfc9421 = false
+        public var allowPrivateAddresses = false
+        public var userAgent: String
+        public var policy = RetryPolicy()
+        /// How long a leased row stays with this worker before another may take it.
+        public var lease: TimeInterval = 600
+
+        public init(userAgent: String) { self.userAgent = userAgent }
+    }
+
+    public struct Report: Sendable, Equatable {
+        public var delivered = 0, retrying = 0, failed = 0
+        public var attempts: Int { delivered + retrying + failed }
+    }
+
+    public let store: Store
+    public let settings: Settings
+    public let signal = QueueSignal()
+    let cavage: CavageSigner
+    let rfc9421: RFC9421Signer
+    let transfers: ConcurrentTransfers
+    let logger = Logger(label: "lectern.delivery")
+
+    public init(store: Store, keyID: String, key: PrivateKey, settings: Settings) {
+        self.store = store
+        self.settings = settings
+        cavage = CavageSigner(keyId: keyID, key: key)
+        rfc9421 = RFC9421Signer(keyId: keyID, key: key)
+        var client = HTTPClient(allowPrivateAddresses: settings.allowPrivateAddresses)
+        client.totalTimeout = .seconds(30)
+        client.maximumBodySize = 64 * 1024  // inboxes answer with little or nothing
+        client.userAgent = settings.userAgent
+        transfers = ConcurrentTransfers(client: client, maximumInFlight: settings.concurrency)
+    }
+
+    /// Runs until cancelled: a pass whenever woken (`signal`) or when the next retry is due.
+    public func run() async {
+        while !Task.isCancelled {
+            let report = await runOnce()
+            if report.attempts > 0 {
+                logger.info("deliveries: \(report.delivered) delivered, \(report.retrying) to retry, \(report.failed) failed")
+            }
+            let nextDue = (try? store.nextDeliveryDue()).flatMap { $0 }
+            let wait = nextDue.map { max(0.05, min(60, $0.timeIntervalSinceNow)) } ?? 60
+            await signal.wait(upTo: .milliseconds(Int(wait * 1000)))
+        }
+    }
+
+    /// Delivers everything due now, then returns.
+    public func runOnce() async -> Report {
+        await withCheckedContinuation { continuation in
+            // libcurl's multi loop blocks: it gets a thread of its own, off the async pool.
+            Thread.detachNewThread { continuation.resume(returning: self.pass()) }
+        }
+    }
+
+    private func pass() -> Report {
+        var pass = Pass(worker: self)
+        transfers.run(next: { pass.next(freeSlots: $0) }, completed: { pass.completed(token: $0, result: $1) })
+        return pass.report
+    }
+}

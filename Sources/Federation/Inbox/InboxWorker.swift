@@ -1,0 +1,57 @@
+import ActivityStreams
+import Foundation
+import Logging
+import Store
+
+/// Applies queued inbox activities in arrival order, right after the inbox accepts them (it
+/// signals) and again at start for anything a previous run left. A failure (a remote object
+/// that could not be fetched, say) is retried with growing delays, then dropped.
+public struct InboxWorker: Sendable {
+    public let store: Store
+    public let processor: InboxProcessor
+    public let signal: QueueSignal
+    /// Called with the posts whose discussion changed, after each pass that changed any.
+    public let onChange: @Sendable (Set<String>) async -> Void
+    let logger = Logger(label: "lectern.inbox")
+
+    public init(store: Store, processor: InboxProcessor, signal: QueueSignal,
+                onChange: @escaping @Sendable (Set<String>) async -> Void) {
+        self.store = store
+        self.processor = processor
+        self.signal = signal
+        self.onChange = onChange
+    }
+
+    public func run() async {
+        while !Task.isCancelled {
+            do { _ = try await drain() } catch { logger.error("inbox queue: \(error)") }
+            await signal.wait(upTo: .seconds(30))
+        }
+    }
+
+    /// Processes everything due; returns how many activities were applied.
+    @discardableResult
+    public func drain(now: @Sendable () -> Date = Date.init) async throws -> Int {
+        var applied = 0
+        var changed = Set<String>()
+        while true {
+            let batch = try store.dueInbound(limit: 100, now: now())
+            if batch.isEmpty { break }
+            for item in batch {
+                do {
+                    let activity = try ASObject(json: Array(item.json.utf8))
+                    let effects = try await processor.apply(activity, signedBy: item.actorID, now: now())
+                    changed.formUnion(effects.changedPosts)
+                    try store.completeInbound(seq: item.seq)
+                    applied += 1
+                } catch {
+                    let delay = min(3600, 30 * pow(2, Double(item.attempts)))
+                    logger.warning("could not apply \(item.activityID) (attempt \(item.attempts + 1)): \(error)")
+                    try store.failInbound(seq: item.seq, error: "\(error)", retryAt: now().addingTimeInterval(delay))
+                }
+            }
+        }
+        if !changed.isEmpty { await onChange(changed) }
+        return applied
+    }
+}

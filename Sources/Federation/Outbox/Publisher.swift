@@ -1,0 +1,90 @@
+import ActivityStreams
+import Foundation
+import Store
+
+/// Tells followers about posts: compares what they were last told (kept in the store) with the
+/// posts as they are, and queues `Create`, `Update` or `Delete` for each difference, one
+/// delivery per distinct inbox. Deciding and queueing are one transaction per post, so a post
+/// is announced once, even across restarts.
+///
+/// Not pushed: posts already there the first time the blog publishes, posts dated more than a
+/// day before that (back-dated imports), and anything published with `announce: false`.
+public struct Publisher: Sendable {
+    public let site: ActivityPubSite
+    public let outbox: Outbox
+    static let firstPublishKey = "first_publish_at"
+    static let backdateGrace: TimeInterval = 86_400
+
+    public init(site: ActivityPubSite, outbox: Outbox) {
+        self.site = site
+        self.outbox = outbox
+    }
+
+    public struct Report: Sendable, Equatable {
+        public var created: [String] = []
+        public var updated: [String] = []
+        public var deleted: [String] = []
+        /// Recorded as announced without sending (first publish, back-dated, `--no-announce`).
+        public var skipped: [String] = []
+        /// Deliveries queued in all.
+        public var deliveries = 0
+        public var isEmpty: Bool { created.isEmpty && updated.isEmpty && deleted.isEmpty && skipped.isEmpty }
+    }
+
+    /// Queues what followers need to hear. Call after `ActivityPubSite.reload`.
+    @discardableResult
+    public func publish(announce: Bool = true, now: Date = Date()) throws -> Report {
+        let store = site.store
+        let firstPublish: Date
+        if let stored = try store.setting(Self.firstPublishKey).flatMap(Double.init) {
+            firstPublish = Date(timeIntervalSince1970: stored)
+        } else {
+            firstPublish = now
+            try store.setSetting(Self.firstPublishKey, String(now.timeIntervalSince1970))
+        }
+        var report = Report()
+        let inboxes = try store.followerInboxes()
+        let activities = Activities(urls: site.urls, config: site.config)
+        for state in try store.publicationStates() {
+            let post = state.post
+            let needed = state.needed
+            guard needed != .nothing else { continue }
+            let silent = (!announce && needed == .create) || (needed == .create && state.announcedAt == nil
+                                       && post.publishedAt < firstPublish.addingTimeInterval(-Self.backdateGrace))
+                || (needed == .create && state.announcedAt == nil && firstPublish == now && !isRestoredDelete(state))
+            var activity: JSONValue?
+            if !silent {
+                switch needed {
+                case .create: activity = site.createActivity(path: post.path)
+                case .update: activity = site.articleObject(path: post.path).map {
+                    activities.update(article: $0, articleID: post.apID, now: now)
+                }
+                case .delete: activity = activities.delete(articleID: post.apID, now: now)
+                case .nothing: break
+                }
+                // A post the catalog does not have (a draft's leftover row) is not sent.
+                if activity == nil, needed != .delete { continue }
+            }
+            let encoded = try activity.map { value -> (id: String, type: String, json: String, inboxes: [String]) in
+                guard case .object(let fields) = value, case .string(let id)? = fields["id"], case .string(let type)? = fields["type"]
+                else { preconditionFailure("activities have an id and a type") }
+                return (id, type, String(decoding: try ASEncoder.encode(value), as: UTF8.self), inboxes)
+            }
+            try store.recordPublication(path: post.path, needed, contentHash: post.contentHash,
+                                        activity: inboxes.isEmpty ? nil : encoded, objectID: post.apID, now: now)
+            if silent { report.skipped.append(post.path); continue }
+            report.deliveries += encoded == nil ? 0 : inboxes.count
+            switch needed {
+            case .create: report.created.append(post.path)
+            case .update: report.updated.append(post.path)
+            case .delete: report.deleted.append(post.path)
+            case .nothing: break
+            }
+        }
+        if report.deliveries > 0 { outbox.wake() }
+        return report
+    }
+
+    /// A post that was deleted (and its deletion sent) and now is back: announce it again.
+    private func isRestoredDelete(_ state: PublicationState) -> Bool { state.deleteSentAt != nil }
+}

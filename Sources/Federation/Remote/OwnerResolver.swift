@@ -1,0 +1,59 @@
+import Foundation
+import Store
+
+/// Finds the owner's fediverse actor from `owner` in the configuration: an actor URL, or a
+/// handle (`@me@social.example`) looked up with WebFinger. The answer is cached in the store.
+public struct OwnerResolver: Sendable {
+    public let fetcher: RemoteFetcher
+    public let store: Store
+
+    public init(fetcher: RemoteFetcher, store: Store) {
+        self.fetcher = fetcher
+        self.store = store
+    }
+
+    public enum ResolveError: Error, CustomStringConvertible {
+        case badHandle(String)
+        case noActorLink(String)
+        case notAnActor(String)
+
+        public var description: String {
+            switch self {
+            case .badHandle(let owner): return "owner '\(owner)' is neither @name@host nor an actor URL"
+            case .noActorLink(let owner): return "WebFinger for \(owner) names no ActivityPub actor"
+            case .notAnActor(let url): return "\(url) is not an actor document"
+            }
+        }
+    }
+
+    public func resolve(_ owner: String) async throws -> RemoteActor {
+        let key = "owner_actor:" + owner
+        if let id = try store.setting(key), let actor = try store.remoteActor(id: id) { return actor }
+        let actorURL = owner.hasPrefix("https://") || owner.hasPrefix("http://") ? owner : try await webFinger(owner)
+        let document = try await fetcher.fetchObject(actorURL)
+        guard let actor = RemoteKeyProvider.actor(from: document) else { throw ResolveError.notAnActor(actorURL) }
+        try store.saveRemoteActor(actor, keys: RemoteKeyProvider.keys(from: document, owner: actor.id))
+        try store.setSetting(key, actor.id)
+        return actor
+    }
+
+    /// `@me@social.example` → the `self` link of type activity+json.
+    func webFinger(_ handle: String) async throws -> String {
+        let parts = handle.drop(while: { $0 == "@" }).split(separator: "@")
+        guard parts.count == 2 else { throw ResolveError.badHandle(handle) }
+        let account = "acct:\(parts[0])@\(parts[1])"
+        let query = account.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "@:"))) ?? account
+        let path = "://\(parts[1])/.well-known/webfinger?resource=\(query)"
+        var document: [String: Any]
+        do {
+            document = try await fetcher.fetchObject("https" + path, accept: "application/jrd+json, application/json")
+        } catch where fetcher.client.allowPrivateAddresses {
+            // Local testing: a peer on loopback usually speaks plain http.
+            document = try await fetcher.fetchObject("http" + path, accept: "application/jrd+json, application/json")
+        }
+        let links = document["links"] as? [[String: Any]] ?? []
+        guard let link = links.first(where: { ($0["rel"] as? String) == "self" && (($0["type"] as? String) ?? "").contains("json") }),
+              let href = link["href"] as? String else { throw ResolveError.noActorLink(handle) }
+        return href
+    }
+}

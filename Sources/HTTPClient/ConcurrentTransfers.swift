@@ -1,0 +1,76 @@
+import CCurl
+import CCurlShim
+import Foundation
+
+/// Many requests at once over one libcurl multi handle: connections are kept alive and reused
+/// between requests to the same host (also across `run` calls), each request gets the
+/// client's hardening (see `Transfer`), and the caller decides what to start next as slots free.
+///
+/// ```swift
+/// let transfers = ConcurrentTransfers(client: HTTPClient(), maximumInFlight: 32)
+/// transfers.run(next: { free in queue.take(free) }, completed: { token, result in record(token, result) })
+/// ```
+/// `run` blocks its thread; call it from a dedicated one (the delivery worker does).
+public final class ConcurrentTransfers: @unchecked Sendable {
+    public let client: HTTPClient
+    public let maximumInFlight: Int
+    private let multi: UnsafeMutableRawPointer
+    private let lock = NSLock()  // one `run` at a time: a multi handle is single-threaded
+
+    public init(client: HTTPClient, maximumInFlight: Int) {
+        precondition(HTTPClient.initialized, "curl_global_init failed")
+        self.client = client
+        self.maximumInFlight = max(1, maximumInFlight)
+        multi = curl_multi_init()
+        // Idle connections kept for reuse; transfers beyond this wait for one.
+        lectern_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maximumInFlight * 2)
+    }
+
+    deinit { curl_multi_cleanup(multi) }
+
+    /// Starts what `next` returns (at most the number of free slots it is given), runs
+    /// everything to completion, asks `next` again as slots free up, and returns when `next`
+    /// has nothing more and nothing is in flight. Each result comes back with its token.
+    public func run(next: (_ freeSlots: Int) -> [(token: Int64, request: OutgoingRequest)],
+                    completed: (_ token: Int64, _ result: Result<IncomingResponse, HTTPClientError>) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        var inFlight: [UnsafeMutableRawPointer: (token: Int64, transfer: Transfer)] = [:]
+        var askAgain = true
+        var lastAsked = ContinuousClock.now
+        while true {
+            // Ask for more when a slot freed up, or every half second while waiting.
+            if inFlight.count < maximumInFlight, askAgain || ContinuousClock.now - lastAsked > .milliseconds(500) {
+                askAgain = false
+                lastAsked = .now
+                for (token, request) in next(maximumInFlight - inFlight.count) {
+                    do {
+                        let transfer = try Transfer(request: request, client: client)
+                        inFlight[transfer.handle] = (token, transfer)
+                        curl_multi_add_handle(multi, transfer.handle)
+                    } catch let error as HTTPClientError {
+                        completed(token, .failure(error))
+                        askAgain = true
+                    } catch {
+                        completed(token, .failure(.transport("\(error)")))
+                    }
+                }
+            }
+            if inFlight.isEmpty { return }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard lectern_curl_msg_is_done(message) != 0, let handle = message.pointee.easy_handle,
+                      let entry = inFlight.removeValue(forKey: handle) else { continue }
+                curl_multi_remove_handle(multi, handle)
+                let code = lectern_curl_msg_result(message)
+                completed(entry.token, Result { try entry.transfer.finish(code: code) }.mapError {
+                    $0 as? HTTPClientError ?? .transport("\($0)")
+                })
+                askAgain = true
+            }
+            if !inFlight.isEmpty, !askAgain { curl_multi_poll(multi, nil, 0, 100, nil) }
+        }
+    }
+}

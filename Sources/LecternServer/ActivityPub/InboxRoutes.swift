@@ -1,0 +1,86 @@
+import Federation
+import Foundation
+import HTTPSignatures
+import Hummingbird
+import Logging
+import NIOCore
+import Site
+
+/// `POST /inbox` (shared) and `POST /actor/inbox`: the body is read with a limit, judged by
+/// `InboxGate`, and answered at once; what it means is applied later by the inbox worker.
+/// One log line per request says what happened and why (the client only gets the status).
+struct InboxRoutes: Sendable {
+    let gate: InboxGate
+    let baseURL: String
+    /// Called when an activity was queued (wakes the inbox worker).
+    let queued: @Sendable () -> Void
+    static let logger = Logger(label: "lectern.inbox")
+
+    func add(to router: Router<BasicRequestContext>) {
+        for path in ["/inbox", "/actor/inbox"] {
+            router.post(RouterPath(stringLiteral: path)) { request, _ in try await receive(request) }
+            router.get(RouterPath(stringLiteral: path)) { _, _ in
+                ActivityPubRoutes.plain(.methodNotAllowed, "the inbox only takes POST\n")
+            }
+        }
+    }
+
+    func receive(_ request: Request) async throws -> Response {
+        var request = request
+        let limit = InboxGate.maximumBodySize
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            return answer(request, .init(status: 413, reason: "Content-Length \(length) over \(limit)", queued: false))
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            return answer(request, .init(status: 413, reason: "body over \(limit) bytes", queued: false))
+        }
+        var parts = SignedFetch.parts(of: request, baseURL: baseURL)
+        parts.body = Array(buffer: body)
+        let outcome = await gate.receive(parts)
+        if outcome.queued { queued() }
+        return answer(request, outcome)
+    }
+
+    private func answer(_ request: Request, _ outcome: InboxGate.Outcome) -> Response {
+        let level: Logger.Level = outcome.status < 300 ? .info : (outcome.status >= 500 ? .error : .notice)
+        Self.logger.log(level: level, "\(request.uri.path) \(outcome.status): \(outcome.reason)")
+        let status = HTTPResponse.Status(code: outcome.status)
+        let message = switch outcome.status {
+        case 202: "accepted"
+        case 401: "request not signed, or signature invalid"
+        case 403: "forbidden"
+        case 413: "request body too large"
+        case 415: "expected application/activity+json"
+        case 400: "malformed activity"
+        default: "error"
+        }
+        let data = Data("{\"status\":\"\(message)\"}".utf8)
+        return ActivityPubRoutes.json(data, type: "application/json; charset=utf-8", status: status,
+                                      extra: [.cacheControl: "no-store"])
+    }
+}
+
+/// `GET /comments/<post>.json`: a post's discussion for the page's live-refresh script.
+struct CommentsRoute: Sendable {
+    let site: ActivityPubSite
+    let discussions: Discussions
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/comments/**") { request, _ -> Response in
+            guard let path = DiscussionView.postPath(forJSONPath: request.uri.path),
+                  case .article? = site.post(path: path) else { throw HTTPError(.notFound) }
+            let view = DiscussionView(discussion: try discussions.discussion(postPath: path), postPath: path,
+                                      account: "@\(site.urls.username)@\(site.urls.host)", timeZone: site.config.timeZone)
+            let data = try view.json()
+            let etag = "\"\(ContentHash(String(decoding: data, as: UTF8.self)).hex)\""
+            if request.headers[.ifNoneMatch] == etag {
+                return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "public, max-age=10"])
+            }
+            return ActivityPubRoutes.json(data, type: "application/json; charset=utf-8",
+                                          extra: [.eTag: etag, .cacheControl: "public, max-age=10", .accessControlAllowOrigin: "*"])
+        }
+    }
+}

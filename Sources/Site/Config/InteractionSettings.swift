@@ -1,0 +1,81 @@
+import Foundation
+
+/// `comments:` in `lectern.yml`: how replies become comments.
+public struct CommentSettings: Sendable, Equatable {
+    public enum Moderation: String, Sendable, CaseIterable {
+        /// Shown at once.
+        case open
+        /// A commenter's first comment waits for approval; later ones are shown at once.
+        case firstTime = "first-time"
+        /// Stored, never shown (until approved one by one).
+        case closed
+    }
+
+    public var moderation = Moderation.open
+    public init() {}
+}
+
+/// `digest:` in `lectern.yml`: the owner's direct message listing new comments.
+public struct DigestSettings: Sendable, Equatable {
+    /// At most one digest per interval (seconds; `1h`, `30m`, `1d` in the file).
+    public var interval: TimeInterval = 3600
+    public init() {}
+}
+
+/// `delivery:` in `lectern.yml`: how the outbox worker sends.
+public struct DeliverySettings: Sendable, Equatable {
+    /// Requests in flight at once.
+    public var concurrency = 32
+    /// Requests in flight to one host at once.
+    public var perHost = 4
+    /// Try RFC 9421 signatures first (falling back to draft-cavage per host, remembered).
+    public var rfc9421 = false
+    public init() {}
+}
+
+extension YAMLFields {
+    func commentSettings() throws -> CommentSettings {
+        var settings = CommentSettings()
+        guard let block = try nested("comments") else { return settings }
+        try block.rejectUnknown(allowed: ["moderation"])
+        if let mode = try block.string("moderation") {
+            guard let moderation = CommentSettings.Moderation(rawValue: mode) else {
+                throw block.error("moderation", "must be one of open, first-time, closed")
+            }
+            settings.moderation = moderation
+        }
+        return settings
+    }
+
+    func digestSettings() throws -> DigestSettings {
+        var settings = DigestSettings()
+        guard let block = try nested("digest") else { return settings }
+        try block.rejectUnknown(allowed: ["interval"])
+        if let text = try block.string("interval") {
+            guard let seconds = Self.duration(text), seconds >= 60 else {
+                throw block.error("interval", "must be a duration of at least a minute, such as 30m, 1h or 1d")
+            }
+            settings.interval = seconds
+        }
+        return settings
+    }
+
+    func deliverySettings() throws -> DeliverySettings {
+        var settings = DeliverySettings()
+        guard let block = try nested("delivery") else { return settings }
+        try block.rejectUnknown(allowed: ["concurrency", "perHost", "rfc9421"])
+        settings.concurrency = try block.positiveInt("concurrency") ?? settings.concurrency
+        settings.perHost = try block.positiveInt("perHost") ?? settings.perHost
+        settings.rfc9421 = try block.bool("rfc9421") ?? false
+        guard settings.concurrency <= 1024 else { throw block.error("concurrency", "must be at most 1024") }
+        return settings
+    }
+
+    /// `90`, `90s`, `30m`, `1h`, `2d` → seconds.
+    static func duration(_ text: String) -> TimeInterval? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let last = trimmed.last, let unit = units[last] { return Double(trimmed.dropLast()).map { $0 * unit } }
+        return Double(trimmed)
+    }
+}

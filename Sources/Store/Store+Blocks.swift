@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+
+/// A blocked actor (`https://bad.example/users/x`) or domain (`bad.example`).
+public struct Block: Sendable, Equatable {
+    public enum Kind: String, Sendable { case actor, domain }
+    public var kind: Kind
+    public var value: String
+    public var reason: String?
+    public var createdAt: Date
+}
+
+extension Store {
+    /// Blocks an actor or a whole domain, retroactively: their follows, reactions and pending
+    /// mentions go, their comments are rejected (hidden, kept for the record). Returns the paths
+    /// of the posts whose discussion changed.
+    public func block(_ kind: Block.Kind, _ value: String, reason: String? = nil, now: Date = Date()) throws -> Set<String> {
+        let value = kind == .domain ? value.lowercased() : value
+        return try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO blocks (kind, value, reason, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(kind, value) DO UPDATE SET reason = excluded.reason
+                """, arguments: [kind.rawValue, value, reason, now.timeIntervalSince1970])
+            let match = kind == .actor ? "= ?" : "IN (SELECT id FROM remote_actors WHERE \(Self.hostMatch))"
+            let arguments: StatementArguments = kind == .actor ? [value] : Self.hostArguments(value)
+            var paths = Set(try String.fetchAll(db, sql: "SELECT post_path FROM comments WHERE state != 'rejected' AND author_id \(match)",
+                                                arguments: arguments))
+            paths.formUnion(try String.fetchAll(db, sql: "SELECT post_path FROM reactions WHERE actor_id \(match)", arguments: arguments))
+            try db.execute(sql: "UPDATE comments SET state = 'rejected' WHERE author_id \(match)", arguments: arguments)
+            try db.execute(sql: "DELETE FROM reactions WHERE actor_id \(match)", arguments: arguments)
+            try db.execute(sql: "DELETE FROM followers WHERE actor_id \(match)", arguments: arguments)
+            try db.execute(sql: "DELETE FROM mentions WHERE author_id \(match)", arguments: arguments)
+            return paths
+        }
+    }
+
+    /// Lifts a block (rejected comments stay rejected: approve them one by one).
+    @discardableResult
+    public func unblock(_ kind: Block.Kind, _ value: String) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM blocks WHERE kind = ? AND value = ?",
+                           arguments: [kind.rawValue, kind == .domain ? value.lowercased() : value])
+            return db.changesCount > 0
+        }
+    }
+
+    public func blocks() throws -> [Block] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM blocks ORDER BY created_at").map {
+                Block(kind: Block.Kind(rawValue: $0["kind"]) ?? .actor, value: $0["value"], reason: $0["reason"],
+                      createdAt: Date(timeIntervalSince1970: $0["created_at"]))
+            }
+        }
+    }
+
+    /// Whether this actor, or its domain (or a parent domain), is blocked.
+    public func isBlocked(actorID: String) throws -> Bool {
+        let host = URLComponents(string: actorID)?.host?.lowercased() ?? ""
+        var domains = [host]
+        var parts = host.split(separator: ".")
+        while parts.count > 2 { parts.removeFirst(); domains.append(parts.joined(separator: ".")) }
+        return try database.read { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM blocks WHERE kind = 'actor' AND value = ?", arguments: [actorID]) ?? false {
+                return true
+            }
+            let marks = domains.map { _ in "?" }.joined(separator: ",")
+            return try Bool.fetchOne(db, sql: "SELECT 1 FROM blocks WHERE kind = 'domain' AND value IN (\(marks))",
+                                     arguments: StatementArguments(domains)) ?? false
+        }
+    }
+
+    /// Actors on `host` or its subdomains, by their id URL.
+    static let hostMatch = "id LIKE ? OR id LIKE ? OR id LIKE ? OR id LIKE ? OR id LIKE ? OR id LIKE ?"
+    static func hostArguments(_ host: String) -> StatementArguments {
+        var patterns: [String] = []
+        for scheme in ["https", "http"] {
+            patterns += ["\(scheme)://\(host)/%", "\(scheme)://\(host):%", "\(scheme)://%.\(host)/%"]
+        }
+        return StatementArguments(patterns)
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+
+/// A reply to a post, stored as a comment. `contentHTML` must already be sanitized.
+public struct CommentRecord: Sendable, Equatable {
+    public enum Visibility: String, Sendable { case `public`, unlisted }
+    public enum State: String, Sendable, CaseIterable { case pending, approved, rejected }
+
+    public var id: String
+    public var postPath: String
+    public var parentID: String?
+    public var authorID: String
+    public var url: String?
+    public var contentHTML: String
+    public var summary: String?
+    public var sensitive: Bool
+    public var language: String?
+    public var visibility: Visibility
+    public var state: State
+    public var publishedAt: Date
+    public var updatedAt: Date?
+    public var receivedAt: Date
+
+    public init(id: String, postPath: String, parentID: String?, authorID: String, url: String?, contentHTML: String,
+                summary: String?, sensitive: Bool, language: String?, visibility: Visibility, state: State,
+                publishedAt: Date, updatedAt: Date? = nil, receivedAt: Date = Date()) {
+        (self.id, self.postPath, self.parentID, self.authorID, self.url, self.contentHTML) =
+            (id, postPath, parentID, authorID, url, contentHTML)
+        (self.summary, self.sensitive, self.language, self.visibility, self.state) = (summary, sensitive, language, visibility, state)
+        (self.publishedAt, self.updatedAt, self.receivedAt) = (publishedAt, updatedAt, receivedAt)
+    }
+
+    init(row: Row) {
+        self.init(id: row["id"], postPath: row["post_path"], parentID: row["parent_id"], authorID: row["author_id"],
+                  url: row["url"], contentHTML: row["content_html"], summary: row["summary"], sensitive: row["sensitive"],
+                  language: row["language"], visibility: Visibility(rawValue: row["visibility"]) ?? .public,
+                  state: State(rawValue: row["state"]) ?? .pending,
+                  publishedAt: Date(timeIntervalSince1970: row["published_at"]),
+                  updatedAt: (row["updated_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                  receivedAt: Date(timeIntervalSince1970: row["received_at"]))
+    }
+}
+
+/// A comment with its author, for the page, the CLI and the digest.
+public struct ShownComment: Sendable, Equatable {
+    public var comment: CommentRecord
+    public var author: RemoteActor
+}
+
+extension Store {
+    /// Stores a new comment; false when one with this id exists (a duplicate delivery).
+    @discardableResult
+    public func insertComment(_ c: CommentRecord) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO comments (id, post_path, parent_id, author_id, url, content_html, summary, sensitive,
+                    language, visibility, state, published_at, updated_at, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [c.id, c.postPath, c.parentID, c.authorID, c.url, c.contentHTML, c.summary, c.sensitive,
+                                 c.language, c.visibility.rawValue, c.state.rawValue, c.publishedAt.timeIntervalSince1970,
+                                 c.updatedAt?.timeIntervalSince1970, c.receivedAt.timeIntervalSince1970])
+            return db.changesCount == 1
+        }
+    }
+
+    public func comment(id: String) throws -> CommentRecord? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM comments WHERE id = ?", arguments: [id]).map(CommentRecord.init(row:))
+        }
+    }
+
+    /// Edits a comment's text, only when `authorID` wrote it. Returns the post path when it changed.
+    public func editComment(id: String, authorID: String, contentHTML: String, summary: String?, sensitive: Bool,
+                            updatedAt: Date) throws -> String? {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE comments SET content_html = ?, summary = ?, sensitive = ?, updated_at = ?
+                WHERE id = ? AND author_id = ?
+                """, arguments: [contentHTML, summary, sensitive, updatedAt.timeIntervalSince1970, id, authorID])
+            guard db.changesCount == 1 else { return nil }
+            return try String.fetchOne(db, sql: "SELECT post_path FROM comments WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Deletes a comment, only when `authorID` wrote it. Returns the post path when it existed.
+    public func deleteComment(id: String, authorID: String) throws -> String? {
+        try database.write { db in
+            let path = try String.fetchOne(db, sql: "SELECT post_path FROM comments WHERE id = ? AND author_id = ?",
+                                           arguments: [id, authorID])
+            if path != nil { try db.execute(sql: "DELETE FROM comments WHERE id = ?", arguments: [id]) }
+            try db.execute(sql: "DELETE FROM mentions WHERE id = ? AND author_id = ?", arguments: [id, authorID])
+            return path
+        }
+    }
+
+    /// An actor deleted their account: their comments, reactions and follow go. Returns the
+    /// paths of the posts whose discussion changed.
+    public func deleteActorContent(actorID: String) throws -> Set<String> {
+        try database.write { db in
+            var paths = Set(try String.fetchAll(db, sql: "SELECT DISTINCT post_path FROM comments WHERE author_id = ?",
+                                                arguments: [actorID]))
+            paths.formUnion(try String.fetchAll(db, sql: "SELECT DISTINCT post_path FROM reactions WHERE actor_id = ?",
+                                                arguments: [actorID]))
+            try db.execute(sql: "DELETE FROM comments WHERE author_id = ?", arguments: [actorID])
+            try db.execute(sql: "DELETE FROM reactions WHERE actor_id = ?", arguments: [actorID])
+            try db.execute(sql: "DELETE FROM mentions WHERE author_id = ?", arguments: [actorID])
+            try db.execute(sql: "DELETE FROM followers WHERE actor_id = ?", arguments: [actorID])
+            return paths
+        }
+    }
+
+    /// Whether the actor has a comment the owner approved (`first-time` moderation trusts them).
+    public func hasApprovedComment(authorID: String) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM comments WHERE author_id = ? AND state = 'approved' LIMIT 1",
+                              arguments: [authorID]) ?? false
+        }
+    }
+
+    /// Moderation: sets a comment's state. Returns its post path when it exists.
+    public func setCommentState(id: String, _ state: CommentRecord.State) throws -> String? {
+        try database.write { db in
+            try db.execute(sql: "UPDATE comments SET state = ? WHERE id = ?", arguments: [state.rawValue, id])
+            return try String.fetchOne(db, sql: "SELECT post_path FROM comments WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Moderation: removes a comment whoever wrote it. Returns its post path.
+    public func removeComment(id: String) throws -> String? {
+        try database.write { db in
+            let path = try String.fetchOne(db, sql: "SELECT post_path FROM comments WHERE id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM comments WHERE id = ?", arguments: [id])
+            return path
+        }
+    }
+
+    /// Comments with their authors, newest first; all states unless one is given.
+    public func comments(state: CommentRecord.State? = nil, postPath: String? = nil, limit: Int = 1000) throws -> [ShownComment] {
+        try database.read { db in
+            var conditions: [String] = []
+            var arguments: StatementArguments = []
+            if let state { conditions.append("c.state = ?"); arguments += [state.rawValue] }
+            if let postPath { conditions.append("c.post_path = ?"); arguments += [postPath] }
+            arguments += [limit]
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            return try Row.fetchAll(db, sql: """
+                SELECT c.*, a.handle AS a_handle, a.name AS a_name, a.url AS a_url, a.icon AS a_icon, a.inbox AS a_inbox,
+                    a.shared_inbox AS a_shared_inbox
+                FROM comments c JOIN remote_actors a ON a.id = c.author_id \(filter)
+                ORDER BY c.published_at DESC, c.id LIMIT ?
+                """, arguments: arguments).map { row in
+                ShownComment(comment: CommentRecord(row: row),
+                             author: RemoteActor(id: row["author_id"], handle: row["a_handle"], name: row["a_name"],
+                                                 url: row["a_url"], icon: row["a_icon"], inbox: row["a_inbox"],
+                                                 sharedInbox: row["a_shared_inbox"]))
+            }
+        }
+    }
+
+    /// Post paths that have approved comments or reactions (what pages show).
+    public func postsWithDiscussion() throws -> [String] {
+        try database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT post_path FROM comments WHERE state = 'approved' UNION SELECT post_path FROM reactions
+                """)
+        }
+    }
+}

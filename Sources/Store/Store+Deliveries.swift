@@ -1,0 +1,197 @@
+import Foundation
+import GRDB
+
+/// One activity to deliver to one inbox, as leased by the delivery worker.
+public struct DeliveryJob: Sendable, Equatable {
+    public var id: Int64
+    public var activityID: String
+    public var inbox: String
+    public var host: String
+    public var attempts: Int
+    public var json: String
+    public var createdAt: Date
+    /// Whether the host is known to accept RFC 9421 signatures (nil: not asked yet).
+    public var acceptsRFC9421: Bool?
+}
+
+/// Counts for `lectern deliveries`.
+public struct DeliveryStats: Sendable, Equatable {
+    public struct Host: Sendable, Equatable {
+        public var host: String
+        public var queued, delivered, failed: Int
+        public var nextAttemptAt: Date?
+        public var paused: Bool
+        public var failingSince: Date?
+    }
+    public var queued = 0, delivered = 0, failed = 0
+    public var oldestQueued: Date?
+    public var hosts: [Host] = []
+}
+
+extension Store {
+    /// Stores an activity and one delivery per distinct inbox, in one transaction. Queueing the
+    /// same activity id again adds only inboxes it did not have.
+    public func enqueueActivity(id: String, type: String, objectID: String?, json: String, inboxes: [String],
+                                now: Date = Date()) throws {
+        try database.write { db in
+            try Self.enqueue(db, id: id, type: type, objectID: objectID, json: json, inboxes: inboxes, now: now)
+        }
+    }
+
+    static func enqueue(_ db: Database, id: String, type: String, objectID: String?, json: String, inboxes: [String],
+                        now: Date) throws {
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO outbound_activities (id, type, object_id, json, created_at) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [id, type, objectID, json, now.timeIntervalSince1970])
+            let statement = try db.makeStatement(sql: """
+                INSERT OR IGNORE INTO deliveries (activity_id, inbox, host, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)
+                """)
+            for inbox in Set(inboxes) {
+                let host = URLComponents(string: inbox)?.host?.lowercased() ?? ""
+                try statement.execute(arguments: [id, inbox, host, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            }
+    }
+
+    /// Leases up to `limit` due deliveries: their next attempt moves to `now + lease`, so a
+    /// worker that dies holding them (even `kill -9`) gives them back when the lease runs out.
+    /// Paused hosts are skipped.
+    public func leaseDeliveries(limit: Int, now: Date = Date(), lease: TimeInterval = 120) throws -> [DeliveryJob] {
+        try database.write { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT d.id, d.activity_id, d.inbox, d.host, d.attempts, d.created_at, a.json, h.accepts_rfc9421
+                FROM deliveries d JOIN outbound_activities a ON a.id = d.activity_id
+                LEFT JOIN hosts h ON h.host = d.host
+                WHERE d.state = 'queued' AND d.next_attempt_at <= ? AND COALESCE(h.paused, 0) = 0
+                ORDER BY d.next_attempt_at, d.id LIMIT ?
+                """, arguments: [now.timeIntervalSince1970, limit])
+            let statement = try db.makeStatement(sql: "UPDATE deliveries SET next_attempt_at = ? WHERE id = ?")
+            for row in rows {
+                try statement.execute(arguments: [now.timeIntervalSince1970 + lease, row["id"] as Int64])
+            }
+            return rows.map {
+                DeliveryJob(id: $0["id"], activityID: $0["activity_id"], inbox: $0["inbox"], host: $0["host"],
+                            attempts: $0["attempts"], json: $0["json"], createdAt: Date(timeIntervalSince1970: $0["created_at"]),
+                            acceptsRFC9421: $0["accepts_rfc9421"])
+            }
+        }
+    }
+
+    /// When the next queued delivery is due (to sleep until then), if any.
+    public func nextDeliveryDue() throws -> Date? {
+        try database.read { db in
+            try Double.fetchOne(db, sql: """
+                SELECT MIN(d.next_attempt_at) FROM deliveries d LEFT JOIN hosts h ON h.host = d.host
+                WHERE d.state = 'queued' AND COALESCE(h.paused, 0) = 0
+                """).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    public func markDelivered(_ id: Int64, status: Int, host: String) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, last_status = ?, last_error = NULL WHERE id = ?",
+                           arguments: [status, id])
+            // The host answers: its failure streak ends, and a paused host resumes.
+            try db.execute(sql: "UPDATE hosts SET failing_since = NULL, paused = 0 WHERE host = ?", arguments: [host])
+        }
+    }
+
+    /// Schedules another attempt, or gives up (`retryAt` nil). A host failing for `pauseAfter`
+    /// is paused: its deliveries wait until it is heard from again.
+    public func markAttemptFailed(_ id: Int64, host: String, status: Int?, error: String, retryAt: Date?,
+                                  now: Date = Date(), pauseAfter: TimeInterval = 7 * 86_400) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE deliveries SET attempts = attempts + 1, last_status = ?, last_error = ?,
+                    state = ?, next_attempt_at = ? WHERE id = ?
+                """, arguments: [status, error, retryAt == nil ? "failed" : "queued",
+                                 (retryAt ?? now).timeIntervalSince1970, id])
+            // Only network errors and 5xx say the host is down; a 4xx is an answer.
+            guard status == nil || status! >= 500 || status == 429 || status == 408 else { return }
+            try db.execute(sql: """
+                INSERT INTO hosts (host, failing_since) VALUES (?, ?)
+                ON CONFLICT(host) DO UPDATE SET failing_since = COALESCE(hosts.failing_since, excluded.failing_since)
+                """, arguments: [host, now.timeIntervalSince1970])
+            try db.execute(sql: "UPDATE hosts SET paused = 1 WHERE host = ? AND failing_since <= ?",
+                           arguments: [host, now.timeIntervalSince1970 - pauseAfter])
+        }
+    }
+
+    /// An activity came from this host: it is up again; its paused deliveries are due now.
+    public func hostIsBack(_ host: String, now: Date = Date()) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE hosts SET paused = 0, failing_since = NULL WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)",
+                           arguments: [host.lowercased()])
+            guard db.changesCount > 0 else { return }
+            try db.execute(sql: "UPDATE deliveries SET next_attempt_at = ? WHERE host = ? AND state = 'queued'",
+                           arguments: [now.timeIntervalSince1970, host.lowercased()])
+        }
+    }
+
+    /// Remembers whether a host accepts RFC 9421 signatures (learned by double-knocking).
+    public func setAcceptsRFC9421(host: String, _ accepts: Bool) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO hosts (host, accepts_rfc9421) VALUES (?, ?)
+                ON CONFLICT(host) DO UPDATE SET accepts_rfc9421 = excluded.accepts_rfc9421
+                """, arguments: [host, accepts])
+        }
+    }
+
+    /// Makes failed (or, for one host, queued) deliveries due again now. Returns how many.
+    public func retryDeliveries(host: String? = nil, now: Date = Date()) throws -> Int {
+        try database.write { db in
+            if let host {
+                try db.execute(sql: "UPDATE hosts SET paused = 0, failing_since = NULL WHERE host = ?", arguments: [host])
+                try db.execute(sql: "UPDATE deliveries SET state = 'queued', next_attempt_at = ? WHERE host = ? AND state != 'delivered'",
+                               arguments: [now.timeIntervalSince1970, host])
+            } else {
+                try db.execute(sql: "UPDATE hosts SET paused = 0, failing_since = NULL")
+                try db.execute(sql: "UPDATE deliveries SET state = 'queued', next_attempt_at = ? WHERE state != 'delivered'",
+                               arguments: [now.timeIntervalSince1970])
+            }
+            return db.changesCount
+        }
+    }
+
+    /// Deletes deliveries that gave up. Returns how many.
+    public func purgeFailedDeliveries() throws -> Int {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM deliveries WHERE state = 'failed'")
+            return db.changesCount
+        }
+    }
+
+    public func deliveryStats() throws -> DeliveryStats {
+        try database.read { db in
+            var stats = DeliveryStats()
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM deliveries GROUP BY state") {
+                switch row["state"] as String {
+                case "queued": stats.queued = row["n"]
+                case "delivered": stats.delivered = row["n"]
+                default: stats.failed = row["n"]
+                }
+            }
+            stats.oldestQueued = try Double.fetchOne(db, sql: "SELECT MIN(created_at) FROM deliveries WHERE state = 'queued'")
+                .map(Date.init(timeIntervalSince1970:))
+            stats.hosts = try Row.fetchAll(db, sql: """
+                SELECT d.host, SUM(d.state = 'queued') AS q, SUM(d.state = 'delivered') AS ok, SUM(d.state = 'failed') AS ko,
+                    MIN(CASE WHEN d.state = 'queued' THEN d.next_attempt_at END) AS next,
+                    COALESCE(h.paused, 0) AS paused, h.failing_since
+                FROM deliveries d LEFT JOIN hosts h ON h.host = d.host GROUP BY d.host ORDER BY q DESC, d.host
+                """).map {
+                DeliveryStats.Host(host: $0["host"], queued: $0["q"], delivered: $0["ok"], failed: $0["ko"],
+                                   nextAttemptAt: ($0["next"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                                   paused: $0["paused"], failingSince: ($0["failing_since"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+            return stats
+        }
+    }
+
+    /// Deliveries of one activity by state (tests and `lectern publish` progress).
+    public func deliveryStates(activityID: String) throws -> [String: String] {
+        try database.read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT inbox, state FROM deliveries WHERE activity_id = ?",
+                                                              arguments: [activityID]).map { ($0["inbox"], $0["state"]) })
+        }
+    }
+}

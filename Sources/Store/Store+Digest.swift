@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+/// Something new for the owner's digest: a comment on a post, or a mention of the blog.
+public struct DigestItem: Sendable, Equatable {
+    public enum Kind: String, Sendable { case comment, mention }
+    public var kind: Kind
+    public var id: String
+    public var url: String?
+    public var author: RemoteActor
+    public var contentHTML: String
+    /// The post commented on (nil for mentions).
+    public var postTitle: String?
+    public var postPath: String?
+    public var state: String?
+    public var receivedAt: Date
+}
+
+extension Store {
+    /// Mentions of the blog that reply to nothing here, kept for the digest.
+    public func insertMention(id: String, authorID: String, url: String?, contentHTML: String, now: Date = Date()) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO mentions (id, author_id, url, content_html, received_at) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [id, authorID, url, contentHTML, now.timeIntervalSince1970])
+        }
+    }
+
+    /// Comments and mentions not reported yet, oldest first (rejected comments are left out).
+    public func undigestedItems() throws -> [DigestItem] {
+        try database.read { db in
+            let actorColumns = "a.id AS a_id, a.handle, a.name, a.url AS a_url, a.icon, a.inbox, a.shared_inbox"
+            func actor(_ row: Row) -> RemoteActor {
+                RemoteActor(id: row["a_id"], handle: row["handle"], name: row["name"], url: row["a_url"], icon: row["icon"],
+                            inbox: row["inbox"], sharedInbox: row["shared_inbox"])
+            }
+            let comments = try Row.fetchAll(db, sql: """
+                SELECT c.id, c.url, c.content_html, c.state, c.received_at, c.post_path, p.title, \(actorColumns)
+                FROM comments c JOIN remote_actors a ON a.id = c.author_id JOIN posts p ON p.path = c.post_path
+                WHERE c.digested_at IS NULL AND c.state != 'rejected' ORDER BY c.received_at, c.id
+                """).map {
+                DigestItem(kind: .comment, id: $0["id"], url: $0["url"], author: actor($0), contentHTML: $0["content_html"],
+                           postTitle: $0["title"], postPath: $0["post_path"], state: $0["state"],
+                           receivedAt: Date(timeIntervalSince1970: $0["received_at"]))
+            }
+            let mentions = try Row.fetchAll(db, sql: """
+                SELECT m.id, m.url, m.content_html, m.received_at, \(actorColumns)
+                FROM mentions m JOIN remote_actors a ON a.id = m.author_id WHERE m.digested_at IS NULL ORDER BY m.received_at, m.id
+                """).map {
+                DigestItem(kind: .mention, id: $0["id"], url: $0["url"], author: actor($0), contentHTML: $0["content_html"],
+                           postTitle: nil, postPath: nil, state: nil, receivedAt: Date(timeIntervalSince1970: $0["received_at"]))
+            }
+            return comments + mentions
+        }
+    }
+
+    /// Marks items as reported and queues the digest message, in one transaction: none is
+    /// reported twice or skipped, even if the process stops right here.
+    public func recordDigest(items: [DigestItem], activity: (id: String, json: String, inbox: String), now: Date = Date()) throws {
+        try database.write { db in
+            try Self.enqueue(db, id: activity.id, type: "Create", objectID: nil, json: activity.json, inboxes: [activity.inbox], now: now)
+            for item in items {
+                let table = item.kind == .comment ? "comments" : "mentions"
+                try db.execute(sql: "UPDATE \(table) SET digested_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, item.id])
+            }
+            try db.execute(sql: """
+                INSERT INTO digest_state (id, last_sent_at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET last_sent_at = excluded.last_sent_at
+                """, arguments: [now.timeIntervalSince1970])
+        }
+    }
+
+    public func lastDigestSentAt() throws -> Date? {
+        try database.read { db in
+            try Double.fetchOne(db, sql: "SELECT last_sent_at FROM digest_state WHERE id = 1").map(Date.init(timeIntervalSince1970:))
+        }
+    }
+}

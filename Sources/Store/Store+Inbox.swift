@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+
+/// An accepted activity waiting to be applied.
+public struct InboundActivity: Sendable, Equatable {
+    public var seq: Int64
+    public var activityID: String
+    /// Who signed it (verified).
+    public var actorID: String
+    public var json: String
+    public var receivedAt: Date
+    public var attempts: Int
+}
+
+extension Store {
+    /// Records an accepted activity for processing. Returns false (and stores nothing) when its
+    /// id was seen before: duplicates are accepted and ignored.
+    public func enqueueInbound(activityID: String, actorID: String, json: String, now: Date = Date()) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO received_activities (id, received_at) VALUES (?, ?)",
+                           arguments: [activityID, now.timeIntervalSince1970])
+            guard db.changesCount == 1 else { return false }
+            try db.execute(sql: """
+                INSERT INTO inbox_queue (activity_id, actor_id, json, received_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [activityID, actorID, json, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            return true
+        }
+    }
+
+    /// Activities due for processing, oldest first.
+    public func dueInbound(limit: Int, now: Date = Date()) throws -> [InboundActivity] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM inbox_queue WHERE next_attempt_at <= ? ORDER BY seq LIMIT ?
+                """, arguments: [now.timeIntervalSince1970, limit]).map {
+                InboundActivity(seq: $0["seq"], activityID: $0["activity_id"], actorID: $0["actor_id"], json: $0["json"],
+                                receivedAt: Date(timeIntervalSince1970: $0["received_at"]), attempts: $0["attempts"])
+            }
+        }
+    }
+
+    public func completeInbound(seq: Int64) throws {
+        try database.write { db in try db.execute(sql: "DELETE FROM inbox_queue WHERE seq = ?", arguments: [seq]) }
+    }
+
+    /// Keeps a failed activity for another try at `retryAt`, or drops it after `maximumAttempts`.
+    public func failInbound(seq: Int64, error: String, retryAt: Date, maximumAttempts: Int = 8) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE inbox_queue SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE seq = ?
+                """, arguments: [error, retryAt.timeIntervalSince1970, seq])
+            try db.execute(sql: "DELETE FROM inbox_queue WHERE seq = ? AND attempts >= ?", arguments: [seq, maximumAttempts])
+        }
+    }
+
+    public func inboundBacklog() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox_queue") ?? 0 }
+    }
+
+    /// Received-activity ids older than `before` are forgotten (a week is far beyond any retry).
+    public func pruneReceivedActivities(before: Date) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM received_activities WHERE received_at < ?", arguments: [before.timeIntervalSince1970])
+        }
+    }
+}

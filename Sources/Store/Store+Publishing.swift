@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+/// What followers were last told about a post, next to what it is now.
+public struct PublicationState: Sendable, Equatable {
+    public var post: PostRecord
+    public var announcedAt: Date?
+    public var federatedHash: String?
+    public var deleteSentAt: Date?
+
+    public enum Needed: Sendable, Equatable { case create, update, delete, nothing }
+
+    public var needed: Needed {
+        if post.deletedAt != nil { return announcedAt != nil && deleteSentAt == nil ? .delete : .nothing }
+        if announcedAt == nil || deleteSentAt != nil { return .create }
+        return federatedHash == post.contentHash ? .nothing : .update
+    }
+}
+
+extension Store {
+    public func publicationStates() throws -> [PublicationState] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM posts ORDER BY published_at").map { row in
+                PublicationState(post: try PostRecord(row: row), announcedAt: (row["announced_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                                 federatedHash: row["federated_hash"],
+                                 deleteSentAt: (row["delete_sent_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    /// Records that followers were told (or, with no activity, deliberately not told) about a
+    /// post, queueing the activity in the same transaction: a crash leaves either both or neither.
+    public func recordPublication(path: String, _ kind: PublicationState.Needed, contentHash: String,
+                                  activity: (id: String, type: String, json: String, inboxes: [String])?,
+                                  objectID: String, now: Date = Date()) throws {
+        try database.write { db in
+            if let activity {
+                try Self.enqueue(db, id: activity.id, type: activity.type, objectID: objectID, json: activity.json,
+                                 inboxes: activity.inboxes, now: now)
+            }
+            switch kind {
+            case .create, .update:
+                try db.execute(sql: """
+                    UPDATE posts SET announced_at = COALESCE(CASE WHEN delete_sent_at IS NULL THEN announced_at END, ?),
+                        federated_hash = ?, delete_sent_at = NULL WHERE path = ?
+                    """, arguments: [now.timeIntervalSince1970, contentHash, path])
+            case .delete:
+                try db.execute(sql: "UPDATE posts SET delete_sent_at = ? WHERE path = ?", arguments: [now.timeIntervalSince1970, path])
+            case .nothing:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import LecternServer
+import Site
+import Store
+
+/// A scaffolded blog served by the real runtime (server, inbox worker, deliveries, re-rendering)
+/// on a loopback port, federating with a `FakeInstance`.
+final class BlogFixture: Sendable {
+    let root: URL
+    let port: Int
+    let runtime: SiteRuntime
+    private let tasks: Box<[Task<Void, any Error>]>
+
+    var base: String { "http://127.0.0.1:\(port)" }
+    var actor: String { base + "/actor" }
+    var sharedInbox: String { base + "/inbox" }
+    var store: Store { runtime.store }
+    let post = "/2025/welcome-to-lectern/"
+    var postID: String { base + post }
+
+    /// `extraConfig` is appended to `lectern.yml` (a `comments:` block, say).
+    init(remote: FakeInstance, extraConfig: String = "", owner: String? = nil, privateAddresses: Bool = true) async throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-e2e-\(UUID().uuidString)")
+        try SiteScaffold.create(at: root)
+        port = try freePort()
+        let configFile = root.appendingPathComponent("lectern.yml")
+        var config = try String(contentsOf: configFile, encoding: .utf8)
+            .replacingOccurrences(of: "http://127.0.0.1:8080", with: "http://127.0.0.1:\(port)")
+        config += "\nfederation:\n  allowPrivateAddresses: \(privateAddresses)\n" + extraConfig
+        if let owner { config += "owner: \"\(owner)\"\n" }
+        try config.write(to: configFile, atomically: true, encoding: .utf8)
+        let runtime = try SiteRuntime(root: root, logger: quietLogger("blog"))
+        self.runtime = runtime
+        let port = port
+        let (_, server) = try await startApplication { onRunning in
+            runtime.makeApplication(host: "127.0.0.1", port: port, onServerRunning: onRunning)
+        }
+        try runtime.publish()  // the first publish, done before the tests look at the store
+        let background = Task { await runtime.runBackground() }
+        tasks = Box([server, Task { await background.value }])
+        _ = background
+    }
+
+    func stop() {
+        for task in tasks.value { task.cancel() }
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    func get(_ path: String, accept: String = "text/html") async throws -> (status: Int, body: String) {
+        let response = try await HTTPClientForTests.get(base + path, accept: accept)
+        return (response.status, String(decoding: response.body, as: UTF8.self))
+    }
+
+    func getJSON(_ path: String) async throws -> [String: Any] {
+        let response = try await HTTPClientForTests.get(base + path, accept: "application/activity+json")
+        return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
+    }
+
+    /// A public reply (Mastodon's addressing) from `name` to `target`.
+    func note(_ id: String, by remote: FakeInstance, _ name: String, inReplyTo target: String, content: String,
+              to: [String]? = nil, cc: [String]? = nil) -> [String: Any] {
+        let author = remote.actorID(name)
+        return [
+            "id": id, "type": "Note", "attributedTo": author, "inReplyTo": target, "content": content,
+            "published": "2026-11-22T10:00:00Z", "url": id.replacingOccurrences(of: "/notes/", with: "/@\(name)/"),
+            "to": to ?? ["https://www.w3.org/ns/activitystreams#Public"], "cc": cc ?? [author + "/followers", actor],
+            "tag": [["type": "Mention", "href": actor, "name": "@blog@127.0.0.1:\(port)"]],
+        ]
+    }
+
+    func create(_ note: [String: Any], by remote: FakeInstance, _ name: String) -> [String: Any] {
+        ["@context": "https://www.w3.org/ns/activitystreams", "id": "\(note["id"]!)/activity", "type": "Create",
+         "actor": remote.actorID(name), "to": note["to"]!, "cc": note["cc"]!, "object": note]
+    }
+}
+
+import HTTPClient
+enum HTTPClientForTests {
+    static func get(_ url: String, accept: String) async throws -> IncomingResponse {
+        try await HTTPClient(allowPrivateAddresses: true).perform(OutgoingRequest(url: url, headers: [("Accept", accept)]))
+    }
+}

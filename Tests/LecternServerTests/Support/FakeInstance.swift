@@ -1,0 +1,154 @@
+import Foundation
+import HTTPClient
+import HTTPSignatures
+import Hummingbird
+import LecternCrypto
+import Logging
+import Synchronization
+
+/// Another fediverse server, in process, with its own keys: actors (alice publishes her key
+/// inline; bob's is a separate key document, as GoToSocial does), WebFinger, and inboxes that
+/// verify every signature they get by fetching the sender's key, and record what arrived.
+final class FakeInstance: Sendable {
+    struct Received: Sendable {
+        let path: String
+        let activity: [String: any Sendable]
+        /// The key that signed it, verified; nil when verification failed.
+        let verifiedKeyID: String?
+        var type: String? { activity["type"] as? String }
+        var object: [String: any Sendable]? { activity["object"] as? [String: any Sendable] }
+    }
+
+    static let names = ["alice", "bob", "carol", "mallory", "owner"]
+    let keys: [String: PrivateKey]
+    let base = Box("")
+    let received = Box<[Received]>([])
+    /// Statuses inboxes answer with, in turn, per path (then 202).
+    let scripted = Box<[String: [Int]]>([:])
+    private let task = Box<Task<Void, any Error>?>(nil)
+
+    init() throws {
+        keys = Dictionary(uniqueKeysWithValues: try Self.names.map { ($0, try PrivateKey.generate(.rsa(bits: 2048))) })
+    }
+
+    func actorID(_ name: String) -> String { "\(base.value)/users/\(name)" }
+    func keyID(_ name: String) -> String { name == "bob" ? "\(base.value)/keys/bob" : "\(actorID(name))#main-key" }
+    var sharedInbox: String { "\(base.value)/inbox" }
+    var host: String { String(base.value.dropFirst("http://".count)) }
+
+    func start() async throws {
+        let pems = try keys.mapValues { try $0.publicKey.pemSPKI() }
+        let base = self.base
+        let router = Router()
+        router.get("/users/:name") { _, context -> Response in
+            let name = context.parameters.get("name") ?? ""
+            guard let pem = pems[name] else { return Response(status: .notFound) }
+            let id = "\(base.value)/users/\(name)"
+            var actor: [String: Any] = [
+                "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
+                "id": id, "type": "Person", "preferredUsername": name, "name": name.capitalized,
+                "url": "\(base.value)/@\(name)", "inbox": "\(id)/inbox", "endpoints": ["sharedInbox": "\(base.value)/inbox"],
+                "icon": ["type": "Image", "url": "\(base.value)/avatars/\(name).png"],
+            ]
+            actor["publicKey"] = name == "bob"
+                ? [["id": "\(base.value)/keys/bob", "owner": id, "publicKeyPem": pem]]
+                : ["id": "\(id)#main-key", "owner": id, "publicKeyPem": pem] as [String: Any]
+            return Self.json(actor)
+        }
+        router.get("/keys/bob") { _, _ in
+            Self.json(["id": "\(base.value)/keys/bob", "type": "CryptographicKey", "owner": "\(base.value)/users/bob",
+                       "publicKeyPem": pems["bob"]!])
+        }
+        router.get("/.well-known/webfinger") { request, _ -> Response in
+            let resource = request.uri.queryParameters["resource"].map(String.init) ?? ""
+            guard let name = Self.names.first(where: { resource == "acct:\($0)@\(base.value.dropFirst("http://".count))" }) else {
+                return Response(status: .notFound)
+            }
+            return Self.json(["subject": resource, "links": [["rel": "self", "type": "application/activity+json",
+                                                              "href": "\(base.value)/users/\(name)"]]])
+        }
+        // A redirect loop, for key lookups that must give up.
+        router.get("/loop/:n") { _, context -> Response in
+            let next = (Int(context.parameters.get("n") ?? "0") ?? 0) + 1
+            return Response(status: .found, headers: [.location: "\(base.value)/loop/\(next)"])
+        }
+        let received = self.received, scripted = self.scripted
+        let inbox: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            var request = request
+            let body = try await request.collectBody(upTo: 1 << 20)
+            let path = request.uri.path
+            var status = 202
+            scripted.update { script in
+                if var statuses = script[path], !statuses.isEmpty { status = statuses.removeFirst(); script[path] = statuses }
+            }
+            if status >= 400 { return Response(status: .init(code: status)) }
+            var parts = HTTPRequestParts(method: "POST", url: "http://\(request.head.authority ?? "")\(path)",
+                                         headers: [("Host", request.head.authority ?? "")]
+                                             + request.headers.map { ($0.name.rawName, $0.value) },
+                                         body: Array(buffer: body))
+            parts.body = Array(buffer: body)
+            let verified = try? await SignatureVerifier().verify(parts, keys: HTTPKeyFetcher())
+            let object = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: any Sendable] ?? [:]
+            received.update { $0.append(Received(path: path, activity: object, verifiedKeyID: verified?.keyId)) }
+            return Response(status: .init(code: status))
+        }
+        router.post("/inbox", use: inbox)
+        router.post("/users/:name/inbox", use: inbox)
+        let (port, task) = try await startApplication { onRunning in
+            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                        onServerRunning: { channel in
+                            let port = channel.localAddress?.port ?? 0
+                            base.value = "http://127.0.0.1:\(port)"
+                            await onRunning(port)
+                        }, logger: quietLogger("remote"))
+        }
+        _ = port
+        self.task.value = task
+    }
+
+    func stop() { task.value?.cancel() }
+
+    static func json(_ object: [String: Any]) -> Response {
+        let data = try! JSONSerialization.data(withJSONObject: object)
+        return Response(status: .ok, headers: [.contentType: "application/activity+json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    // MARK: sending to the blog
+
+    /// A signed POST of `activity` as `name` (draft-cavage, as Mastodon signs), ready to send or
+    /// to tamper with.
+    func signedPost(_ activity: Any, as name: String, to url: String, key: String? = nil, keyID: String? = nil,
+                    date: Date = Date()) throws -> HTTPRequestParts {
+        let body = try JSONSerialization.data(withJSONObject: activity)
+        var parts = HTTPRequestParts(method: "POST", url: url, headers: [("Content-Type", "application/activity+json")],
+                                     body: Array(body))
+        try CavageSigner(keyId: keyID ?? self.keyID(name), key: keys[key ?? name]!).sign(&parts, now: date)
+        return parts
+    }
+
+    func post(_ parts: HTTPRequestParts) async throws -> Int {
+        try await HTTPClient(allowPrivateAddresses: true)
+            .perform(OutgoingRequest(method: "POST", url: parts.targetURI, headers: parts.headers, body: parts.body)).status
+    }
+
+    func send(_ activity: [String: Any], as name: String, to url: String) async throws -> Int {
+        try await post(try signedPost(activity, as: name, to: url))
+    }
+
+    func activities(at path: String? = nil, type: String? = nil) -> [Received] {
+        received.value.filter { (path == nil || $0.path == path) && (type == nil || $0.type == type) }
+    }
+}
+
+/// Keys for the fake inbox's verifier: fetched from the sender (the blog) over plain HTTP.
+struct HTTPKeyFetcher: SignatureKeyProvider {
+    func publicKey(for keyId: String, refresh: Bool) async throws -> PublicKey {
+        let url = String(keyId.split(separator: "#")[0])
+        let response = try await HTTPClient(allowPrivateAddresses: true)
+            .perform(OutgoingRequest(url: url, headers: [("Accept", "application/activity+json")]))
+        let actor = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        guard let key = actor?["publicKey"] as? [String: Any], key["id"] as? String == keyId, let pem = key["publicKeyPem"] as? String
+        else { throw SignatureError.keyUnavailable(keyId) }
+        return try PublicKey(pem: pem)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts an application in the background and returns the port it listens on.
+func startApplication(_ make: (@escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol)
+async throws -> (port: Int, task: Task<Void, any Error>) {
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    let app = make { port in continuation.yield(port) }
+    let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+    for await port in ports { return (port, task) }
+    throw CancellationError()
+}
+
+/// A loopback port free right now (the site's baseURL must name its port before it listens).
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard bound else { throw CancellationError() }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Test servers log nothing below critical (their cancelled shutdown reports as an error).
+func quietLogger(_ label: String) -> Logger {
+    var logger = Logger(label: label)
+    logger.logLevel = .critical
+    return logger
+}
+
+/// Polls `condition` until it holds or `seconds` pass.
+func eventually(within seconds: Double = 5, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return try await condition()
+}
+
+/// Something learned only once a server listens.
+final class Box<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+}
