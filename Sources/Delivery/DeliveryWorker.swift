@@ -24,8 +24,12 @@ public final class DeliveryWorker: Sendable {
         public var allowPrivateAddresses = false
         public var userAgent: String
         public var policy = RetryPolicy()
-        /// How long a leased row stays with this worker before another may take it.
-        public var lease: TimeInterval = 600
+        /// How long a leased row stays with this worker before another may take it; renewed
+        /// when its request starts, so it only has to outlast one request (30 s at most).
+        public var lease: TimeInterval = 60
+        /// Connect and total timeouts of one request.
+        public var connectTimeout: Duration = .seconds(5)
+        public var requestTimeout: Duration = .seconds(30)
 
         public init(userAgent: String) { self.userAgent = userAgent }
     }
@@ -33,6 +37,10 @@ public final class DeliveryWorker: Sendable {
     public struct Report: Sendable, Equatable {
         public var delivered = 0, retrying = 0, failed = 0
         public var attempts: Int { delivered + retrying + failed }
+
+        public init(delivered: Int = 0, retrying: Int = 0, failed: Int = 0) {
+            (self.delivered, self.retrying, self.failed) = (delivered, retrying, failed)
+        }
     }
 
     public let store: Store
@@ -49,7 +57,8 @@ public final class DeliveryWorker: Sendable {
         cavage = CavageSigner(keyId: keyID, key: key)
         rfc9421 = RFC9421Signer(keyId: keyID, key: key)
         var client = HTTPClient(allowPrivateAddresses: settings.allowPrivateAddresses)
-        client.totalTimeout = .seconds(30)
+        client.connectTimeout = settings.connectTimeout
+        client.totalTimeout = settings.requestTimeout
         client.maximumBodySize = 64 * 1024  // inboxes answer with little or nothing
         client.userAgent = settings.userAgent
         transfers = ConcurrentTransfers(client: client, maximumInFlight: settings.concurrency)
@@ -68,17 +77,19 @@ public final class DeliveryWorker: Sendable {
         }
     }
 
-    /// Delivers everything due now, then returns.
-    public func runOnce() async -> Report {
+    /// Delivers everything due at `now`, then returns. (`now` in the future takes over rows
+    /// leased by a worker that died: what a restart does once their lease runs out.)
+    public func runOnce(now: Date? = nil) async -> Report {
         await withCheckedContinuation { continuation in
             // libcurl's multi loop blocks: it gets a thread of its own, off the async pool.
-            Thread.detachNewThread { continuation.resume(returning: self.pass()) }
+            Thread.detachNewThread { continuation.resume(returning: self.pass(now: now)) }
         }
     }
 
-    private func pass() -> Report {
-        var pass = Pass(worker: self)
+    private func pass(now: Date?) -> Report {
+        var pass = Pass(worker: self, now: now)
         transfers.run(next: { pass.next(freeSlots: $0) }, completed: { pass.completed(token: $0, result: $1) })
+        pass.flush()
         return pass.report
     }
 }

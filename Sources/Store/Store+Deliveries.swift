@@ -55,7 +55,7 @@ extension Store {
     /// Leases up to `limit` due deliveries: their next attempt moves to `now + lease`, so a
     /// worker that dies holding them (even `kill -9`) gives them back when the lease runs out.
     /// Paused hosts are skipped.
-    public func leaseDeliveries(limit: Int, now: Date = Date(), lease: TimeInterval = 120) throws -> [DeliveryJob] {
+    public func leaseDeliveries(limit: Int, now: Date = Date(), lease: TimeInterval = 60) throws -> [DeliveryJob] {
         try database.write { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT d.id, d.activity_id, d.inbox, d.host, d.attempts, d.created_at, a.json, h.accepts_rfc9421
@@ -86,33 +86,71 @@ extension Store {
         }
     }
 
-    public func markDelivered(_ id: Int64, status: Int, host: String) throws {
-        try database.write { db in
-            try db.execute(sql: "UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, last_status = ?, last_error = NULL WHERE id = ?",
-                           arguments: [status, id])
-            // The host answers: its failure streak ends, and a paused host resumes.
-            try db.execute(sql: "UPDATE hosts SET failing_since = NULL, paused = 0 WHERE host = ?", arguments: [host])
+    /// What one attempt came to, for `recordOutcomes`.
+    public struct DeliveryOutcome: Sendable {
+        public enum Result: Sendable, Equatable {
+            case delivered
+            case retry(at: Date)
+            case failed
+            /// Failed for good, and the followers behind this inbox are gone (410).
+            case gone
+        }
+        public var id: Int64
+        public var host: String
+        public var inbox: String
+        public var status: Int?
+        public var error: String
+        public var result: Result
+
+        public init(id: Int64, host: String, inbox: String, status: Int?, error: String, result: Result) {
+            (self.id, self.host, self.inbox, self.status, self.error, self.result) = (id, host, inbox, status, error, result)
         }
     }
 
-    /// Schedules another attempt, or gives up (`retryAt` nil). A host failing for `pauseAfter`
-    /// is paused: its deliveries wait until it is heard from again.
-    public func markAttemptFailed(_ id: Int64, host: String, status: Int?, error: String, retryAt: Date?,
-                                  now: Date = Date(), pauseAfter: TimeInterval = 7 * 86_400) throws {
+    /// Records attempts in one transaction (the worker batches them: one commit per batch,
+    /// not per request). A host that answers ends its failure streak; one failing for
+    /// `pauseAfter` is paused until it is heard from again. A 4xx is an answer, not a failure.
+    public func recordOutcomes(_ outcomes: [DeliveryOutcome], now: Date = Date(), pauseAfter: TimeInterval = 7 * 86_400) throws {
+        guard !outcomes.isEmpty else { return }
         try database.write { db in
-            try db.execute(sql: """
-                UPDATE deliveries SET attempts = attempts + 1, last_status = ?, last_error = ?,
-                    state = ?, next_attempt_at = ? WHERE id = ?
-                """, arguments: [status, error, retryAt == nil ? "failed" : "queued",
-                                 (retryAt ?? now).timeIntervalSince1970, id])
-            // Only network errors and 5xx say the host is down; a 4xx is an answer.
-            guard status == nil || status! >= 500 || status == 429 || status == 408 else { return }
-            try db.execute(sql: """
-                INSERT INTO hosts (host, failing_since) VALUES (?, ?)
-                ON CONFLICT(host) DO UPDATE SET failing_since = COALESCE(hosts.failing_since, excluded.failing_since)
-                """, arguments: [host, now.timeIntervalSince1970])
-            try db.execute(sql: "UPDATE hosts SET paused = 1 WHERE host = ? AND failing_since <= ?",
-                           arguments: [host, now.timeIntervalSince1970 - pauseAfter])
+            for outcome in outcomes {
+                let state: String, next: Date
+                switch outcome.result {
+                case .delivered: (state, next) = ("delivered", now)
+                case .retry(let at): (state, next) = ("queued", at)
+                case .failed, .gone: (state, next) = ("failed", now)
+                }
+                try db.execute(sql: """
+                    UPDATE deliveries SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?, next_attempt_at = ?
+                    WHERE id = ?
+                    """, arguments: [state, outcome.status, outcome.result == .delivered ? nil : outcome.error,
+                                     next.timeIntervalSince1970, outcome.id])
+                if outcome.result == .gone {
+                    try db.execute(sql: "DELETE FROM followers WHERE actor_id IN (SELECT id FROM remote_actors WHERE inbox = ?)",
+                                   arguments: [outcome.inbox])
+                }
+                let hostDown = outcome.status.map { $0 >= 500 || $0 == 429 || $0 == 408 } ?? true
+                if outcome.result == .delivered || !hostDown {
+                    try db.execute(sql: "UPDATE hosts SET failing_since = NULL, paused = 0 WHERE host = ? AND failing_since IS NOT NULL",
+                                   arguments: [outcome.host])
+                } else {
+                    try db.execute(sql: """
+                        INSERT INTO hosts (host, failing_since) VALUES (?, ?)
+                        ON CONFLICT(host) DO UPDATE SET failing_since = COALESCE(hosts.failing_since, excluded.failing_since)
+                        """, arguments: [outcome.host, now.timeIntervalSince1970])
+                    try db.execute(sql: "UPDATE hosts SET paused = 1 WHERE host = ? AND failing_since <= ?",
+                                   arguments: [outcome.host, now.timeIntervalSince1970 - pauseAfter])
+                }
+            }
+        }
+    }
+
+    /// Keeps leased deliveries with their worker until `until` (as their requests start).
+    public func renewLeases(_ ids: [Int64], until: Date) throws {
+        guard !ids.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.makeStatement(sql: "UPDATE deliveries SET next_attempt_at = ? WHERE id = ? AND state = 'queued'")
+            for id in ids { try statement.execute(arguments: [until.timeIntervalSince1970, id]) }
         }
     }
 
@@ -192,6 +230,18 @@ extension Store {
         try database.read { db in
             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT inbox, state FROM deliveries WHERE activity_id = ?",
                                                               arguments: [activityID]).map { ($0["inbox"], $0["state"]) })
+        }
+    }
+}
+
+extension Store {
+    /// One delivery's state (tests, and `lectern deliveries` details).
+    public func deliveryRow(activityID: String, inbox: String) throws -> (state: String, attempts: Int, next: Double, status: Int?) {
+        try database.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT state, attempts, next_attempt_at, last_status FROM deliveries WHERE activity_id = ? AND inbox = ?
+                """, arguments: [activityID, inbox]) else { throw StoreError.notFound("delivery of \(activityID) to \(inbox)") }
+            return (row["state"], row["attempts"], row["next_attempt_at"], row["last_status"])
         }
     }
 }

@@ -34,16 +34,6 @@ extension Store {
         try database.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM followers WHERE actor_id = ?", arguments: [actorID]) ?? false }
     }
 
-    /// Removes the follower whose inbox (personal or shared) answered 410 Gone.
-    public func removeFollowers(inbox: String) throws -> Int {
-        try database.write { db in
-            try db.execute(sql: """
-                DELETE FROM followers WHERE actor_id IN (SELECT id FROM remote_actors WHERE inbox = ?)
-                """, arguments: [inbox])
-            return db.changesCount
-        }
-    }
-
     /// One inbox per follower, a server's shared inbox once for all its followers.
     public func followerInboxes() throws -> [String] {
         try database.read { db in

@@ -40,6 +40,9 @@ public final class Store: Sendable {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
+        // In WAL mode NORMAL survives any process crash (kill -9 included); only a power loss
+        // can drop the last commits. FULL would fsync every delivery's outcome.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         configuration.label = "lectern"
         return configuration
     }

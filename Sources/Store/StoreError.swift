@@ -3,11 +3,13 @@ public enum StoreError: Error, CustomStringConvertible {
     /// A migration failed and was rolled back; the program must not go on with a half-made schema.
     case migrationFailed(file: String, reason: String)
     case cannotOpen(path: String, reason: String)
+    case notFound(String)
 
     public var description: String {
         switch self {
         case let .migrationFailed(file, reason): return "migration \(file) failed and was rolled back: \(reason)"
         case let .cannotOpen(path, reason): return "cannot open the database \(path): \(reason)"
+        case let .notFound(what): return "no \(what)"
         }
     }
 }

@@ -10,9 +10,9 @@ struct Lectern: AsyncParsableCommand {
         commandName: "lectern",
         abstract: "A blog engine that pre-renders Markdown and federates over ActivityPub.",
         version: version,
-        subcommands: [InitCommand.self, NewCommand.self, BuildCommand.self, ServeCommand.self, KeysCommand.self,
-                      MigrateCommand.self,
-                      VersionCommand.self])
+        subcommands: [InitCommand.self, NewCommand.self, BuildCommand.self, ServeCommand.self, PublishCommand.self,
+                      DeliverCommand.self, DeliveriesCommand.self, FollowersCommand.self, CommentsCommand.self,
+                      BlocksCommand.self, DigestCommand.self, KeysCommand.self, MigrateCommand.self, VersionCommand.self])
 }
 
 /// `--site DIR`, shared by every command that works on an existing site.

@@ -1,7 +1,8 @@
+import Delivery
 import Federation
 import Foundation
 import LecternCrypto
-import Logging
+import LecternServer
 import Site
 import Store
 
@@ -22,13 +23,18 @@ enum SiteState {
         }
     }
 
-    /// Re-reads the posts and refreshes the ActivityPub documents (after every build).
-    static func refresh(_ activityPub: ActivityPubSite, root: URL, config: SiteConfig, options: SiteBuilder.Options,
-                        logger: Logger) throws {
-        let content = try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: options.includeDrafts)
-        let sync = try activityPub.reload(content: content)
-        if !sync.isEmpty {
-            logger.info("posts: \(sync.created.count) new, \(sync.updated.count) changed, \(sync.deleted.count) removed, \(sync.restored.count) restored")
-        }
+    /// The blog's ActivityPub face with its posts loaded (for publishing and digests).
+    static func openLoaded(root: URL, includeDrafts: Bool = false) throws -> ActivityPubSite {
+        let config = try SiteConfig.load(from: root)
+        let activityPub = try openActivityPub(root: root, config: config)
+        try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: includeDrafts))
+        return activityPub
+    }
+
+    /// Tells a running server that what pages show changed (it re-renders within 2 s), and
+    /// rebuilds the files now for when none runs.
+    static func discussionsChanged(root: URL, store: Store) throws {
+        try store.setSetting(SiteRuntime.discussionsChangedKey, String(Date().timeIntervalSince1970))
+        try SiteBuilder(root: root).build(SiteBuilder.Options(discussions: try Discussions(store: store).all()))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Federation
 import Site
 
 struct BuildCommand: AsyncParsableCommand {
@@ -18,10 +19,14 @@ struct BuildCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        let options = SiteBuilder.Options(includeDrafts: drafts,
-                                          outputFolder: output.map { URL(fileURLWithPath: $0).standardizedFileURL })
         let report = try await reportingErrors {
-            try SiteBuilder(root: siteOptions.root).build(options)
+            // Pages show their comments: from the database, when the site has one.
+            let hasState = FileManager.default.fileExists(atPath: SiteState.databasePath(root: siteOptions.root))
+            let discussions = hasState ? try Discussions(store: try SiteState.openStore(root: siteOptions.root)).all() : [:]
+            let options = SiteBuilder.Options(includeDrafts: drafts,
+                                              outputFolder: output.map { URL(fileURLWithPath: $0).standardizedFileURL },
+                                              discussions: discussions)
+            return try SiteBuilder(root: siteOptions.root).build(options)
         }
         if !quiet {
             print("built in \(String(format: "%.0f", report.seconds * 1000)) ms: \(report.written) files written "

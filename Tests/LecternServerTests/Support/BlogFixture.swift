@@ -10,7 +10,8 @@ final class BlogFixture: Sendable {
     let root: URL
     let port: Int
     let runtime: SiteRuntime
-    private let tasks: Box<[Task<Void, any Error>]>
+    private let server: Task<Void, any Error>
+    private let workers: Task<Void, Never>
 
     var base: String { "http://127.0.0.1:\(port)" }
     var actor: String { base + "/actor" }
@@ -20,7 +21,9 @@ final class BlogFixture: Sendable {
     var postID: String { base + post }
 
     /// `extraConfig` is appended to `lectern.yml` (a `comments:` block, say).
-    init(remote: FakeInstance, extraConfig: String = "", owner: String? = nil, privateAddresses: Bool = true) async throws {
+    /// `background: false` leaves the workers off (tests drive deliveries themselves).
+    init(remote: FakeInstance, extraConfig: String = "", owner: String? = nil, privateAddresses: Bool = true,
+         background: Bool = true) async throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-e2e-\(UUID().uuidString)")
         try SiteScaffold.create(at: root)
         port = try freePort()
@@ -37,13 +40,13 @@ final class BlogFixture: Sendable {
             runtime.makeApplication(host: "127.0.0.1", port: port, onServerRunning: onRunning)
         }
         try runtime.publish()  // the first publish, done before the tests look at the store
-        let background = Task { await runtime.runBackground() }
-        tasks = Box([server, Task { await background.value }])
-        _ = background
+        self.server = server
+        workers = Task { if background { await runtime.runBackground() } }
     }
 
     func stop() {
-        for task in tasks.value { task.cancel() }
+        server.cancel()
+        workers.cancel()
         try? FileManager.default.removeItem(at: root)
     }
 

@@ -15,6 +15,8 @@ final class FakeInstance: Sendable {
         let activity: [String: any Sendable]
         /// The key that signed it, verified; nil when verification failed.
         let verifiedKeyID: String?
+        /// Signed with RFC 9421 (else draft-cavage).
+        let rfc9421: Bool
         var type: String? { activity["type"] as? String }
         var object: [String: any Sendable]? { activity["object"] as? [String: any Sendable] }
     }
@@ -25,6 +27,8 @@ final class FakeInstance: Sendable {
     let received = Box<[Received]>([])
     /// Statuses inboxes answer with, in turn, per path (then 202).
     let scripted = Box<[String: [Int]]>([:])
+    /// Seconds an inbox waits before answering, per path.
+    let delays = Box<[String: Double]>([:])
     private let task = Box<Task<Void, any Error>?>(nil)
 
     init() throws {
@@ -72,15 +76,17 @@ final class FakeInstance: Sendable {
             let next = (Int(context.parameters.get("n") ?? "0") ?? 0) + 1
             return Response(status: .found, headers: [.location: "\(base.value)/loop/\(next)"])
         }
-        let received = self.received, scripted = self.scripted
+        let received = self.received, scripted = self.scripted, delays = self.delays
         let inbox: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 1 << 20)
             let path = request.uri.path
+            if let delay = delays.value[path] { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) }
             var status = 202
             scripted.update { script in
                 if var statuses = script[path], !statuses.isEmpty { status = statuses.removeFirst(); script[path] = statuses }
             }
+            if status == 429 { return Response(status: .tooManyRequests, headers: [.retryAfter: "120"]) }
             if status >= 400 { return Response(status: .init(code: status)) }
             var parts = HTTPRequestParts(method: "POST", url: "http://\(request.head.authority ?? "")\(path)",
                                          headers: [("Host", request.head.authority ?? "")]
@@ -89,7 +95,8 @@ final class FakeInstance: Sendable {
             parts.body = Array(buffer: body)
             let verified = try? await SignatureVerifier().verify(parts, keys: HTTPKeyFetcher())
             let object = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: any Sendable] ?? [:]
-            received.update { $0.append(Received(path: path, activity: object, verifiedKeyID: verified?.keyId)) }
+            let rfc9421 = request.headers[HTTPFields.Element.Name("Signature-Input")!] != nil
+            received.update { $0.append(Received(path: path, activity: object, verifiedKeyID: verified?.keyId, rfc9421: rfc9421)) }
             return Response(status: .init(code: status))
         }
         router.post("/inbox", use: inbox)

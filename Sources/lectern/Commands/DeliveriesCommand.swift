@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Store
+
+struct DeliveriesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deliveries", abstract: "The delivery queue: counts by state and host, retries, purges.",
+        subcommands: [Show.self, Retry.self, Purge.self], defaultSubcommand: Show.self)
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Counts by state, per host, and what is next.")
+        @OptionGroup var siteOptions: SiteOptions
+
+        func run() async throws {
+            let stats = try await reportingErrors { try SiteState.openStore(root: siteOptions.root).deliveryStats() }
+            print("queued \(stats.queued), delivered \(stats.delivered), failed \(stats.failed)")
+            if let oldest = stats.oldestQueued { print("oldest queued: \(Formats.age(oldest)) ago") }
+            guard !stats.hosts.isEmpty else { return }
+            print("")
+            let header = ["host", "queued", "delivered", "failed", "next attempt", "state"]
+            let rows: [[String]] = stats.hosts.map { host in
+                let next: String = host.nextAttemptAt.map { Formats.when($0) } ?? "-"
+                let failing: String = host.failingSince.map { "failing for " + Formats.age($0) } ?? "ok"
+                return [host.host, String(host.queued), String(host.delivered), String(host.failed), next,
+                        host.paused ? "paused" : failing]
+            }
+            print(Formats.table([header] + rows))
+        }
+    }
+
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "retry", abstract: "Make failed and waiting deliveries due now.")
+        @OptionGroup var siteOptions: SiteOptions
+        @Option(help: "Only this host (also resumes it if paused).") var host: String?
+
+        func run() async throws {
+            let count = try await reportingErrors { try SiteState.openStore(root: siteOptions.root).retryDeliveries(host: host) }
+            print("\(count) deliveries due now")
+        }
+    }
+
+    struct Purge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "purge", abstract: "Delete deliveries that gave up.")
+        @OptionGroup var siteOptions: SiteOptions
+        @Flag(help: "Deliveries marked failed (required: the only kind purged).") var failed = false
+
+        func run() async throws {
+            guard failed else { throw ValidationError("say what to purge: --failed") }
+            let count = try await reportingErrors { try SiteState.openStore(root: siteOptions.root).purgeFailedDeliveries() }
+            print("\(count) failed deliveries deleted")
+        }
+    }
+}
+
+/// Small text-formatting helpers for command output.
+enum Formats {
+    static func table(_ rows: [[String]]) -> String {
+        guard let first = rows.first else { return "" }
+        let widths = first.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+
+    static func age(_ date: Date, now: Date = Date()) -> String { duration(now.timeIntervalSince(date)) }
+
+    static func when(_ date: Date, now: Date = Date()) -> String {
+        date <= now ? "now" : "in " + duration(date.timeIntervalSince(now))
+    }
+
+    static func duration(_ seconds: TimeInterval) -> String {
+        switch seconds {
+        case ..<60: return "\(Int(seconds))s"
+        case ..<3600: return "\(Int(seconds / 60))m"
+        case ..<86_400: return "\(Int(seconds / 3600))h"
+        default: return "\(Int(seconds / 86_400))d"
+        }
+    }
+
+    static func date(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: date)
+    }
+}

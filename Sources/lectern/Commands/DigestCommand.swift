@@ -1,0 +1,35 @@
+import ArgumentParser
+import Federation
+import Foundation
+import HTTPClient
+import LecternServer
+import Site
+
+struct DigestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "digest", abstract: "The owner's digest of new comments: preview it, or send it now.")
+
+    @OptionGroup var siteOptions: SiteOptions
+    @Flag(help: "Send it now, whatever the interval (if anything is new), and deliver it.") var now = false
+    @Flag(help: "Print what the next digest would say.") var preview = false
+
+    func run() async throws {
+        guard now || preview else { throw ValidationError("say --now or --preview") }
+        try await reportingErrors {
+            let activityPub = try SiteState.openLoaded(root: siteOptions.root)
+            let fetcher = activityPub.remoteKeys.fetcher
+            let digest = CommentDigest(site: activityPub, outbox: Outbox(store: activityPub.store),
+                                       owner: OwnerResolver(fetcher: fetcher, store: activityPub.store))
+            if preview { print(try digest.preview(), terminator: "") }
+            guard now else { return }
+            switch try await digest.sendIfDue(force: true) {
+            case .sent(let items, let recipient):
+                print("digest of \(items) items queued for \(recipient)")
+                try await DeliverCommand.deliver(SiteRuntime.deliveryWorker(activityPub), store: activityPub.store)
+            case .nothingNew: print("nothing new: no digest sent")
+            case .noOwner: throw CLIError("no owner in lectern.yml (owner: \"@you@social.example\")")
+            case .tooSoon: preconditionFailure("forced digests are never too soon")
+            }
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import Delivery
+import Federation
+import Foundation
+import Store
+import Testing
+@testable import LecternServer
+
+/// Publishing and the delivery worker against a fake remote whose inboxes verify signatures.
+@Suite(.serialized) struct DeliveryTests {
+    /// `count` followers on the fake instance; those `shared` use its shared inbox.
+    func addFollowers(_ store: Store, remote: FakeInstance, prefix: String, count: Int, shared: Bool) throws {
+        for index in 0..<count {
+            let id = remote.actorID("\(prefix)\(index)")
+            try store.saveRemoteActor(RemoteActor(id: id, handle: "@\(prefix)\(index)@\(remote.host)", inbox: id + "/inbox",
+                                                  sharedInbox: shared ? remote.sharedInbox : nil), keys: [])
+            try store.addFollower(actorID: id, followActivityID: id + "/follow")
+        }
+    }
+
+    func writePost(_ blog: BlogFixture, slug: String, body: String) throws {
+        let file = blog.root.appendingPathComponent("content/posts/\(slug).md")
+        try "---\ntitle: \(slug)\ndate: \(ISO8601DateFormatter().string(from: Date()))\n---\n\n\(body)\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    @Test func fanOutCreateUpdateDeleteOncePerInbox() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, background: false)
+        defer { blog.stop() }
+        try addFollowers(blog.store, remote: remote, prefix: "s", count: 20, shared: true)
+        try addFollowers(blog.store, remote: remote, prefix: "p", count: 10, shared: false)
+
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        let path = "/\(year)/fresh/"
+        try writePost(blog, slug: "fresh", body: "A new post.")
+        try blog.runtime.rebuild(sourcesChanged: true)
+        let first = await blog.runtime.delivery.runOnce()
+        #expect(first == DeliveryWorker.Report(delivered: 11, retrying: 0, failed: 0), "20 followers share one inbox, 10 have their own")
+        let creates = remote.activities(type: "Create")
+        #expect(creates.count == 11)
+        #expect(Set(creates.map(\.path)).count == 11, "each inbox exactly once")
+        #expect(creates.allSatisfy { $0.verifiedKeyID == blog.actor + "#main-key" })
+        #expect(creates.allSatisfy { ($0.object?["id"] as? String) == blog.base + path })
+
+        // Restarting (a new publisher over the same store) announces nothing twice.
+        #expect(try blog.runtime.publish().isEmpty)
+        #expect(await blog.runtime.delivery.runOnce().attempts == 0)
+
+        try writePost(blog, slug: "fresh", body: "A new post, corrected.")
+        try blog.runtime.rebuild(sourcesChanged: true)
+        #expect(await blog.runtime.delivery.runOnce().delivered == 11)
+        let updates = remote.activities(type: "Update")
+        #expect(updates.count == 11)
+        #expect((updates.first?.object?["content"] as? String)?.contains("corrected") == true)
+        #expect(updates.first?.object?["updated"] != nil)
+
+        try FileManager.default.removeItem(at: blog.root.appendingPathComponent("content/posts/fresh.md"))
+        try blog.runtime.rebuild(sourcesChanged: true)
+        #expect(await blog.runtime.delivery.runOnce().delivered == 11)
+        let deletes = remote.activities(type: "Delete")
+        #expect(deletes.count == 11)
+        #expect(deletes.allSatisfy { ($0.object?["id"] as? String) == blog.base + path && $0.verifiedKeyID != nil })
+        #expect(try await blog.get(path).status == 410)
+        #expect(remote.activities(type: "Create").count == 11, "the scaffold's posts were never announced (first publish)")
+    }
+
+    @Test func failuresAreRetriedWithGrowingDelaysOrGivenUp() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, background: false)
+        defer { blog.stop() }
+        let store = blog.store
+        let closed = "http://127.0.0.1:\(try freePort())/inbox"
+        let inboxes = ["500": remote.actorID("r500") + "/inbox", "429": remote.actorID("r429") + "/inbox",
+                       "400": remote.actorID("r400") + "/inbox", "410": remote.actorID("r410") + "/inbox",
+                       "slow": remote.actorID("slow") + "/inbox", "refused": closed]
+        remote.scripted.value = ["/users/r500/inbox": [500], "/users/r429/inbox": [429], "/users/r400/inbox": [400],
+                                 "/users/r410/inbox": [410]]
+        remote.delays.value = ["/users/slow/inbox": 3]
+        try store.saveRemoteActor(RemoteActor(id: remote.actorID("r410"), inbox: inboxes["410"]!), keys: [])
+        try store.addFollower(actorID: remote.actorID("r410"), followActivityID: "f")
+        var settings = DeliveryWorker.Settings(userAgent: "test")
+        settings.allowPrivateAddresses = true
+        settings.requestTimeout = .seconds(1)
+        let worker = DeliveryWorker(store: store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
+                                    settings: settings)
+        try Outbox(store: store).send(["id": .string(blog.actor + "#test/1"), "type": "Create", "actor": .string(blog.actor)],
+                                      to: Array(inboxes.values))
+        func row(_ key: String) throws -> (state: String, attempts: Int, next: Double, status: Int?) {
+            try store.deliveryRow(activityID: blog.actor + "#test/1", inbox: inboxes[key]!)
+        }
+
+        let start = Date()
+        let first = await worker.runOnce()
+        #expect(first == DeliveryWorker.Report(delivered: 0, retrying: 4, failed: 2))
+        #expect(try row("400").state == "failed", "a 400 is final")
+        #expect(try row("410").state == "failed")
+        #expect(try !store.isFollower(remote.actorID("r410")), "410 from a follower's inbox removes the follower")
+        let firstDelay = try row("500").next - start.timeIntervalSince1970
+        #expect((23...40).contains(firstDelay), "first retry after about 30 s: \(firstDelay)")
+        #expect(try row("429").next - start.timeIntervalSince1970 >= 119, "Retry-After is honoured")
+        #expect(try row("refused").state == "queued" && row("slow").state == "queued")
+        #expect(try row("slow").status == nil, "a timeout has no status")
+
+        // An hour later: the 500 and 429 hosts answer now; the others fail again, waiting longer.
+        let later = Date().addingTimeInterval(3600)
+        let second = await worker.runOnce(now: later)
+        #expect(second.delivered == 2)
+        #expect(try row("500").state == "delivered" && row("429").state == "delivered")
+        let refused = try row("refused")
+        #expect(refused.attempts == 2, "\(refused)")
+        let secondDelay = try row("refused").next - later.timeIntervalSince1970
+        #expect(secondDelay > firstDelay && (47...75).contains(secondDelay), "delays grow: \(firstDelay) then \(secondDelay)")
+        #expect(remote.activities(at: "/users/r500/inbox").count == 1)
+        #expect(remote.activities(at: "/users/r500/inbox").first?.verifiedKeyID == blog.actor + "#main-key")
+
+        // After about two days of failures a delivery is given up.
+        let policy = RetryPolicy()
+        #expect(policy.decide(status: 503, error: nil, retryAfter: nil, attempts: 12, queuedAt: start,
+                              now: start.addingTimeInterval(47 * 3600), jitter: 1) == .fail)
+        #expect(policy.decide(status: 503, error: nil, retryAfter: nil, attempts: 3, queuedAt: start, now: start, jitter: 1)
+                == .retry(at: start.addingTimeInterval(240)))
+    }
+
+    @Test func doubleKnockFallsBackToCavageAndRemembers() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, background: false)
+        defer { blog.stop() }
+        var settings = DeliveryWorker.Settings(userAgent: "test")
+        settings.allowPrivateAddresses = true
+        settings.rfc9421 = true
+        let worker = DeliveryWorker(store: blog.store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
+                                    settings: settings)
+        remote.scripted.value = ["/users/old/inbox": [401]]
+        try Outbox(store: blog.store).send(["id": .string(blog.actor + "#knock/1"), "type": "Create"],
+                                           to: [remote.actorID("old") + "/inbox"])
+        #expect(await worker.runOnce().delivered == 1)
+        let received = remote.activities(at: "/users/old/inbox")
+        #expect(received.count == 1 && received[0].rfc9421 == false && received[0].verifiedKeyID != nil,
+                "refused RFC 9421, then accepted draft-cavage")
+        try Outbox(store: blog.store).send(["id": .string(blog.actor + "#knock/2"), "type": "Create"],
+                                           to: [remote.actorID("old") + "/inbox"])
+        #expect(await worker.runOnce().delivered == 1)
+        #expect(remote.activities(at: "/users/old/inbox").last?.rfc9421 == false, "the host's answer is remembered")
+
+        try blog.store.setAcceptsRFC9421(host: "127.0.0.1", true)
+        try Outbox(store: blog.store).send(["id": .string(blog.actor + "#knock/3"), "type": "Create"],
+                                           to: [remote.actorID("new") + "/inbox"])
+        #expect(await worker.runOnce().delivered == 1)
+        let modern = try #require(remote.activities(at: "/users/new/inbox").last)
+        #expect(modern.rfc9421 && modern.verifiedKeyID == blog.actor + "#main-key", "RFC 9421 to hosts that accept it")
+    }
+
+    /// `kill -9` of `lectern deliver` in the middle of a fan-out: a restart completes it.
+    @Test func killedWorkerLosesNothing() async throws {
+        let lectern = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lectern")
+        try #require(FileManager.default.isExecutableFile(atPath: lectern.path), "build the lectern executable first")
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, extraConfig: "delivery:\n  perHost: 32\n", background: false)
+        defer { blog.stop() }
+        let followers = 300
+        try addFollowers(blog.store, remote: remote, prefix: "k", count: followers, shared: false)
+        remote.delays.value = Dictionary(uniqueKeysWithValues: (0..<followers).map { ("/users/k\($0)/inbox", 0.2) })
+        try writePost(blog, slug: "big-news", body: "Everyone should get this.")
+        try blog.runtime.rebuild(sourcesChanged: true)
+
+        let process = Process()
+        process.executableURL = lectern
+        process.arguments = ["deliver", "--site", blog.root.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        #expect(try await eventually(within: 20) { remote.activities(type: "Create").count >= 40 })
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let beforeRestart = remote.activities(type: "Create").count
+        #expect(beforeRestart < followers, "killed mid-fan-out (\(beforeRestart) of \(followers) delivered)")
+
+        // The restart: rows the dead worker held come back once their lease (60 s) is over.
+        let report = await blog.runtime.delivery.runOnce(now: Date().addingTimeInterval(61))
+        #expect(report.failed == 0)
+        let stats = try blog.store.deliveryStats()
+        #expect(stats.delivered == followers && stats.queued == 0)
+        let paths = remote.activities(type: "Create").map(\.path)
+        #expect(Set(paths).count == followers, "every inbox got it")
+        #expect(paths.count - followers <= 32, "at most the requests in flight at the kill are repeated: \(paths.count - followers)")
+    }
+
+    @Test func digestRespectsItsIntervalAndReportsEachItemOnce() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, extraConfig: "digest:\n  interval: 1h\n", owner: remote.actorID("owner"),
+                                         background: false)
+        defer { blog.stop() }
+        let store = blog.store
+        let digest = blog.runtime.digest
+        func comment(_ n: Int) throws {
+            let author = remote.actorID("alice")
+            try store.saveRemoteActor(RemoteActor(id: author, handle: "@alice@\(remote.host)", name: "Alice", inbox: author + "/inbox"), keys: [])
+            try store.insertComment(CommentRecord(id: "\(author)/notes/\(n)", postPath: blog.post, parentID: nil, authorID: author,
+                                                  url: nil, contentHTML: "<p>Comment number \(n)</p>", summary: nil, sensitive: false,
+                                                  language: nil, visibility: .public, state: .approved, publishedAt: Date()))
+        }
+        let t0 = Date()
+        #expect(try await digest.sendIfDue(now: t0) == .nothingNew, "nothing new, no message")
+        try comment(1)
+        try comment(2)
+        #expect(try await digest.sendIfDue(now: t0) == .sent(items: 2, to: "@owner@\(remote.host)"))
+        try comment(3)
+        guard case .tooSoon(let next) = try await digest.sendIfDue(now: t0.addingTimeInterval(600)) else {
+            Issue.record("a second digest within the interval must wait")
+            return
+        }
+        #expect(abs(next.timeIntervalSince(t0) - 3600) < 0.01)
+        #expect(try await digest.sendIfDue(now: t0.addingTimeInterval(3601)) == .sent(items: 1, to: "@owner@\(remote.host)"))
+        #expect(try await digest.sendIfDue(now: t0.addingTimeInterval(9000)) == .nothingNew)
+        #expect(await blog.runtime.delivery.runOnce(now: t0.addingTimeInterval(9001)).delivered == 2)
+        let messages = remote.activities(at: "/users/owner/inbox", type: "Create").compactMap { $0.object?["content"] as? String }
+        #expect(messages.count == 2)
+        #expect(messages[0].contains("Comment number 1") && messages[0].contains("Comment number 2") && !messages[0].contains("number 3"))
+        #expect(messages[1].contains("Comment number 3") && !messages[1].contains("number 1"))
+    }
+}
