@@ -86,6 +86,11 @@ let package = Package(
         // bench/signatures: our signing and verification rates, next to `openssl speed`.
         .executableTarget(name: "signature-bench", dependencies: ["HTTPSignatures", "LecternCrypto"],
                           path: "bench/signature-bench", swiftSettings: swiftSettings),
+        // bench/inbox and bench/fanout: a fake fediverse server and a signed-request generator.
+        .executableTarget(name: "federation-bench",
+                          dependencies: ["HTTPClient", "HTTPSignatures", "LecternCrypto", "Store",
+                                         .product(name: "Hummingbird", package: "hummingbird")],
+                          path: "bench/federation-bench", swiftSettings: swiftSettings),
 
         .testTarget(name: "SiteTests", dependencies: ["Site"], resources: [.copy("Golden")],
                     swiftSettings: swiftSettings),

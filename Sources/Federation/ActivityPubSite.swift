@@ -64,6 +64,12 @@ public final class ActivityPubSite: Sendable {
         try await SignatureVerifier(now: now).verify(request, keys: remoteKeys)
     }
 
+    /// Whether a verified key belongs to a blocked actor or domain.
+    public func isBlocked(keyID: String) throws -> Bool {
+        guard let owner = try store.remoteKey(id: keyID)?.actorID else { return false }
+        return try store.isBlocked(actorID: owner)
+    }
+
     /// Records the site's posts in the store (new ones get their permanent id, vanished ones are
     /// marked deleted) and re-encodes every document. Returns what changed, for the publisher.
     @discardableResult

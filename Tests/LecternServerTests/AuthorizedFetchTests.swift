@@ -61,5 +61,7 @@ import Testing
         #expect(try await get("/actor/featured", as: "\(remoteBase)/keys/bob", key: remote.keys["bob"]!) == 200, "key documents work too")
         #expect(try await get("/actor/outbox", as: aliceKey, key: remote.keys["bob"]!) == 401, "a forged signature is refused")
         #expect(try await get("/actor/outbox", as: "\(remoteBase)/users/nobody#main-key", key: remote.keys["bob"]!) == 401)
+        _ = try store.block(.actor, "\(remoteBase)/users/alice")
+        #expect(try await get("/actor/outbox", as: aliceKey, key: remote.keys["alice"]!) == 403, "blocks apply to signed fetches")
     }
 }

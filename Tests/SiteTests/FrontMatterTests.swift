@@ -55,8 +55,18 @@ import Testing
         #expect(error("---\ntitle: T\n---\n")?.description.contains("needs a 'date'") == true)
         #expect(error("---\ntitle: T\ndate: 2025-01-01\nbody text without fence\n")?.description
                 == "content/posts/x.md:1: front matter starts with '---' but has no closing '---' line")
-        #expect(error("---\ntitle: T\ndate: 2025-01-01\ncolour: red\n---\n")?.description.hasPrefix(
-            "content/posts/x.md:4: unknown key 'colour'") == true)
+    }
+
+    @Test func unknownKeysWarnWithTheirLineAndHugoNamesWork() throws {
+        let post = try ContentParser(timeZone: TimeZone(identifier: "UTC")!).post(
+            source: "---\ntitle: T\ndate: 2025-01-01\ncolour: red\ncategories: [Essays, Notes]\nlastmod: 2025-02-01\n"
+                + "description: From Hugo\naliases: [/old/]\n---\nBody\n", file: "content/posts/x.md")
+        #expect(post.warnings.count == 2)
+        #expect(post.warnings.first?.hasPrefix("content/posts/x.md:4: unknown key 'colour' ignored") == true)
+        #expect(post.warnings.last?.hasPrefix("content/posts/x.md:8: unknown key 'aliases' ignored") == true)
+        #expect(post.category == "Essays")
+        #expect(post.updated == DateParsing.parse("2025-02-01", timeZone: TimeZone(identifier: "UTC")!))
+        #expect(post.summary == "From Hugo")
     }
 
     @Test(arguments: ["2025-03-01", "2025-03-01 09:30", "2025-03-01T09:30:15Z", "2025-03-01T09:30:15.5+01:00"])

@@ -14,7 +14,12 @@ struct SignedFetch: Sendable {
     func check(_ request: Request) async throws -> Response? {
         guard site.requiresSignedFetch else { return nil }
         do {
-            _ = try await site.verifyFetch(Self.parts(of: request, baseURL: site.config.baseURL))
+            let verified = try await site.verifyFetch(Self.parts(of: request, baseURL: site.config.baseURL))
+            if try site.isBlocked(keyID: verified.keyId) {
+                Self.logger.notice("refused a blocked actor's fetch of \(request.uri.path): \(verified.keyId)")
+                return ActivityPubRoutes.json(Data(#"{"error":"forbidden"}"#.utf8), type: "application/json; charset=utf-8",
+                                              status: .forbidden)
+            }
             return nil
         } catch let error as SignatureError {
             Self.logger.notice("refused unsigned or badly signed fetch of \(request.uri.path): \(error)")

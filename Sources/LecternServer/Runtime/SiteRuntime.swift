@@ -53,6 +53,7 @@ public final class SiteRuntime: Sendable {
         let report = try builder.build(SiteBuilder.Options(includeDrafts: includeDrafts,
                                                            discussions: try Discussions(store: store).all()))
         logger.info("built in \(Int(report.seconds * 1000)) ms: \(report.written) written, \(report.reused) unchanged")
+        for warning in report.warnings { logger.warning("\(warning)") }
         site = try LiveSite(publicFolder: builder.publicFolder)
         try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: includeDrafts))
 
@@ -135,6 +136,7 @@ public final class SiteRuntime: Sendable {
             } else {
                 try activityPub.refreshReactions()
             }
+            for warning in report.warnings { logger.warning("\(warning)") }
             logger.info("rebuilt: \(report.written) files written, \(report.reused) reused in \(Int(report.seconds * 1000)) ms")
         }
     }

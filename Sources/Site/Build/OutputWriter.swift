@@ -14,6 +14,8 @@ public struct BuildReport: Sendable, Equatable {
     /// Files of the previous build that no longer exist.
     public var removed: Int
     public var seconds: Double
+    /// Front matter keys ignored, as `file:line: …`.
+    public var warnings: [String] = []
 }
 
 /// Puts a build's files into `public/` so that a failed build never changes the live site.

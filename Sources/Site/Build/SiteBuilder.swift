@@ -65,7 +65,7 @@ public struct SiteBuilder: Sendable {
         trace.mark("save cache")
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return BuildReport(written: result.written, reused: result.reused, pages: result.pages, removed: result.removed,
-                           seconds: seconds)
+                           seconds: seconds, warnings: content.warnings)
     }
 }
 

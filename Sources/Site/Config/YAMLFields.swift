@@ -74,6 +74,14 @@ struct YAMLFields {
         Self.error(file: file, line: line(of: key), isConfig: isConfig, "'\(key)' \(message)")
     }
 
+    /// `file:line: unknown key 'x' ignored (…)` for each key not in `allowed`: content written
+    /// for another generator (Hugo's `aliases`, say) builds as is, and the writer sees what was skipped.
+    func unknownKeyWarnings(allowed: Set<String>) -> [String] {
+        keys.filter { !allowed.contains($0) }.map { key in
+            "\(file):\(line(of: key)): unknown key '\(key)' ignored (known keys: \(allowed.sorted().joined(separator: ", ")))"
+        }
+    }
+
     func rejectUnknown(allowed: Set<String>) throws {
         for key in keys where !allowed.contains(key) {
             let known = allowed.sorted().joined(separator: ", ")

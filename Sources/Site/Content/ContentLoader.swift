@@ -5,6 +5,8 @@ public struct SiteContent: Sendable {
     /// Newest first; drafts only when the build asked for them.
     public var posts: [Post]
     public var pages: [Page]
+    /// Ignored front matter keys in the files read this time, as `file:line: …`.
+    public var warnings: [String] = []
 }
 
 /// Reads `content/posts/*.md` and `content/pages/*.md` (subfolders included).
@@ -50,7 +52,8 @@ public struct ContentLoader: Sendable {
         var content = SiteContent(
             posts: posts.filter { includeDrafts || !$0.draft }
                 .sorted { ($0.date, $0.path) > ($1.date, $1.path) },
-            pages: pages.filter { includeDrafts || !$0.draft }.sorted { $0.path < $1.path })
+            pages: pages.filter { includeDrafts || !$0.draft }.sorted { $0.path < $1.path },
+            warnings: posts.flatMap(\.warnings) + pages.flatMap(\.warnings))
         try checkUniqueURLs(&content)
         return content
     }

@@ -4,14 +4,16 @@ import Foundation
 struct ContentParser {
     let timeZone: TimeZone
 
+    /// `categories` (first one), `lastmod` and `description` are Hugo's names for `category`,
+    /// `updated` and `summary`: a Hugo content folder builds as is.
     static let postKeys: Set<String> = ["title", "date", "updated", "slug", "category", "tags", "summary",
-                                        "draft", "image", "pinned"]
+                                        "draft", "image", "pinned", "categories", "lastmod", "description"]
     static let pageKeys: Set<String> = ["title", "slug", "summary", "draft", "menu"]
 
     func post(source: String, file: String) throws -> Post {
         let matter = try FrontMatter.split(source, file: file)
         let fields = try YAMLFields(yaml: matter.yaml, file: file, lineOffset: matter.yamlFirstLine - 1)
-        try fields.rejectUnknown(allowed: Self.postKeys)
+        let warnings = fields.unknownKeyWarnings(allowed: Self.postKeys)
         guard let title = try fields.string("title"), !title.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw SiteError.source(file: file, line: 1, message: "front matter needs a 'title'")
         }
@@ -19,9 +21,10 @@ struct ContentParser {
             throw SiteError.source(file: file, line: fields.keys.isEmpty ? 1 : fields.line(of: "title"),
                                    message: "front matter needs a 'date' such as 2025-03-01")
         }
-        let updated = try fields.date("updated", timeZone: timeZone)
+        let updatedKey = fields.keys.contains("updated") ? "updated" : "lastmod"
+        let updated = try fields.date(updatedKey, timeZone: timeZone)
         if let updated, updated < date {
-            throw fields.error("updated", "is earlier than 'date'")
+            throw fields.error(updatedKey, "is earlier than 'date'")
         }
         let slug = try slug(fields: fields, title: title, file: file)
         var calendar = Calendar(identifier: .gregorian)
@@ -31,30 +34,36 @@ struct ContentParser {
         for tag in tags where Slug.make(tag).isEmpty {
             throw fields.error("tags", "contains '\(tag)', which has no letters or digits")
         }
-        let category = try fields.string("category")?.trimmingCharacters(in: .whitespaces)
+        let categoryKey = fields.keys.contains("category") ? "category" : "categories"
+        let category = try (categoryKey == "category" ? fields.string("category") : fields.strings("categories").first)?
+            .trimmingCharacters(in: .whitespaces)
         if let category, Slug.make(category).isEmpty {
-            throw fields.error("category", "needs letters or digits")
+            throw fields.error(categoryKey, "needs letters or digits")
         }
-        return Post(sourcePath: file, title: title, date: date, updated: updated, slug: slug,
+        var post = Post(sourcePath: file, title: title, date: date, updated: updated, slug: slug,
                     category: category?.isEmpty == true ? nil : category,
-                    tags: Self.unique(tags), summary: try fields.string("summary"),
+                    tags: Self.unique(tags), summary: try fields.string("summary") ?? fields.string("description"),
                     draft: try fields.bool("draft") ?? false, image: try fields.string("image"),
                     pinned: try fields.bool("pinned") ?? false, markdown: matter.body,
                     sourceHash: ContentHash(source), path: "/\(year)/\(slug)/",
                     slugLine: fields.keys.contains("slug") ? fields.line(of: "slug") : fields.line(of: "title"))
+        post.warnings = warnings
+        return post
     }
 
     func page(source: String, file: String) throws -> Page {
         let matter = try FrontMatter.split(source, file: file)
         let fields = try YAMLFields(yaml: matter.yaml, file: file, lineOffset: matter.yamlFirstLine - 1)
-        try fields.rejectUnknown(allowed: Self.pageKeys)
+        let warnings = fields.unknownKeyWarnings(allowed: Self.pageKeys)
         guard let title = try fields.string("title"), !title.isEmpty else {
             throw SiteError.source(file: file, line: 1, message: "front matter needs a 'title'")
         }
         let slug = try slug(fields: fields, title: title, file: file)
-        return Page(sourcePath: file, title: title, slug: slug, summary: try fields.string("summary"),
-                    draft: try fields.bool("draft") ?? false, markdown: matter.body,
-                    sourceHash: ContentHash(source), path: "/\(slug)/", menuOrder: try fields.int("menu"))
+        var page = Page(sourcePath: file, title: title, slug: slug, summary: try fields.string("summary"),
+                        draft: try fields.bool("draft") ?? false, markdown: matter.body,
+                        sourceHash: ContentHash(source), path: "/\(slug)/", menuOrder: try fields.int("menu"))
+        page.warnings = warnings
+        return page
     }
 
     private func slug(fields: YAMLFields, title: String, file: String) throws -> String {

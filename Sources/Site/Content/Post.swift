@@ -24,6 +24,8 @@ public struct Post: Sendable, Equatable {
     /// False when the build reused this post's parsed front matter without reading the file;
     /// the body is then read only if one of its pages is rendered again.
     var bodyIsLoaded = true
+    /// Ignored front matter keys, as `file:line: …` (reported when the file is read, not from the cache).
+    public var warnings: [String] = []
 
     init(sourcePath: String, title: String, date: Date, updated: Date?, slug: String, category: String?,
          tags: [String], summary: String?, draft: Bool, image: String?, pinned: Bool, markdown: String,
@@ -56,4 +58,5 @@ public struct Page: Sendable {
     public var path: String
     /// Listed in the site navigation when set; lower comes first.
     public var menuOrder: Int?
+    public var warnings: [String] = []
 }

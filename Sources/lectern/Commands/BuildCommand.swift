@@ -28,6 +28,7 @@ struct BuildCommand: AsyncParsableCommand {
                                               discussions: discussions)
             return try SiteBuilder(root: siteOptions.root).build(options)
         }
+        for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         if !quiet {
             print("built in \(String(format: "%.0f", report.seconds * 1000)) ms: \(report.written) files written "
                   + "(\(report.pages) pages rendered), \(report.reused) unchanged")

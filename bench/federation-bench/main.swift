@@ -1,0 +1,171 @@
+// Load generators for bench/inbox and bench/fanout: a fake fediverse server (actors with keys,
+// inboxes that verify signatures and add latency) plus a signed-request blaster, all in one
+// process so the blog under test is the only other thing running.
+//
+//   federation-bench inbox  <blog-url> <site-folder> <post-paths,…> [actors] [notes] [concurrency]
+//   federation-bench sink   <port> <blog-actor-url> <expected> [latency-ms]
+//   federation-bench seed   <site-folder> <sink-port> <shared-inboxes> <personal-inboxes> <followers>
+import Foundation
+import HTTPClient
+import HTTPSignatures
+import Hummingbird
+import LecternCrypto
+import Logging
+import Store
+import Synchronization
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else { fatalError("usage: federation-bench inbox|sink|seed …") }
+let logger: Logger = {
+    var logger = Logger(label: "bench")
+    logger.logLevel = .critical
+    return logger
+}()
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+nonisolated func serve(_ router: Router<BasicRequestContext>, host: String, port: Int) -> Task<Void, any Error> {
+    let app = Application(router: router, configuration: .init(address: .hostname(host, port: port), backlog: 4096), logger: logger)
+    return Task { try await app.runService(gracefulShutdownSignals: []) }
+}
+
+switch arguments[1] {
+case "inbox":
+    // Sustained signed Create(Note) replies from many actors; keys are fetched once from here.
+    let blog = arguments[2], site = arguments[3], posts = arguments[4].split(separator: ",").map(String.init)
+    let actors = arguments.count > 5 ? Int(arguments[5])! : 100
+    let notes = arguments.count > 6 ? Int(arguments[6])! : 20_000
+    let concurrency = arguments.count > 7 ? Int(arguments[7])! : 64
+    let port = 18_290
+    let base = "http://127.0.0.1:\(port)"
+    let keys = try (0..<actors).map { _ in try PrivateKey.generate(.rsa(bits: 2048)) }
+    let pems = try keys.map { try $0.publicKey.pemSPKI() }
+    let router = Router()
+    router.get("/users/:n") { _, context -> Response in
+        let n = Int(context.parameters.get("n") ?? "") ?? -1
+        guard pems.indices.contains(n) else { return Response(status: .notFound) }
+        let id = "\(base)/users/\(n)"
+        let actor: [String: Any] = ["id": id, "type": "Person", "preferredUsername": "u\(n)", "name": "User \(n)", "inbox": "\(id)/inbox",
+                                    "publicKey": ["id": "\(id)#main-key", "owner": id, "publicKeyPem": pems[n]]]
+        return Response(status: .ok, headers: [.contentType: "application/activity+json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: actor))))
+    }
+    let server = serve(router, host: "127.0.0.1", port: port)
+    try await Task.sleep(for: .milliseconds(300))
+    let runID = UUID().uuidString.prefix(8)
+    // Sign everything first (in parallel), so the measured run is the blog's work, not ours.
+    let signer = keys.enumerated().map { CavageSigner(keyId: "\(base)/users/\($0.offset)#main-key", key: $0.element) }
+    let requests: [OutgoingRequest] = await withTaskGroup(of: [(Int, OutgoingRequest)].self) { group in
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        for worker in 0..<cores {
+            group.addTask {
+                stride(from: worker, to: notes, by: cores).map { i in
+                    let n = i % actors
+                    let id = "\(base)/users/\(n)/notes/\(runID)-\(i)"
+                    let note: [String: Any] = [
+                        "id": "\(id)/activity", "type": "Create", "actor": "\(base)/users/\(n)",
+                        "object": ["id": id, "type": "Note", "attributedTo": "\(base)/users/\(n)", "inReplyTo": blog + posts[i % posts.count],
+                                   "content": "<p>Reply \(i) to the post.</p>", "published": "2026-11-22T10:00:00Z",
+                                   "to": ["https://www.w3.org/ns/activitystreams#Public"]],
+                    ]
+                    var parts = HTTPRequestParts(method: "POST", url: blog + "/inbox",
+                                                 headers: [("Content-Type", "application/activity+json")],
+                                                 body: Array(try! JSONSerialization.data(withJSONObject: note)))
+                    try! signer[n].sign(&parts)
+                    return (i, OutgoingRequest(method: "POST", url: parts.targetURI, headers: parts.headers, body: parts.body))
+                }
+            }
+        }
+        var all: [(Int, OutgoingRequest)] = []
+        for await chunk in group { all += chunk }
+        return all.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+    let store = try Store(path: site + "/data/lectern.sqlite")
+    let before = try store.rowCounts()["comments"] ?? 0
+    let transfers = ConcurrentTransfers(client: HTTPClient(allowPrivateAddresses: true), maximumInFlight: concurrency)
+    var next = 0, latencies: [Double] = [], started: [Int64: ContinuousClock.Instant] = [:], statuses: [Int: Int] = [:]
+    let clock = ContinuousClock.now
+    transfers.run(next: { free in
+        let batch = (next..<min(requests.count, next + free)).map { (Int64($0), requests[$0]) }
+        for (token, _) in batch { started[token] = .now }
+        next += batch.count
+        return batch
+    }, completed: { token, result in
+        let elapsed = ContinuousClock.now - started[token]!
+        latencies.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+        statuses[(try? result.get().status) ?? 0, default: 0] += 1
+    })
+    let seconds = { (d: Duration) in Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }(ContinuousClock.now - clock)
+    // Every accepted reply must become exactly one comment once the queue drains.
+    var drained = ContinuousClock.now
+    while try store.inboundBacklog() > 0 { try await Task.sleep(for: .milliseconds(50)); drained = .now }
+    let after = try store.rowCounts()["comments"] ?? 0
+    let drainSeconds = { (d: Duration) in Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }(drained - clock)
+    print("| \(notes) replies from \(actors) actors, \(concurrency) connections | \(Int(Double(notes) / seconds)) | "
+          + String(format: "%.1f ms | %.1f ms | %.1f s | ", percentile(latencies, 0.5), percentile(latencies, 0.99), drainSeconds)
+          + "\(statuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")) | "
+          + "\(after - before) (\(after - before == notes ? "none lost or doubled" : "MISMATCH")) |")
+    server.cancel()
+
+case "sink":
+    // Inboxes on every 127.x address: verify each signature, wait `latency`, count arrivals.
+    let port = Int(arguments[2])!, blogActor = arguments[3], expected = Int(arguments[4])!
+    let latency = arguments.count > 5 ? Int(arguments[5])! : 50
+    let response = try await HTTPClient(allowPrivateAddresses: true)
+        .perform(OutgoingRequest(url: blogActor, headers: [("Accept", "application/activity+json")]))
+    let actor = try JSONSerialization.jsonObject(with: Data(response.body)) as! [String: Any]
+    let key = try PublicKey(pem: (actor["publicKey"] as! [String: Any])["publicKeyPem"] as! String)
+    struct Keys: SignatureKeyProvider { let key: PublicKey; func publicKey(for keyId: String, refresh: Bool) async throws -> PublicKey { key } }
+    let counts = Mutex<(valid: Int, invalid: Int, paths: [String: Int], first: ContinuousClock.Instant?, last: ContinuousClock.Instant?)>((0, 0, [:], nil, nil))
+    let router = Router()
+    router.post("/**") { request, _ -> Response in
+        var request = request
+        let body = try await request.collectBody(upTo: 1 << 20)
+        let parts = HTTPRequestParts(method: "POST", url: "http://\(request.head.authority ?? "")\(request.uri.path)",
+                                     headers: [("Host", request.head.authority ?? "")] + request.headers.map { ($0.name.rawName, $0.value) },
+                                     body: Array(buffer: body))
+        let valid = (try? await SignatureVerifier().verify(parts, keys: Keys(key: key))) != nil
+        try await Task.sleep(for: .milliseconds(latency))
+        counts.withLock {
+            if valid { $0.valid += 1 } else { $0.invalid += 1 }
+            $0.paths["\(request.head.authority ?? "")\(request.uri.path)", default: 0] += 1
+            $0.first = $0.first ?? .now
+            $0.last = .now
+        }
+        return Response(status: valid ? .accepted : .unauthorized)
+    }
+    let server = serve(router, host: "0.0.0.0", port: port)
+    FileHandle.standardError.write(Data("sink ready\n".utf8))
+    while counts.withLock({ $0.valid + $0.invalid }) < expected { try await Task.sleep(for: .milliseconds(20)) }
+    let (valid, invalid, paths) = counts.withLock { ($0.valid, $0.invalid, $0.paths) }
+    print("sink: \(valid) valid, \(invalid) invalid signatures; \(paths.count) distinct inboxes; \(paths.values.filter { $0 > 1 }.count) got duplicates")
+    server.cancel()
+
+case "seed":
+    // Followers for bench/fanout: `shared` shared inboxes (several followers each) and
+    // `personal` followers with only their own inbox, spread over 127.0.0.2–127.0.0.251.
+    let site = arguments[2], port = Int(arguments[3])!, shared = Int(arguments[4])!, personal = Int(arguments[5])!
+    let followers = Int(arguments[6])!
+    let store = try Store(path: site + "/data/lectern.sqlite")
+    func host(_ n: Int) -> String { "127.0.0.\(2 + n % 250):\(port)" }
+    for n in 0..<followers {
+        let actor: RemoteActor
+        if n < followers - personal {
+            let inbox = n % shared
+            actor = RemoteActor(id: "http://\(host(inbox))/users/\(n)", inbox: "http://\(host(inbox))/users/\(n)/inbox",
+                                sharedInbox: "http://\(host(inbox))/inbox/\(inbox)")
+        } else {
+            let m = n + shared
+            actor = RemoteActor(id: "http://\(host(m))/users/\(n)", inbox: "http://\(host(m))/users/\(n)/inbox")
+        }
+        try store.saveRemoteActor(actor, keys: [])
+        try store.addFollower(actorID: actor.id, followActivityID: actor.id + "/follow")
+    }
+    print("seeded \(followers) followers; \(try store.followerInboxes().count) distinct inboxes")
+
+default:
+    fatalError("unknown mode \(arguments[1])")
+}
