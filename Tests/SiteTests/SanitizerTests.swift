@@ -77,3 +77,19 @@ import Testing
         #expect(discussion.threaded().map { "\($0.comment.id):\($0.depth)" } == ["a:0", "b:1", "c:2", "d:0", "orphan:0", "loop:0"])
     }
 }
+
+@Suite struct LinkRewritingTests {
+    @Test(arguments: [
+        (#"<a href="/2025/x/">x</a> <img src="/i.png" alt="é">"#,
+         #"<a href="https://b.example/2025/x/">x</a> <img src="https://b.example/i.png" alt="é">"#),
+        (#"<a href="//cdn.example/x">protocol-relative stays</a>"#, #"<a href="//cdn.example/x">protocol-relative stays</a>"#),
+        (#"<a data-href="/x" href="https://o.example/">other attributes stay</a>"#,
+         #"<a data-href="/x" href="https://o.example/">other attributes stay</a>"#),
+        (#"<p>text ="/ not in a tag, and "/" alone</p>"#, #"<p>text ="/ not in a tag, and "/" alone</p>"#),
+        (#"<a href="/">root</a>"#, #"<a href="https://b.example/">root</a>"#),
+        (#"ünïcödé <a href="/ü/">ü</a>"#, #"ünïcödé <a href="https://b.example/ü/">ü</a>"#),
+    ])
+    func rootRelativeLinksBecomeAbsolute(input: String, expected: String) {
+        #expect(HTMLText.absolutizeLinks(input, baseURL: "https://b.example") == expected)
+    }
+}

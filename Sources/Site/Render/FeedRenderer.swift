@@ -18,7 +18,7 @@ struct FeedRenderer {
     private func entries(_ scope: FeedScope) -> ArraySlice<Int> { scope.indices.prefix(config.feedSize) }
 
     private func content(_ index: Int) -> String {
-        HTMLText.absolutizeLinks(model.rendered.post(index).html, baseURL: config.baseURL)
+        model.rendered.absoluteHTML(index, baseURL: config.baseURL)
     }
 
     private func summaryText(_ index: Int) -> String {

@@ -75,6 +75,7 @@ final class RenderedCache: @unchecked Sendable {
     private let lock = NSLock()
     private var postCache: [Int: RenderedMarkdown] = [:]
     private var pageCache: [Int: RenderedMarkdown] = [:]
+    private var absoluteCache: [Int: String] = [:]
 
     init(posts: [Post], pages: [Page], loadBody: @escaping @Sendable (Post) -> String) {
         self.posts = posts
@@ -87,6 +88,15 @@ final class RenderedCache: @unchecked Sendable {
         let post = posts[index]
         let result = MarkdownRenderer.render(post.bodyIsLoaded ? post.markdown : loadBody(post))
         lock.withLock { postCache[index] = result }
+        return result
+    }
+
+    /// A post's HTML with root-relative links made absolute, as every feed that lists it shows
+    /// it (a post is in up to six feeds: Atom, RSS and JSON, for the site and its category).
+    func absoluteHTML(_ index: Int, baseURL: String) -> String {
+        if let hit = lock.withLock({ absoluteCache[index] }) { return hit }
+        let result = HTMLText.absolutizeLinks(post(index).html, baseURL: baseURL)
+        lock.withLock { absoluteCache[index] = result }
         return result
     }
 
