@@ -156,6 +156,12 @@ extension Store {
 
     /// An activity came from this host: it is up again; its paused deliveries are due now.
     public func hostIsBack(_ host: String, now: Date = Date()) throws {
+        // Called for every inbox request: a read first, so healthy hosts cost no write.
+        let troubled = try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM hosts WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)",
+                              arguments: [host.lowercased()]) ?? false
+        }
+        guard troubled else { return }
         try database.write { db in
             try db.execute(sql: "UPDATE hosts SET paused = 0, failing_since = NULL WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)",
                            arguments: [host.lowercased()])

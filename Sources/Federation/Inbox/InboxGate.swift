@@ -13,10 +13,10 @@ public struct InboxGate: Sendable {
     static let acceptedTypes = ["application/activity+json", "application/ld+json", "application/json"]
 
     public let store: Store
-    public let keys: any SignatureKeyProvider
+    public let keys: RemoteKeyProvider
     let replays: ReplayCache
 
-    public init(store: Store, keys: any SignatureKeyProvider) {
+    public init(store: Store, keys: RemoteKeyProvider) {
         self.store = store
         self.keys = keys
         self.replays = ReplayCache()
@@ -58,7 +58,7 @@ public struct InboxGate: Sendable {
         let signer: String
         do {
             let verified = try await SignatureVerifier(now: now).verify(request, keys: keys)
-            guard let owner = try store.remoteKey(id: verified.keyId)?.actorID else {
+            guard let owner = try keys.owner(ofKey: verified.keyId) else {
                 return .refuse(401, "key \(verified.keyId) has no known owner")
             }
             signer = owner

@@ -2,6 +2,7 @@ import Foundation
 import HTTPSignatures
 import LecternCrypto
 import Store
+import Synchronization
 
 /// Public keys of remote actors for the signature verifier: from the store when known, else
 /// fetched (the `keyId` without its fragment, which is the actor document or a key document
@@ -9,14 +10,38 @@ import Store
 public struct RemoteKeyProvider: SignatureKeyProvider {
     public let fetcher: RemoteFetcher
     public let store: Store
+    /// Parsed keys and their owners, so a busy inbox neither queries nor parses PEM per request.
+    let parsed = ParsedKeys()
 
     public init(fetcher: RemoteFetcher, store: Store) {
         self.fetcher = fetcher
         self.store = store
     }
 
+    final class ParsedKeys: Sendable {
+        private let keys = Mutex<[String: (owner: String, key: PublicKey)]>([:])
+        subscript(keyId: String) -> (owner: String, key: PublicKey)? { keys.withLock { $0[keyId] } }
+        func set(_ keyId: String, owner: String, key: PublicKey) {
+            keys.withLock { keys in
+                if keys.count > 10_000 { keys.removeAll() }  // a bound, not an LRU: refilling is cheap
+                keys[keyId] = (owner, key)
+            }
+        }
+    }
+
+    /// The actor that owns a key this provider has seen (or the store knows).
+    public func owner(ofKey keyId: String) throws -> String? {
+        if let hit = parsed[keyId] { return hit.owner }
+        return try store.remoteKey(id: keyId)?.actorID
+    }
+
     public func publicKey(for keyId: String, refresh: Bool) async throws -> PublicKey {
-        if !refresh, let cached = try store.remoteKey(id: keyId) { return try PublicKey(pem: cached.pem) }
+        if !refresh, let hit = parsed[keyId] { return hit.key }
+        if !refresh, let cached = try store.remoteKey(id: keyId) {
+            let key = try PublicKey(pem: cached.pem)
+            parsed.set(keyId, owner: cached.actorID, key: key)
+            return key
+        }
         let documentURL = keyId.split(separator: "#", maxSplits: 1).first.map(String.init) ?? keyId
         var document = try await fetcher.fetchObject(documentURL)
         // A key document (GoToSocial, some others) names its owner: the actor holds the inbox.
@@ -31,7 +56,9 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
             throw SignatureError.keyUnavailable("\(actor.id) does not publish the key \(keyId)")
         }
         try store.saveRemoteActor(actor, keys: keys)
-        return try PublicKey(pem: pem)
+        let key = try PublicKey(pem: pem)
+        parsed.set(keyId, owner: actor.id, key: key)
+        return key
     }
 
     static func actor(from document: [String: Any]) -> RemoteActor? {

@@ -37,6 +37,18 @@ public final class SiteRuntime: Sendable {
     let sourcesChanged = Atomic<Bool>(false)
     /// Serializes builds (the watcher's and the comments').
     let buildLock = Mutex(())
+    /// What pages show of each post's discussion, kept between builds: after the inbox changes a
+    /// few posts only those are read again (a busy blog has thousands of comments).
+    let discussions = Mutex<[String: Discussion]>([:])
+    /// Posts whose discussion changed since the last build (from the inbox worker).
+    let pendingPosts = PendingPosts()
+
+    /// A set shared with the inbox worker's callback (a class: `Mutex` cannot be captured).
+    final class PendingPosts: Sendable {
+        private let paths = Mutex<Set<String>>([])
+        func add(_ changed: Set<String>) { paths.withLock { $0.formUnion(changed) } }
+        func take() -> Set<String> { paths.withLock { paths in defer { paths.removeAll() }; return paths } }
+    }
 
     public init(root: URL, includeDrafts: Bool = false, store: Store? = nil, logger: Logger) throws {
         self.root = root.standardizedFileURL
@@ -50,8 +62,9 @@ public final class SiteRuntime: Sendable {
         activityPub = try ActivityPubSite(config: config, store: store,
                                           keys: KeyStore(folder: root.appendingPathComponent("data/keys")))
         // Build before listening: the server never serves a stale or half-built site.
-        let report = try builder.build(SiteBuilder.Options(includeDrafts: includeDrafts,
-                                                           discussions: try Discussions(store: store).all()))
+        let initial = try Discussions(store: store).all()
+        discussions.withLock { $0 = initial }
+        let report = try builder.build(SiteBuilder.Options(includeDrafts: includeDrafts, discussions: initial))
         logger.info("built in \(Int(report.seconds * 1000)) ms: \(report.written) written, \(report.reused) unchanged")
         for warning in report.warnings { logger.warning("\(warning)") }
         site = try LiveSite(publicFolder: builder.publicFolder)
@@ -62,8 +75,12 @@ public final class SiteRuntime: Sendable {
         outbox = Outbox(store: store) { delivery.signal.signal() }
         let fetcher = activityPub.remoteKeys.fetcher
         let rebuildSignal = self.rebuildSignal
+        let pendingPosts = self.pendingPosts
         inbox = InboxWorker(store: store, processor: InboxProcessor(store: store, config: config, outbox: outbox, fetcher: fetcher),
-                            signal: inboxSignal) { _ in rebuildSignal.signal() }
+                            signal: inboxSignal) { changed in
+            pendingPosts.add(changed)
+            rebuildSignal.signal()
+        }
         publisher = Publisher(site: activityPub, outbox: outbox)
         digest = CommentDigest(site: activityPub, outbox: outbox,
                                owner: config.owner == nil ? nil : OwnerResolver(fetcher: fetcher, store: store))
@@ -124,10 +141,23 @@ public final class SiteRuntime: Sendable {
 
     /// Re-renders after comments changed (only the affected pages and feeds are written) or,
     /// when the watcher saw a change, after sources changed (then followers hear of it).
-    public func rebuild(sourcesChanged: Bool) throws {
+    public func rebuild(sourcesChanged: Bool, allDiscussions: Bool = true) throws {
         try buildLock.withLock { _ in
-            let report = try builder.build(SiteBuilder.Options(includeDrafts: includeDrafts,
-                                                               discussions: try Discussions(store: store).all()))
+            let changed = pendingPosts.take()
+            let source = Discussions(store: store)
+            let current: [String: Discussion]
+            if allDiscussions {
+                current = try source.all()
+            } else {
+                var known = discussions.withLock { $0 }
+                for path in changed {
+                    let fresh = try source.discussion(postPath: path)
+                    known[path] = fresh.isEmpty ? nil : fresh
+                }
+                current = known
+            }
+            discussions.withLock { $0 = current }
+            let report = try builder.build(SiteBuilder.Options(includeDrafts: includeDrafts, discussions: current))
             try site.reload()
             if sourcesChanged {
                 try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone)
@@ -147,6 +177,7 @@ public final class SiteRuntime: Sendable {
 
     func rebuildLoop() async {
         var lastStamp = try? store.setting(Self.discussionsChangedKey)
+        var lastBuild = Duration.zero
         while !Task.isCancelled {
             let signalled = await rebuildSignal.wait(upTo: .seconds(2))
             guard !Task.isCancelled else { return }
@@ -154,11 +185,15 @@ public final class SiteRuntime: Sendable {
             let fromCommand = stamp != lastStamp
             lastStamp = stamp
             guard signalled || fromCommand else { continue }
-            // Let a burst (a thread of replies, a batch of likes) settle into one build.
-            try? await Task.sleep(for: .milliseconds(250))
+            // Let a burst (a thread of replies, a batch of likes) settle into one build; under a
+            // sustained stream, pace builds to twice their own duration so they take at most a
+            // third of the CPU and the inbox keeps most of it.
+            try? await Task.sleep(for: max(.milliseconds(250), lastBuild * 2))
             let sources = sourcesChanged.exchange(false, ordering: .relaxed)
+            let started = ContinuousClock.now
             do {
-                try rebuild(sourcesChanged: sources)
+                try rebuild(sourcesChanged: sources, allDiscussions: sources || fromCommand)
+                lastBuild = ContinuousClock.now - started
             } catch {
                 // The old site stays live; the writer sees what to fix.
                 logger.error("build failed, still serving the previous site: \(error)")

@@ -18,7 +18,7 @@ public final class LiveSite: Sendable {
 
     /// Re-reads `public/` (after a build swapped a new tree in).
     public func reload() throws {
-        let fresh = try StaticIndex.load(from: publicFolder)
+        let fresh = try StaticIndex.load(from: publicFolder, reusing: index)
         current.withLock { $0 = fresh }
     }
 }

@@ -12,6 +12,14 @@ struct StaticIndex: Sendable {
     static let memoryLimit = 8 * 1024 * 1024
 
     private(set) var files: [String: StaticFile] = [:]
+    /// Size and modification time of each file (and `.gz` twin) as loaded, so a reload after a
+    /// small rebuild reads only the files that changed.
+    private(set) var stamps: [String: FileStamp] = [:]
+
+    struct FileStamp: Equatable, Sendable {
+        let size: Int
+        let modified: Double
+    }
 
     init() {}
 
@@ -21,7 +29,8 @@ struct StaticIndex: Sendable {
 
     /// Reads every file under `folder`, skipping dot-files and anything that resolves outside it.
     /// A `name.gz` is kept as the compressed twin of `name`, and is not served on its own.
-    static func load(from folder: URL) throws -> StaticIndex {
+    /// Files whose stamp (and whose twin's stamp) match `previous` are taken from it unread.
+    static func load(from folder: URL, reusing previous: StaticIndex? = nil) throws -> StaticIndex {
         var index = StaticIndex()
         let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
         let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey, .contentModificationDateKey, .fileSizeKey]
@@ -35,15 +44,25 @@ struct StaticIndex: Sendable {
             let values = try resolved.resourceValues(forKeys: Set(keys))
             guard values.isRegularFile == true else { continue }
             let relative = String(url.standardizedFileURL.path.dropFirst(root.count + 1))
+            let stamp = FileStamp(size: values.fileSize ?? 0, modified: values.contentModificationDate?.timeIntervalSince1970 ?? 0)
+            index.stamps[relative] = stamp
             if relative.hasSuffix(".gz") {
-                if let data = FileManager.default.contents(atPath: resolved.path) {
-                    compressed[String(relative.dropLast(3))] = ByteBuffer(bytes: data)
+                let original = String(relative.dropLast(3))
+                if previous?.stamps[relative] == stamp, let kept = previous?.files[original]?.gzip {
+                    compressed[original] = kept
+                } else if let data = FileManager.default.contents(atPath: resolved.path) {
+                    compressed[original] = ByteBuffer(bytes: data)
                 }
                 continue
             }
             entries.append((relative, resolved, values.contentModificationDate ?? Date(), values.fileSize ?? 0))
         }
         for (relative, url, modified, size) in entries {
+            if let previous, let kept = previous.files[relative], previous.stamps[relative] == index.stamps[relative],
+               previous.stamps[relative + ".gz"] == index.stamps[relative + ".gz"] {
+                index.files[relative] = kept
+                continue
+            }
             var body: ByteBuffer?
             var hash = ContentHash()
             if size <= memoryLimit {
