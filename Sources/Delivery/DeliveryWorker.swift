@@ -49,9 +49,10 @@ public final class DeliveryWorker: Sendable {
     let cavage: CavageSigner
     let rfc9421: RFC9421Signer
     let transfers: ConcurrentTransfers
-    let logger = Logger(label: "lectern.delivery")
+    let logger: Logger
 
-    public init(store: Store, keyID: String, key: PrivateKey, settings: Settings) {
+    public init(store: Store, keyID: String, key: PrivateKey, settings: Settings, logger: Logger = Logger(label: "lectern.delivery")) {
+        self.logger = logger
         self.store = store
         self.settings = settings
         cavage = CavageSigner(keyId: keyID, key: key)

@@ -33,7 +33,8 @@ public enum LecternServer {
         let router = Router()
         if let activityPub { ActivityPubRoutes.add(to: router, site: activityPub) }
         if let activityPub, let interactions {
-            InboxRoutes(gate: interactions.gate, baseURL: activityPub.config.baseURL, queued: interactions.queued).add(to: router)
+            InboxRoutes(gate: interactions.gate, baseURL: activityPub.config.baseURL, queued: interactions.queued,
+                        logger: logger).add(to: router)
             CommentsRoute(site: activityPub, discussions: interactions.discussions).add(to: router)
         }
         let responder = SiteResponder(files: StaticFileResponder(site: site), posts: activityPub.map(PostNegotiation.init),

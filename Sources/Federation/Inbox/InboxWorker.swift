@@ -12,10 +12,11 @@ public struct InboxWorker: Sendable {
     public let signal: QueueSignal
     /// Called with the posts whose discussion changed, after each pass that changed any.
     public let onChange: @Sendable (Set<String>) async -> Void
-    let logger = Logger(label: "lectern.inbox")
+    let logger: Logger
 
-    public init(store: Store, processor: InboxProcessor, signal: QueueSignal,
+    public init(store: Store, processor: InboxProcessor, signal: QueueSignal, logger: Logger = Logger(label: "lectern.inbox"),
                 onChange: @escaping @Sendable (Set<String>) async -> Void) {
+        self.logger = logger
         self.store = store
         self.processor = processor
         self.signal = signal

@@ -14,7 +14,7 @@ struct InboxRoutes: Sendable {
     let baseURL: String
     /// Called when an activity was queued (wakes the inbox worker).
     let queued: @Sendable () -> Void
-    static let logger = Logger(label: "lectern.inbox")
+    let logger: Logger
 
     func add(to router: Router<BasicRequestContext>) {
         for path in ["/inbox", "/actor/inbox"] {
@@ -46,7 +46,7 @@ struct InboxRoutes: Sendable {
 
     private func answer(_ request: Request, _ outcome: InboxGate.Outcome) -> Response {
         let level: Logger.Level = outcome.status < 300 ? .info : (outcome.status >= 500 ? .error : .notice)
-        Self.logger.log(level: level, "\(request.uri.path) \(outcome.status): \(outcome.reason)")
+        logger.log(level: level, "\(request.uri.path) \(outcome.status): \(outcome.reason)")
         let status = HTTPResponse.Status(code: outcome.status)
         let message = switch outcome.status {
         case 202: "accepted"

@@ -70,14 +70,14 @@ public final class SiteRuntime: Sendable {
         site = try LiveSite(publicFolder: builder.publicFolder)
         try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: includeDrafts))
 
-        let delivery = Self.deliveryWorker(activityPub)
+        let delivery = Self.deliveryWorker(activityPub, logger: logger)
         self.delivery = delivery
         outbox = Outbox(store: store) { delivery.signal.signal() }
         let fetcher = activityPub.remoteKeys.fetcher
         let rebuildSignal = self.rebuildSignal
         let pendingPosts = self.pendingPosts
         inbox = InboxWorker(store: store, processor: InboxProcessor(store: store, config: config, outbox: outbox, fetcher: fetcher),
-                            signal: inboxSignal) { changed in
+                            signal: inboxSignal, logger: logger) { changed in
             pendingPosts.add(changed)
             rebuildSignal.signal()
         }
@@ -87,7 +87,8 @@ public final class SiteRuntime: Sendable {
     }
 
     /// The delivery worker as `lectern.yml` configures it, signing as the blog's actor.
-    public static func deliveryWorker(_ activityPub: ActivityPubSite) -> DeliveryWorker {
+    public static func deliveryWorker(_ activityPub: ActivityPubSite,
+                                      logger: Logger = Logger(label: "lectern.delivery")) -> DeliveryWorker {
         let config = activityPub.config
         var settings = DeliveryWorker.Settings(userAgent: "Lectern/\(ActivityPubSite.softwareVersion) (+\(config.baseURL)/)")
         settings.concurrency = config.delivery.concurrency
@@ -95,7 +96,7 @@ public final class SiteRuntime: Sendable {
         settings.rfc9421 = config.delivery.rfc9421
         settings.allowPrivateAddresses = config.federation.allowPrivateAddresses
         return DeliveryWorker(store: activityPub.store, keyID: activityPub.urls.actorKeyID, key: activityPub.actorKey,
-                              settings: settings)
+                              settings: settings, logger: logger)
     }
 
     public func makeApplication(host: String? = nil, port: Int? = nil,

@@ -16,6 +16,12 @@ enum ExamplePosts {
         server:
           host: 127.0.0.1
           port: 8080
+        # comments:
+        #   moderation: open               # open | first-time | closed
+        # digest:
+        #   interval: 1h                   # at most one comment digest per interval
+        # federation:
+        #   allowPrivateAddresses: true    # only to federate with a test server on this machine
 
         """
     }
