@@ -8,7 +8,9 @@ extension DeliveryWorker {
     /// per-host limit, and records outcomes in batches (one commit per batch).
     struct Pass {
         let worker: DeliveryWorker
-        var buffer: [DeliveryJob] = []
+        /// Leased jobs waiting for a slot, already signed (signing is the costly part: it is done
+        /// for a whole lease at once, on every core).
+        var buffer: [Prepared] = []
         var inFlight: [Int64: (job: DeliveryJob, usedRFC9421: Bool)] = [:]
         var perHost: [String: Int] = [:]
         var exhausted = false
@@ -22,26 +24,61 @@ extension DeliveryWorker {
             self.now = now
         }
 
+        struct Prepared {
+            let job: DeliveryJob
+            let rfc9421: Bool
+            let request: Result<OutgoingRequest, any Error>
+        }
+
+        /// Signs jobs in parallel (draft-cavage, or RFC 9421 where the double-knock allows).
+        func prepare(_ jobs: [DeliveryJob]) -> [Prepared] {
+            let worker = worker
+            let results = Slots(count: jobs.count)
+            DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+                let job = jobs[index]
+                let useRFC9421 = worker.settings.rfc9421 && job.acceptsRFC9421 != false
+                results.set(index, Prepared(job: job, rfc9421: useRFC9421,
+                                            request: Result { try worker.request(for: job, rfc9421: useRFC9421) }))
+            }
+            return results.values
+        }
+
+        /// One slot per index, each written by exactly one thread of `concurrentPerform`.
+        final class Slots: @unchecked Sendable {
+            private let slots: UnsafeMutableBufferPointer<Prepared?>
+            init(count: Int) {
+                slots = .allocate(capacity: count)
+                slots.initialize(repeating: nil)
+            }
+            deinit {
+                slots.deinitialize()
+                slots.deallocate()
+            }
+            func set(_ index: Int, _ value: Prepared) { slots[index] = value }
+            var values: [Prepared] { slots.compactMap { $0 } }
+        }
+
         mutating func next(freeSlots: Int) -> [(token: Int64, request: OutgoingRequest)] {
             flush()
             if buffer.count < worker.settings.concurrency, !exhausted {
                 let leased = (try? worker.store.leaseDeliveries(limit: worker.settings.concurrency * 2, now: now ?? Date(),
                                                                 lease: worker.settings.lease)) ?? []
                 exhausted = leased.isEmpty
-                buffer += leased
+                buffer += prepare(leased)
             }
             var started: [(token: Int64, request: OutgoingRequest)] = []
             var index = 0
             while started.count < freeSlots, index < buffer.count {
-                let job = buffer[index]
+                let prepared = buffer[index]
+                let job = prepared.job
                 guard perHost[job.host, default: 0] < worker.settings.perHost else { index += 1; continue }
                 buffer.remove(at: index)
-                let useRFC9421 = worker.settings.rfc9421 && job.acceptsRFC9421 != false
-                do {
-                    started.append((job.id, try request(for: job, rfc9421: useRFC9421)))
-                    inFlight[job.id] = (job, useRFC9421)
+                switch prepared.request {
+                case .success(let request):
+                    started.append((job.id, request))
+                    inFlight[job.id] = (job, prepared.rfc9421)
                     perHost[job.host, default: 0] += 1
-                } catch {
+                case .failure(let error):
                     record(job, .failed, status: nil, error: "signing: \(error)")
                 }
             }
@@ -51,14 +88,6 @@ extension DeliveryWorker {
             return started
         }
 
-        func request(for job: DeliveryJob, rfc9421: Bool) throws -> OutgoingRequest {
-            var parts = HTTPRequestParts(method: "POST", url: job.inbox,
-                                         headers: [("Content-Type", "application/activity+json"),
-                                                   ("Accept", "application/activity+json")],
-                                         body: Array(job.json.utf8))
-            if rfc9421 { try worker.rfc9421.sign(&parts) } else { try worker.cavage.sign(&parts) }
-            return OutgoingRequest(method: "POST", url: job.inbox, headers: parts.headers, body: parts.body)
-        }
 
         mutating func completed(token: Int64, result: Result<IncomingResponse, HTTPClientError>) {
             guard let (job, usedRFC9421) = inFlight.removeValue(forKey: token) else { return }
@@ -71,7 +100,7 @@ extension DeliveryWorker {
                     try? worker.store.setAcceptsRFC9421(host: job.host, false)
                     var retry = job
                     retry.acceptsRFC9421 = false
-                    buffer.insert(retry, at: 0)
+                    buffer.insert(contentsOf: prepare([retry]), at: 0)
                     return
                 }
                 if (200..<300).contains(status) { try? worker.store.setAcceptsRFC9421(host: job.host, true) }
@@ -111,5 +140,15 @@ extension DeliveryWorker {
                 outcomes.removeAll()
             }
         }
+    }
+
+    /// The signed POST of a job to its inbox.
+    func request(for job: DeliveryJob, rfc9421: Bool) throws -> OutgoingRequest {
+        var parts = HTTPRequestParts(method: "POST", url: job.inbox,
+                                     headers: [("Content-Type", "application/activity+json"),
+                                               ("Accept", "application/activity+json")],
+                                     body: Array(job.json.utf8))
+        if rfc9421 { try self.rfc9421.sign(&parts) } else { try cavage.sign(&parts) }
+        return OutgoingRequest(method: "POST", url: job.inbox, headers: parts.headers, body: parts.body)
     }
 }
