@@ -55,18 +55,29 @@ extension Store {
 
     /// Whether this actor, or its domain (or a parent domain), is blocked.
     public func isBlocked(actorID: String) throws -> Bool {
+        try database.read { db in try Self.isBlocked(db, actorID: actorID) }
+    }
+
+    /// For the inbox, in one read: whether the sender is blocked, and whether its host is
+    /// marked failing or paused (then `hostIsBack` clears that).
+    public func senderStatus(actorID: String) throws -> (blocked: Bool, hostTroubled: Bool) {
+        let host = URLComponents(string: actorID)?.host?.lowercased() ?? ""
+        return try database.read { db in
+            (try Self.isBlocked(db, actorID: actorID),
+             try Bool.fetchOne(db, sql: "SELECT 1 FROM hosts WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)",
+                               arguments: [host]) ?? false)
+        }
+    }
+
+    static func isBlocked(_ db: Database, actorID: String) throws -> Bool {
         let host = URLComponents(string: actorID)?.host?.lowercased() ?? ""
         var domains = [host]
         var parts = host.split(separator: ".")
         while parts.count > 2 { parts.removeFirst(); domains.append(parts.joined(separator: ".")) }
-        return try database.read { db in
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM blocks WHERE kind = 'actor' AND value = ?", arguments: [actorID]) ?? false {
-                return true
-            }
-            let marks = domains.map { _ in "?" }.joined(separator: ",")
-            return try Bool.fetchOne(db, sql: "SELECT 1 FROM blocks WHERE kind = 'domain' AND value IN (\(marks))",
-                                     arguments: StatementArguments(domains)) ?? false
-        }
+        let marks = domains.map { _ in "?" }.joined(separator: ",")
+        return try Bool.fetchOne(db, sql: """
+            SELECT 1 FROM blocks WHERE (kind = 'actor' AND value = ?) OR (kind = 'domain' AND value IN (\(marks)))
+            """, arguments: StatementArguments([actorID] + domains)) ?? false
     }
 
     /// Actors on `host` or its subdomains, by their id URL.

@@ -39,8 +39,15 @@ extension Store {
         }
     }
 
-    public func completeInbound(seq: Int64) throws {
-        try database.write { db in try db.execute(sql: "DELETE FROM inbox_queue WHERE seq = ?", arguments: [seq]) }
+    public func completeInbound(seq: Int64) throws { try completeInbound(seqs: [seq]) }
+
+    /// Removes applied activities from the queue, in one transaction.
+    public func completeInbound(seqs: [Int64]) throws {
+        guard !seqs.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.makeStatement(sql: "DELETE FROM inbox_queue WHERE seq = ?")
+            for seq in seqs { try statement.execute(arguments: [seq]) }
+        }
     }
 
     /// Keeps a failed activity for another try at `retryAt`, or drops it after `maximumAttempts`.

@@ -118,3 +118,30 @@ import Testing
         }
     }
 }
+
+@Suite struct DeliveryQueueTests {
+    @Test func failingHostIsPausedThenResumedWhenHeardFrom() throws {
+        let store = try Store.inMemory()
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        try store.enqueueActivity(id: "https://b.example/a/1", type: "Create", objectID: nil, json: "{}",
+                                  inboxes: ["https://down.example/inbox", "https://down.example/inbox"], now: t0)
+        let job = try #require(try store.leaseDeliveries(limit: 10, now: t0).first)
+        #expect(try store.leaseDeliveries(limit: 10, now: t0).isEmpty, "leased rows are not handed out twice")
+        try store.recordOutcomes([.init(id: job.id, host: job.host, inbox: job.inbox, status: 503, error: "HTTP 503",
+                                        result: .retry(at: t0.addingTimeInterval(30)))], now: t0)
+        #expect(try store.senderStatus(actorID: "https://down.example/users/x") == (false, true))
+        // Still failing a week later: paused, nothing handed out even when due.
+        try store.recordOutcomes([.init(id: job.id, host: job.host, inbox: job.inbox, status: nil, error: "refused",
+                                        result: .retry(at: t0.addingTimeInterval(8 * 86_400)))], now: t0.addingTimeInterval(7 * 86_400 + 1))
+        #expect(try store.deliveryStats().hosts.first?.paused == true)
+        #expect(try store.leaseDeliveries(limit: 10, now: t0.addingTimeInterval(9 * 86_400)).isEmpty)
+        // An activity from the host: resumed and due at once.
+        let back = t0.addingTimeInterval(9 * 86_400)
+        try store.hostIsBack("down.example", now: back)
+        #expect(try store.leaseDeliveries(limit: 10, now: back).count == 1)
+        #expect(try store.senderStatus(actorID: "https://down.example/users/x") == (false, false))
+        _ = try store.block(.domain, "down.example")
+        #expect(try store.senderStatus(actorID: "https://social.down.example/users/x").blocked, "subdomains are blocked too")
+        #expect(try !store.senderStatus(actorID: "https://up.example/users/x").blocked)
+    }
+}

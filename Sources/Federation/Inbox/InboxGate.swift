@@ -75,10 +75,12 @@ public struct InboxGate: Sendable {
             return .refuse(401, "replayed signature")
         }
         do {
-            if try store.isBlocked(actorID: actor) { return .refuse(403, "\(actor) is blocked") }
+            let sender = try store.senderStatus(actorID: actor)
+            if sender.blocked { return .refuse(403, "\(actor) is blocked") }
             guard let json = String(bytes: body, encoding: .utf8) else { return .refuse(400, "the body is not UTF-8") }
             let queued = try store.enqueueInbound(activityID: id, actorID: actor, json: json, now: now)
-            if let host = URLComponents(string: actor)?.host { try store.hostIsBack(host, now: now) }
+            // Hearing from a host that was failing resumes deliveries to it.
+            if sender.hostTroubled, let host = URLComponents(string: actor)?.host { try store.hostIsBack(host, now: now) }
             return Outcome(status: 202, reason: queued ? "\(type) \(id) queued" : "duplicate \(id)", queued: queued)
         } catch {
             return .refuse(500, "store: \(error)")

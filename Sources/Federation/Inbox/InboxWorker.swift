@@ -38,12 +38,16 @@ public struct InboxWorker: Sendable {
         while true {
             let batch = try store.dueInbound(limit: 100, now: now())
             if batch.isEmpty { break }
+            // Effects are idempotent (a comment, follow or reaction is stored once), so clearing
+            // the batch's rows together after applying them is safe if the process dies between.
+            var done: [Int64] = []
+            defer { try? store.completeInbound(seqs: done) }
             for item in batch {
                 do {
                     let activity = try ASObject(json: Array(item.json.utf8))
                     let effects = try await processor.apply(activity, signedBy: item.actorID, now: now())
                     changed.formUnion(effects.changedPosts)
-                    try store.completeInbound(seq: item.seq)
+                    done.append(item.seq)
                     applied += 1
                 } catch {
                     let delay = min(3600, 30 * pow(2, Double(item.attempts)))
