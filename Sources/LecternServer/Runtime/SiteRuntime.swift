@@ -187,9 +187,9 @@ public final class SiteRuntime: Sendable {
             lastStamp = stamp
             guard signalled || fromCommand else { continue }
             // Let a burst (a thread of replies, a batch of likes) settle into one build; under a
-            // sustained stream, pace builds to twice their own duration so they take at most a
-            // third of the CPU and the inbox keeps most of it.
-            try? await Task.sleep(for: max(.milliseconds(250), lastBuild * 2))
+            // sustained stream, pace builds to three times their own duration so they take at
+            // most a quarter of the time and the inbox keeps the rest.
+            try? await Task.sleep(for: max(.milliseconds(250), lastBuild * 3))
             let sources = sourcesChanged.exchange(false, ordering: .relaxed)
             let started = ContinuousClock.now
             do {
