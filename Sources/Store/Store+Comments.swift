@@ -135,12 +135,14 @@ extension Store {
     }
 
     /// Comments with their authors, newest first; all states unless one is given.
-    public func comments(state: CommentRecord.State? = nil, postPath: String? = nil, limit: Int = 1000) throws -> [ShownComment] {
+    public func comments(state: CommentRecord.State? = nil, postPath: String? = nil, authorID: String? = nil,
+                         limit: Int = 1000) throws -> [ShownComment] {
         try database.read { db in
             var conditions: [String] = []
             var arguments: StatementArguments = []
             if let state { conditions.append("c.state = ?"); arguments += [state.rawValue] }
             if let postPath { conditions.append("c.post_path = ?"); arguments += [postPath] }
+            if let authorID { conditions.append("c.author_id = ?"); arguments += [authorID] }
             arguments += [limit]
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             return try Row.fetchAll(db, sql: """

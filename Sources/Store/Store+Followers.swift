@@ -30,6 +30,16 @@ extension Store {
         }
     }
 
+    /// Removes a follow named by its Follow activity's id (an Undo that gives only the id).
+    @discardableResult
+    public func removeFollower(actorID: String, followActivityID: String) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM followers WHERE actor_id = ? AND follow_activity_id = ?",
+                           arguments: [actorID, followActivityID])
+            return db.changesCount > 0
+        }
+    }
+
     public func isFollower(_ actorID: String) throws -> Bool {
         try database.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM followers WHERE actor_id = ?", arguments: [actorID]) ?? false }
     }

@@ -108,5 +108,15 @@ import Testing
         let text = digestNote["content"] as? String ?? ""
         #expect(text.contains("2 new comments") && text.contains("Agreed, alice.") && text.contains("Welcome to Lectern"))
         #expect(try await blog.runtime.digest.sendIfDue(force: true) == .nothingNew)
+
+        // A profile update shows on the author's comments; an Undo naming the Follow by id ends it.
+        let renamed: [String: Any] = ["id": remote.actorID("bob"), "type": "Person", "name": "Robert the Builder",
+                                      "preferredUsername": "bob", "inbox": remote.actorID("bob") + "/inbox"]
+        #expect(try await remote.send(["id": remote.actorID("bob") + "#updates/1", "type": "Update", "actor": remote.actorID("bob"),
+                                       "object": renamed], as: "bob", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try await blog.get(blog.post).body.contains("Robert the Builder") })
+        #expect(try await remote.send(["id": remote.actorID("alice") + "/undo/1", "type": "Undo", "actor": remote.actorID("alice"),
+                                       "object": followID], as: "alice", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try !blog.store.isFollower(remote.actorID("alice")) })
     }
 }

@@ -45,7 +45,7 @@ extension InboxProcessor {
             // A profile change: refresh what comments show of the author.
             if let actor = RemoteKeyProvider.actor(from: object.raw) {
                 try store.saveRemoteActor(actor, keys: RemoteKeyProvider.keys(from: object.raw, owner: actorID), now: now)
-                effects.changedPosts = Set(try store.comments(state: .approved).filter { $0.comment.authorID == actorID }
+                effects.changedPosts = Set(try store.comments(state: .approved, authorID: actorID, limit: Int.max)
                     .map(\.comment.postPath))
             }
             return effects

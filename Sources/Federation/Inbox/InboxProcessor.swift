@@ -75,8 +75,8 @@ public struct InboxProcessor: Sendable {
             // Only an id: a reaction we recorded, or the follow.
             if let changed = try store.removeReaction(activityID: objectID, actorID: actorID) {
                 effects.changedPosts.insert(changed)
-            } else if try store.followers().contains(where: { $0.actorID == actorID }) {
-                try store.removeFollower(actorID: actorID)
+            } else {
+                try store.removeFollower(actorID: actorID, followActivityID: objectID)
             }
         }
         return effects
