@@ -59,6 +59,29 @@ import Testing
         #expect(HTMLSanitizer.sanitize(input) == expected)
     }
 
+    /// Random soup of markup fragments: never crashes, never lets a script or handler through,
+    /// and sanitizing its own output changes nothing.
+    @Test func randomMarkupIsAlwaysSafeAndStable() {
+        let pieces = ["<", ">", "/", "\"", "'", "=", "&", "#", ";", "x", " ", "\n", "script", "style", "svg", "a", "p", "href",
+                      "onload", "javascript:", "<!--", "-->", "<![CDATA[", "&#x3c;", "&lt;", "é", "\u{0}", "span", "class=",
+                      "</", "mention", "<a href=\"", "https://e.example", "<img src=x onerror=", "<math>", "</p>", "<p>"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            let input = (0..<Int.random(in: 1...60, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let output = HTMLSanitizer.sanitize(input)
+            // Read back as a browser would: only allowed elements, only href/class/rel, safe links.
+            for token in HTMLTokenizer(output) {
+                guard case .startTag(let name, let attributes, _) = token else { continue }
+                #expect(HTMLSanitizer.allowedElements.contains(name), "\(input) → \(output)")
+                for attribute in attributes {
+                    #expect(["href", "class", "rel"].contains(attribute.name), "\(input) → \(output)")
+                    if attribute.name == "href" { #expect(HTMLSanitizer.safeURL(attribute.value) != nil, "\(input) → \(output)") }
+                }
+            }
+            #expect(HTMLSanitizer.sanitize(output) == output, "not stable: \(input) → \(output)")
+        }
+    }
+
     @Test func deepNestingIsFlattened() {
         let deep = String(repeating: "<span>", count: 200) + "x" + String(repeating: "</span>", count: 200)
         let output = HTMLSanitizer.sanitize(deep)
