@@ -31,7 +31,7 @@ run: build
 
 ## Tools the interoperability tests use (third-party signature implementations).
 test-tools:
-	@python3 -c "import cryptography, httpsig, http_message_signatures" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check cryptography httpsig http-message-signatures
+	@python3 -c "import cryptography, httpsig, http_message_signatures, html5lib" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check cryptography httpsig http-message-signatures html5lib
 
 ## Build everything (our own code must be warning-free), then run the whole suite.
 test: deps test-tools
@@ -39,6 +39,7 @@ test: deps test-tools
 	@! grep -E "^/[^ ]*/(Sources|Tests)/[^ ]*: warning:" .build-test.log | grep -v "/\.build/" | sort -u | grep . \
 	  || { echo "error: the warnings above are in our code; fix them"; exit 1; }
 	$(SWIFT) test --skip-build
+	LECTERN_STALL_TEST=1 $(SWIFT) test --skip-build --filter StallTests
 
 bench: build
 	bench/build

@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", exact: "1.35.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
     ],
     targets: [
         // System libraries (Debian packages, found through pkg-config).
@@ -43,7 +46,8 @@ let package = Package(
         ),
         // The SQL files of migrations/ compiled in, so the binary carries its schema.
         .target(name: "LecternMigrations", path: "migrations", exclude: [], sources: ["Migrations.swift"],
-                resources: [.embedInCode("0001_initial.sql"), .embedInCode("0002_inbox_outbox.sql")]),
+                resources: [.embedInCode("0001_initial.sql"), .embedInCode("0002_inbox_outbox.sql"),
+                            .embedInCode("0003_trust_identity.sql")]),
         .target(
             name: "Store",
             dependencies: ["LecternMigrations", .product(name: "GRDB", package: "GRDB.swift")],
@@ -66,9 +70,11 @@ let package = Package(
         .target(
             name: "LecternServer",
             dependencies: [
-                "Site", "HTTPSignatures", "Federation", "Delivery", "Store",
+                "Site", "HTTPSignatures", "Federation", "Delivery", "Store", "LecternCrypto",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -97,9 +103,11 @@ let package = Package(
         .testTarget(
             name: "LecternServerTests",
             dependencies: [
-                "LecternServer", "Site",
+                "LecternServer", "Site", "HTTPClient", "HTTPSignatures", "LecternCrypto", "Store",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
+            exclude: ["Support/html_allowlist.py"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FederationTests", dependencies: ["Federation", "Site", "Store", "LecternCrypto"],

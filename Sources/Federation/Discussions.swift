@@ -29,16 +29,17 @@ public struct Discussions: Sendable {
                           likes: counts.likes, announces: counts.announces)
     }
 
+    /// What a page shows of a stored comment. Values were cleaned when stored; they are cleaned
+    /// again here so rows written by older versions, or edited by hand, cannot reach a page raw.
     static func comment(_ shown: ShownComment) -> Discussion.Comment {
         let c = shown.comment, author = shown.author
-        let handle = author.handle ?? author.id
-        let name = author.name.flatMap { $0.isEmpty ? nil : $0 } ?? handle
+        let handle = DisplayText.name(author.handle ?? author.id, limit: 200)
+        let name = author.name.map { DisplayText.name($0) }.flatMap { $0.isEmpty ? nil : $0 } ?? handle
+        let profile = author.url.flatMap(WebURL.parse) ?? WebURL.parse(author.id) ?? ""
         return Discussion.Comment(id: c.id, parentID: c.parentID, authorName: name, authorHandle: handle,
-                                  authorURL: author.url ?? author.id, avatarURL: author.icon.flatMap(Self.webURL),
-                                  url: c.url.flatMap(Self.webURL) ?? c.id, contentHTML: c.contentHTML, summary: c.summary,
+                                  authorURL: profile, avatarURL: author.icon.flatMap(WebURL.parse),
+                                  url: c.url.flatMap(WebURL.parse) ?? WebURL.parse(c.id) ?? profile,
+                                  contentHTML: c.contentHTML, summary: c.summary.map { DisplayText.name($0, limit: 500) },
                                   sensitive: c.sensitive, published: c.publishedAt, updated: c.updatedAt)
     }
-
-    /// Only http(s) URLs reach an `href` or `src` on the page.
-    static func webURL(_ url: String) -> String? { HTMLSanitizer.safeURL(url).flatMap { $0.hasPrefix("mailto:") ? nil : $0 } }
 }

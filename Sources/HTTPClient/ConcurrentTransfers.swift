@@ -57,14 +57,8 @@ public final class ConcurrentTransfers: @unchecked Sendable {
                 }
             }
             if inFlight.isEmpty { return }
-            var running: Int32 = 0
-            curl_multi_perform(multi, &running)
-            var left: Int32 = 0
-            while let message = curl_multi_info_read(multi, &left) {
-                guard lectern_curl_msg_is_done(message) != 0, let handle = message.pointee.easy_handle,
-                      let entry = inFlight.removeValue(forKey: handle) else { continue }
-                curl_multi_remove_handle(multi, handle)
-                let code = lectern_curl_msg_result(message)
+            for (handle, code) in Transfer.performAndCollect(multi) {
+                guard let entry = inFlight.removeValue(forKey: handle) else { continue }
                 completed(entry.token, Result { try entry.transfer.finish(code: code) }.mapError {
                     $0 as? HTTPClientError ?? .transport("\($0)")
                 })

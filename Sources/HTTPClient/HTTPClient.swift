@@ -40,6 +40,8 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
     case blockedAddress(String)
     case tooLarge(limit: Int)
     case timedOut
+    /// Too many requests in flight (overall or to that host): refused at once, try later.
+    case busy(String)
     case transport(String)
 
     public var description: String {
@@ -49,6 +51,7 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
         case .blockedAddress(let address): return "refusing to connect to a non-public address \(address)"
         case .tooLarge(let limit): return "response body over \(limit) bytes"
         case .timedOut: return "timed out"
+        case .busy(let why): return "too busy: \(why)"
         case .transport(let reason): return reason
         }
     }
@@ -73,18 +76,19 @@ public struct HTTPClient: Sendable {
 
     static let initialized: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
 
-    /// Performs the request on a background thread (libcurl's easy interface blocks).
-    public func perform(_ request: OutgoingRequest) async throws -> IncomingResponse {
-        let client = self
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try client.performBlocking(request) }) }
-        }
+    /// Performs the request on `TransferLoop.shared`, the network thread: the caller suspends,
+    /// no thread blocks. Throws `.busy` at once when too many requests are in flight.
+    public func perform(_ request: OutgoingRequest, on loop: TransferLoop = .shared) async throws -> IncomingResponse {
+        try await loop.perform(request, client: self)
     }
 
-    private func performBlocking(_ request: OutgoingRequest) throws -> IncomingResponse {
-        precondition(Self.initialized, "curl_global_init failed")
-        let transfer = try Transfer(request: request, client: self)
-        return try transfer.finish(code: curl_easy_perform(transfer.handle))
+    /// Whether an error says "the peer is slow or we are saturated; the same request may work
+    /// later" (a caller answers 503 with Retry-After) rather than "this will not work".
+    public static func isTemporary(_ error: HTTPClientError) -> Bool {
+        switch error {
+        case .timedOut, .busy: return true
+        default: return false
+        }
     }
 }
 

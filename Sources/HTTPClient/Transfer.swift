@@ -80,6 +80,21 @@ final class Transfer {
         return IncomingResponse(status: status, headers: headers, body: body)
     }
 
+    /// Drives a multi handle once and returns the easy handles that finished, removed from it,
+    /// with libcurl's result for each (shared by `TransferLoop` and `ConcurrentTransfers`).
+    static func performAndCollect(_ multi: UnsafeMutableRawPointer) -> [(handle: UnsafeMutableRawPointer, code: CURLcode)] {
+        var running: Int32 = 0
+        curl_multi_perform(multi, &running)
+        var done: [(UnsafeMutableRawPointer, CURLcode)] = []
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard lectern_curl_msg_is_done(message) != 0, let handle = message.pointee.easy_handle else { continue }
+            done.append((handle, lectern_curl_msg_result(message)))
+        }
+        for (handle, _) in done { curl_multi_remove_handle(multi, handle) }
+        return done
+    }
+
     static func from(_ pointer: UnsafeMutableRawPointer?) -> Transfer {
         Unmanaged<Transfer>.fromOpaque(pointer!).takeUnretainedValue()
     }

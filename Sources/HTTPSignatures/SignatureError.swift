@@ -16,6 +16,8 @@ public enum SignatureError: Error, Equatable, CustomStringConvertible {
     case notYetValid
     case badSignature
     case keyUnavailable(String)
+    /// The key's server is slow or we are saturated: the sender should retry (503), not give up.
+    case keyTemporarilyUnavailable(String)
 
     public var description: String {
         switch self {
@@ -33,6 +35,7 @@ public enum SignatureError: Error, Equatable, CustomStringConvertible {
         case .notYetValid: return "signature is dated in the future"
         case .badSignature: return "signature does not verify"
         case .keyUnavailable(let why): return "cannot get the signing key: \(why)"
+        case .keyTemporarilyUnavailable(let why): return "cannot get the signing key now: \(why)"
         }
     }
 }

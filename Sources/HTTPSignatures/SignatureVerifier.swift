@@ -12,6 +12,9 @@ public struct VerifiedSignature: Sendable, Equatable {
     public enum Scheme: String, Sendable { case cavage = "draft-cavage", rfc9421 = "rfc9421" }
     public let keyId: String
     public let scheme: Scheme
+    /// The last moment the same signature would pass the date checks: a replay cache must
+    /// remember it until then.
+    public let acceptedUntil: Date?
 }
 
 /// The single entry point for incoming requests: RFC 9421 when `Signature-Input` is present,
@@ -35,16 +38,16 @@ public struct SignatureVerifier: Sendable {
                 let valid = try await withKey(candidate.keyId, keys) { key in
                     try RFC9421Signature.isValid(candidate.signature, request: request, covering: candidate.list, key: key)
                 }
-                if valid { return VerifiedSignature(keyId: candidate.keyId, scheme: .rfc9421) }
+                if valid { return VerifiedSignature(keyId: candidate.keyId, scheme: .rfc9421, acceptedUntil: candidate.acceptedUntil) }
             }
             throw SignatureError.badSignature
         }
         let cavage = CavageVerifier(now: now)
-        let header = try cavage.precheck(request)
+        let (header, acceptedUntil) = try cavage.precheck(request)
         guard try await withKey(header.keyId, keys, { try cavage.verify(header, request: request, key: $0) }) else {
             throw SignatureError.badSignature
         }
-        return VerifiedSignature(keyId: header.keyId, scheme: .cavage)
+        return VerifiedSignature(keyId: header.keyId, scheme: .cavage, acceptedUntil: acceptedUntil)
     }
 
     /// Checks with the cached key, then once with a refreshed one if that failed.

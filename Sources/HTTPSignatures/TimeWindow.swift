@@ -8,10 +8,14 @@ public struct TimeWindow: Sendable {
     public static let defaultLifetime: TimeInterval = 300
     public static let maximumLifetime: TimeInterval = 12 * 3600
 
-    public static func check(created: Date?, expires: Date?, now: Date) throws {
+    /// Throws when the signature is not acceptable now; returns the last moment it is (its
+    /// expiry plus the skew), which is how long a replay cache must remember it.
+    @discardableResult
+    public static func check(created: Date?, expires: Date?, now: Date) throws -> Date? {
         if let created, created > now.addingTimeInterval(clockSkew) { throw SignatureError.notYetValid }
         var deadline = expires ?? created?.addingTimeInterval(defaultLifetime)
         if let created, let current = deadline { deadline = min(current, created.addingTimeInterval(maximumLifetime)) }
         if let deadline, now > deadline.addingTimeInterval(clockSkew) { throw SignatureError.expired }
+        return deadline?.addingTimeInterval(clockSkew)
     }
 }

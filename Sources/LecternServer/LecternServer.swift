@@ -2,6 +2,7 @@ import Federation
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import Site
 
 /// The HTTP server: the pre-rendered site plus the ActivityPub surface.
@@ -26,9 +27,13 @@ public enum LecternServer {
         }
     }
 
+    /// A client has this long to send a whole request (head and body), counted from when its
+    /// connection opened or its previous response ended; then the connection is closed.
+    public static let requestTimeout: TimeAmount = .seconds(10)
+
     public static func makeApplication(
         site: LiveSite, activityPub: ActivityPubSite? = nil, interactions: Interactions? = nil, host: String, port: Int,
-        logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        requestTimeout: TimeAmount = requestTimeout, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
         if let activityPub { ActivityPubRoutes.add(to: router, site: activityPub) }
@@ -41,6 +46,7 @@ public enum LecternServer {
                                       routes: router.buildResponder(), accessLog: AccessLog(logger: logger))
         return Application(
             responder: responder,
+            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(timeout: requestTimeout)])),
             configuration: .init(address: .hostname(host, port: port), serverName: "Lectern", backlog: 1024),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)

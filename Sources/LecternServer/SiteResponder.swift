@@ -11,6 +11,7 @@ struct SiteResponder: HTTPResponder {
     let posts: PostNegotiation?
     let routes: RouterResponder<BasicRequestContext>
     let accessLog: AccessLog?
+    static let host = HTTPFields.Element.Name("Host")!
 
     func respond(to request: Request, context: Context) async throws -> Response {
         guard let accessLog else { return try await answer(request, context: context) }
@@ -29,6 +30,9 @@ struct SiteResponder: HTTPResponder {
     }
 
     private func answer(_ request: Request, context: Context) async throws -> Response {
+        // HTTP/1 moves the first Host into the authority; any other is a second Host header,
+        // which RFC 9112 §3.2 says to refuse (proxies and we could disagree on which counts).
+        if request.headers[Self.host] != nil { return StaticFileResponder.plain(.badRequest, "more than one Host header\n") }
         if let posts, let response = try await posts.answer(request, files: files, context: context) { return response }
         if case .response(let response) = try await files.answer(request, context: context) { return response }
         do {

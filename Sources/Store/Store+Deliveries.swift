@@ -157,18 +157,29 @@ extension Store {
     /// An activity came from this host: it is up again; its paused deliveries are due now.
     public func hostIsBack(_ host: String, now: Date = Date()) throws {
         // Called for every inbox request: a read first, so healthy hosts cost no write.
-        let troubled = try database.read { db in
+        guard try isHostTroubled(host) else { return }
+        try database.write { db in try Self.clearHostTrouble(db, host: host, now: now) }
+    }
+
+    /// The same, from the inbox: the write runs on the database's own thread.
+    public func hostIsBack(_ host: String, now: Date = Date()) async throws {
+        guard try isHostTroubled(host) else { return }
+        try await writeAsync { db in try Self.clearHostTrouble(db, host: host, now: now) }
+    }
+
+    private func isHostTroubled(_ host: String) throws -> Bool {
+        try database.read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM hosts WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)",
                               arguments: [host.lowercased()]) ?? false
         }
-        guard troubled else { return }
-        try database.write { db in
-            try db.execute(sql: "UPDATE hosts SET paused = 0, failing_since = NULL WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)",
-                           arguments: [host.lowercased()])
-            guard db.changesCount > 0 else { return }
-            try db.execute(sql: "UPDATE deliveries SET next_attempt_at = ? WHERE host = ? AND state = 'queued'",
-                           arguments: [now.timeIntervalSince1970, host.lowercased()])
-        }
+    }
+
+    private static func clearHostTrouble(_ db: Database, host: String, now: Date) throws {
+        try db.execute(sql: "UPDATE hosts SET paused = 0, failing_since = NULL WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)",
+                       arguments: [host.lowercased()])
+        guard db.changesCount > 0 else { return }
+        try db.execute(sql: "UPDATE deliveries SET next_attempt_at = ? WHERE host = ? AND state = 'queued'",
+                       arguments: [now.timeIntervalSince1970, host.lowercased()])
     }
 
     /// Remembers whether a host accepts RFC 9421 signatures (learned by double-knocking).

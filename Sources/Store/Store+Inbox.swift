@@ -13,17 +13,41 @@ public struct InboundActivity: Sendable, Equatable {
 }
 
 extension Store {
-    /// Records an accepted activity for processing. Returns false (and stores nothing) when its
-    /// id was seen before: duplicates are accepted and ignored.
-    public func enqueueInbound(activityID: String, actorID: String, json: String, now: Date = Date()) throws -> Bool {
-        try database.write { db in
+    /// What became of an activity the inbox accepted.
+    public enum InboundResult: Sendable, Equatable {
+        case queued
+        /// Its id was seen before: accepted and ignored.
+        case duplicate
+        /// Its signature was seen before: a replay, refused.
+        case replayed
+    }
+
+    /// Records an accepted activity for processing, and its signature until `signature.until`
+    /// (so a replay is refused even after a restart). Duplicates of an activity id store nothing.
+    /// Runs on the database's own writer, never on the caller's thread (see `writeAsync`).
+    public func enqueueInbound(activityID: String, actorID: String, json: String,
+                               signature: (fingerprint: String, until: Date)? = nil, now: Date = Date()) async throws -> InboundResult {
+        let fingerprint = signature?.fingerprint, until = signature?.until
+        return try await writeAsync { db in
+            if let fingerprint, let until {
+                try db.execute(sql: "INSERT OR IGNORE INTO seen_signatures (fingerprint, expires_at) VALUES (?, ?)",
+                               arguments: [fingerprint, until.timeIntervalSince1970])
+                guard db.changesCount == 1 else { return .replayed }
+            }
             try db.execute(sql: "INSERT OR IGNORE INTO received_activities (id, received_at) VALUES (?, ?)",
                            arguments: [activityID, now.timeIntervalSince1970])
-            guard db.changesCount == 1 else { return false }
+            guard db.changesCount == 1 else { return .duplicate }
             try db.execute(sql: """
                 INSERT INTO inbox_queue (activity_id, actor_id, json, received_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)
                 """, arguments: [activityID, actorID, json, now.timeIntervalSince1970, now.timeIntervalSince1970])
-            return true
+            return .queued
+        }
+    }
+
+    /// Forgets signatures that can no longer pass the date checks.
+    public func pruneSeenSignatures(now: Date = Date()) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM seen_signatures WHERE expires_at < ?", arguments: [now.timeIntervalSince1970])
         }
     }
 

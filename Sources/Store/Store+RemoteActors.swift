@@ -28,20 +28,47 @@ public struct RemoteKey: Equatable, Sendable {
 
 extension Store {
     /// Records (or refreshes) an actor and the keys its document published.
-    public func saveRemoteActor(_ actor: RemoteActor, keys: [(keyID: String, pem: String)], now: Date = Date()) throws {
-        try database.write { db in
-            try db.execute(sql: """
-                INSERT INTO remote_actors (id, handle, name, url, icon, inbox, shared_inbox, fetched_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET handle = excluded.handle, name = excluded.name, url = excluded.url,
-                    icon = excluded.icon, inbox = excluded.inbox, shared_inbox = excluded.shared_inbox,
-                    fetched_at = excluded.fetched_at
-                """, arguments: [actor.id, actor.handle, actor.name, actor.url, actor.icon, actor.inbox, actor.sharedInbox, now])
-            for key in keys {
+    ///
+    /// A key already recorded for another actor keeps its owner: only `authoritativeKeyID`, a key
+    /// fetched from its own URL just now, may change hands. So an actor's `Update` listing
+    /// someone else's key id cannot take it over.
+    public func saveRemoteActor(_ actor: RemoteActor, keys: [(keyID: String, pem: String)], authoritativeKeyID: String? = nil,
+                                now: Date = Date()) throws {
+        try database.write { db in try Self.saveRemoteActor(db, actor, keys: keys, authoritativeKeyID: authoritativeKeyID, now: now) }
+    }
+
+    /// The same, without holding a thread of the caller's while the database is busy.
+    public func saveRemoteActor(_ actor: RemoteActor, keys: [(keyID: String, pem: String)], authoritativeKeyID: String? = nil,
+                                now: Date = Date()) async throws {
+        let keys = keys.map { KeyRow(keyID: $0.keyID, pem: $0.pem) }
+        try await writeAsync { db in
+            try Self.saveRemoteActor(db, actor, keys: keys.map { ($0.keyID, $0.pem) }, authoritativeKeyID: authoritativeKeyID, now: now)
+        }
+    }
+
+    private struct KeyRow: Sendable { let keyID, pem: String }
+
+    static func saveRemoteActor(_ db: Database, _ actor: RemoteActor, keys: [(keyID: String, pem: String)],
+                                authoritativeKeyID: String?, now: Date) throws {
+        try db.execute(sql: """
+            INSERT INTO remote_actors (id, handle, name, url, icon, inbox, shared_inbox, fetched_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET handle = excluded.handle, name = excluded.name, url = excluded.url,
+                icon = excluded.icon, inbox = excluded.inbox, shared_inbox = excluded.shared_inbox,
+                fetched_at = excluded.fetched_at
+            """, arguments: [actor.id, actor.handle, actor.name, actor.url, actor.icon, actor.inbox, actor.sharedInbox, now])
+        for key in keys {
+            if key.keyID == authoritativeKeyID {
                 try db.execute(sql: """
                     INSERT INTO actor_keys (key_id, actor_id, pem, fetched_at) VALUES (?, ?, ?, ?)
                     ON CONFLICT(key_id) DO UPDATE SET actor_id = excluded.actor_id, pem = excluded.pem,
                         fetched_at = excluded.fetched_at
+                    """, arguments: [key.keyID, actor.id, key.pem, now])
+            } else {
+                try db.execute(sql: """
+                    INSERT INTO actor_keys (key_id, actor_id, pem, fetched_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(key_id) DO UPDATE SET pem = excluded.pem, fetched_at = excluded.fetched_at
+                    WHERE actor_keys.actor_id = excluded.actor_id
                     """, arguments: [key.keyID, actor.id, key.pem, now])
             }
         }

@@ -13,13 +13,14 @@ import LecternMigrations
 public final class Store: Sendable {
     let database: any DatabaseWriter
 
-    /// Opens (creating if needed) the database file and migrates it.
-    public convenience init(path: String) throws {
+    /// Opens (creating if needed) the database file and migrates it. A write waits at most
+    /// `busyTimeout` seconds for another process's lock before failing with `StoreError.busy`.
+    public convenience init(path: String, busyTimeout: TimeInterval = 5) throws {
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: Self.configuration)
+            pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
         } catch {
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }
@@ -28,7 +29,7 @@ public final class Store: Sendable {
 
     /// A private in-memory database, for tests and dry runs.
     public static func inMemory() throws -> Store {
-        try Store(database: DatabaseQueue(configuration: configuration))
+        try Store(database: DatabaseQueue(configuration: configuration()))
     }
 
     init(database: any DatabaseWriter, migrations: [(name: String, sql: String)] = Migrations.all) throws {
@@ -36,10 +37,10 @@ public final class Store: Sendable {
         try Self.migrate(database, migrations)
     }
 
-    static var configuration: Configuration {
+    static func configuration(busyTimeout: TimeInterval = 5) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(busyTimeout)
         // In WAL mode NORMAL survives any process crash (kill -9 included); only a power loss
         // can drop the last commits. FULL would fsync every delivery's outcome.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
@@ -66,6 +67,18 @@ public final class Store: Sendable {
             throw error
         } catch {
             throw StoreError.migrationFailed(file: "(migrations)", reason: "\(error)")
+        }
+    }
+
+    /// Runs a write transaction without holding the caller's thread: the caller suspends while
+    /// GRDB's writer (a serial queue of its own) does the work, so a slow commit or another
+    /// process's lock never blocks Swift's cooperative pool. A lock held past the busy timeout
+    /// throws `StoreError.busy` (the inbox answers 503, the sender retries).
+    func writeAsync<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await database.write(updates)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw StoreError.busy
         }
     }
 

@@ -4,12 +4,15 @@ public enum StoreError: Error, CustomStringConvertible {
     case migrationFailed(file: String, reason: String)
     case cannotOpen(path: String, reason: String)
     case notFound(String)
+    /// Another process holds the database longer than the busy timeout: try again later.
+    case busy
 
     public var description: String {
         switch self {
         case let .migrationFailed(file, reason): return "migration \(file) failed and was rolled back: \(reason)"
         case let .cannotOpen(path, reason): return "cannot open the database \(path): \(reason)"
         case let .notFound(what): return "no \(what)"
+        case .busy: return "the database is busy (another process holds a lock); try again"
         }
     }
 }

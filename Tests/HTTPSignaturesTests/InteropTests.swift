@@ -69,7 +69,7 @@ import LecternCrypto
     func weVerifyTheirs(scheme: VerifiedSignature.Scheme) async throws {
         let (request, key, keyId) = try Self.request(from: Self.python(scheme == .cavage ? "sign-cavage" : "sign-rfc9421"))
         let verified = try await SignatureVerifier().verify(request, keys: StaticKeys([keyId: key]))
-        #expect(verified == VerifiedSignature(keyId: keyId, scheme: scheme))
+        #expect(verified.keyId == keyId && verified.scheme == scheme)
         var tampered = request
         tampered.body[5] ^= 1
         await #expect(throws: SignatureError.digestMismatch) {

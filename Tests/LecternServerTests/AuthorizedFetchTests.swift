@@ -42,7 +42,7 @@ import Testing
                  key: PrivateKey? = nil) async throws -> Int {
             var request = HTTPRequestParts(method: "GET", url: "http://127.0.0.1:\(port)\(path)", headers: [("Accept", accept)])
             if let keyId, let key { try CavageSigner(keyId: keyId, key: key).sign(&request) }
-            return try await client.perform(OutgoingRequest(url: request.targetURI, headers: request.headers)).status
+            return try await client.perform(OutgoingRequest(url: request.targetURI, headers: request.headers), on: testTransfers).status
         }
         let aliceKey = "\(remoteBase)/users/alice#main-key"
 

@@ -80,7 +80,7 @@ import Testing
         remote.scripted.value = ["/users/r500/inbox": [500], "/users/r429/inbox": [429], "/users/r400/inbox": [400],
                                  "/users/r410/inbox": [410]]
         remote.delays.value = ["/users/slow/inbox": 3]
-        try store.saveRemoteActor(RemoteActor(id: remote.actorID("r410"), inbox: inboxes["410"]!), keys: [])
+        try await store.saveRemoteActor(RemoteActor(id: remote.actorID("r410"), inbox: inboxes["410"]!), keys: [])
         try store.addFollower(actorID: remote.actorID("r410"), followActivityID: "f")
         var settings = DeliveryWorker.Settings(userAgent: "test")
         settings.allowPrivateAddresses = true

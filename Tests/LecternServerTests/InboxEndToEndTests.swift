@@ -111,9 +111,13 @@ import Testing
         #expect(text.contains("2 new comments") && text.contains("Agreed, alice.") && text.contains("Welcome to Lectern"))
         #expect(try await blog.runtime.digest.sendIfDue(force: true) == .nothingNew)
 
-        // A profile update shows on the author's comments; an Undo naming the Follow by id ends it.
+        // A profile update shows on the author's comments (the profile is read from bob's own server,
+        // not from the activity); an Undo naming the Follow by id ends it.
         let renamed: [String: Any] = ["id": remote.actorID("bob"), "type": "Person", "name": "Robert the Builder",
-                                      "preferredUsername": "bob", "inbox": remote.actorID("bob") + "/inbox"]
+                                      "preferredUsername": "bob", "inbox": remote.actorID("bob") + "/inbox",
+                                      "publicKey": [["id": remote.keyID("bob"), "owner": remote.actorID("bob"),
+                                                     "publicKeyPem": try remote.keys["bob"]!.publicKey.pemSPKI()]]]
+        remote.serve("/users/bob", renamed)
         #expect(try await remote.send(["id": remote.actorID("bob") + "#updates/1", "type": "Update", "actor": remote.actorID("bob"),
                                        "object": renamed], as: "bob", to: blog.sharedInbox) == 202)
         #expect(try await eventually { try await blog.get(blog.post).body.contains("Robert the Builder") })

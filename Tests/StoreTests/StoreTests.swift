@@ -22,18 +22,18 @@ import Testing
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         let store = try Store(path: path)
-        #expect(try store.appliedMigrations() == ["0001_initial.sql", "0002_inbox_outbox.sql"])
+        #expect(try store.appliedMigrations() == Migrations.all.map(\.name))
         #expect(try store.journalMode() == "wal")
         let tables = try store.database.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb%' AND name NOT LIKE 'sqlite%' ORDER BY name")
         }
         #expect(tables == ["actor_keys", "blocks", "comments", "deliveries", "digest_state", "followers", "hosts", "inbox_queue",
                            "mentions", "outbound_activities", "posts", "reactions", "received_activities", "remote_actors",
-                           "settings"])
+                           "seen_signatures", "settings"])
         _ = try store.syncPosts([PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
                                             contentHash: "1", publishedAt: Date())])
         let reopened = try Store(path: path)  // would fail on CREATE TABLE if re-applied
-        #expect(try reopened.appliedMigrations() == ["0001_initial.sql", "0002_inbox_outbox.sql"])
+        #expect(try reopened.appliedMigrations() == Migrations.all.map(\.name))
         #expect(try reopened.publishedPosts().count == 1)
         #expect(try reopened.database.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
     }

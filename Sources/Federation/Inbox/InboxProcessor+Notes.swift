@@ -38,13 +38,17 @@ extension InboxProcessor {
         return effects
     }
 
-    func update(_ activity: ASObject, actorID: String, now: Date) throws -> Effects {
+    func update(_ activity: ASObject, actorID: String, now: Date) async throws -> Effects {
         var effects = Effects()
         guard let object = activity.object("object"), let objectID = object.id else { return effects }
         if objectID == actorID {
-            // A profile change: refresh what comments show of the author.
-            if let actor = RemoteKeyProvider.actor(from: object.raw) {
-                try store.saveRemoteActor(actor, keys: RemoteKeyProvider.keys(from: object.raw, owner: actorID), now: now)
+            // A profile change. The embedded copy is not trusted: the actor's document is fetched
+            // from its own origin, and keys it lists never move from another actor (see
+            // `Store.saveRemoteActor`), so an Update cannot take over someone else's key.
+            guard let fetcher else { return effects }
+            let document = try await fetcher.fetchAuthentic(actorID).object
+            if let actor = ActorConversion.actor(from: document), actor.id == actorID {
+                try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actorID), now: now)
                 effects.changedPosts = Set(try store.comments(state: .approved, authorID: actorID, limit: Int.max)
                     .map(\.comment.postPath))
             }
@@ -61,13 +65,13 @@ extension InboxProcessor {
         return effects
     }
 
-    /// The Note of a Create: embedded (Mastodon), or fetched when given by id (it must then
-    /// come from the actor's own server).
+    /// The Note of a Create: embedded (Mastodon; the inbox checked its id is on the actor's
+    /// origin), or fetched from its own id when given by reference (it must be on the actor's
+    /// origin and say so itself).
     func embeddedOrFetched(_ activity: ASObject, actorID: String) async throws -> ASObject? {
         if let object = activity.object("object") { return object }
-        guard let id = activity.id("object"), let fetcher, URLComponents(string: id)?.host == URLComponents(string: actorID)?.host
-        else { return nil }
-        return ASObject(try await fetcher.fetchObject(id))
+        guard let id = activity.id("object"), Origin.same(id, actorID), let fetcher else { return nil }
+        return ASObject(try await fetcher.fetchAuthentic(id).object)
     }
 
     /// A post (by its Article id or URL) or a known comment (threads of any depth).
@@ -102,9 +106,7 @@ extension InboxProcessor {
     }
 
     /// The note's page on its server (`url` may be a string, a Link, or an array of them).
-    static func webURL(_ note: ASObject) -> String? {
-        note.ids("url").first { $0.hasPrefix("https://") || $0.hasPrefix("http://") }
-    }
+    static func webURL(_ note: ASObject) -> String? { ActorConversion.webURL(note, "url") }
 
     static func language(_ note: ASObject) -> String? {
         (note.raw["contentMap"] as? [String: Any])?.keys.sorted().first

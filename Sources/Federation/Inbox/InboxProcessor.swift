@@ -39,7 +39,7 @@ public struct InboxProcessor: Sendable {
         case "Follow": try follow(activity, actorID: actorID, now: now); return Effects()
         case "Undo": return try undo(activity, actorID: actorID)
         case "Create": return try await create(activity, actorID: actorID, now: now)
-        case "Update": return try update(activity, actorID: actorID, now: now)
+        case "Update": return try await update(activity, actorID: actorID, now: now)
         case "Delete": return try delete(activity, actorID: actorID)
         case "Like": return try react(.like, activity, actorID: actorID, now: now)
         case "Announce": return try react(.announce, activity, actorID: actorID, now: now)

@@ -30,9 +30,9 @@ public struct OwnerResolver: Sendable {
         let key = "owner_actor:" + owner
         if let id = try store.setting(key), let actor = try store.remoteActor(id: id) { return actor }
         let actorURL = owner.hasPrefix("https://") || owner.hasPrefix("http://") ? owner : try await webFinger(owner)
-        let document = try await fetcher.fetchObject(actorURL)
-        guard let actor = RemoteKeyProvider.actor(from: document) else { throw ResolveError.notAnActor(actorURL) }
-        try store.saveRemoteActor(actor, keys: RemoteKeyProvider.keys(from: document, owner: actor.id))
+        let document = try await fetcher.fetchAuthentic(actorURL).object
+        guard let actor = ActorConversion.actor(from: document) else { throw ResolveError.notAnActor(actorURL) }
+        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actor.id))
         try store.setSetting(key, actor.id)
         return actor
     }
@@ -46,10 +46,10 @@ public struct OwnerResolver: Sendable {
         let path = "://\(parts[1])/.well-known/webfinger?resource=\(query)"
         var document: [String: Any]
         do {
-            document = try await fetcher.fetchObject("https" + path, accept: "application/jrd+json, application/json")
+            document = try await fetcher.fetch("https" + path, accept: "application/jrd+json, application/json").object
         } catch where fetcher.client.allowPrivateAddresses {
             // Local testing: a peer on loopback usually speaks plain http.
-            document = try await fetcher.fetchObject("http" + path, accept: "application/jrd+json, application/json")
+            document = try await fetcher.fetch("http" + path, accept: "application/jrd+json, application/json").object
         }
         let links = document["links"] as? [[String: Any]] ?? []
         guard let link = links.first(where: { ($0["rel"] as? String) == "self" && (($0["type"] as? String) ?? "").contains("json") }),

@@ -9,6 +9,8 @@ public enum RemoteFetchError: Error, Equatable, CustomStringConvertible {
     case status(Int, String)
     case tooManyRedirects(String)
     case notJSON(String)
+    /// The document's `id` is not the URL it came from, even after fetching that id.
+    case idMismatch(url: String, id: String?)
 
     public var description: String {
         switch self {
@@ -16,8 +18,23 @@ public enum RemoteFetchError: Error, Equatable, CustomStringConvertible {
         case .status(let code, let url): return "\(url) answered \(code)"
         case .tooManyRedirects(let url): return "more than 3 redirects from \(url)"
         case .notJSON(let url): return "\(url) did not return a JSON object"
+        case .idMismatch(let url, let id): return "\(url) served a document whose id is \(id ?? "missing")"
         }
     }
+
+    /// A slow or saturated peer: the same fetch may work later (the inbox answers 503).
+    public var isTemporary: Bool {
+        if case .http(let error) = self { return HTTPClient.isTemporary(error) }
+        if case .status(let code, _) = self { return code == 429 || code >= 500 }
+        return false
+    }
+}
+
+/// A JSON document and the URL it was finally served from (after redirects).
+public struct FetchedDocument: @unchecked Sendable {
+    public let url: String
+    public let object: [String: Any]
+    public var id: String? { object["id"] as? String }
 }
 
 /// Fetches ActivityPub documents from other servers: signed with the instance actor's key
@@ -34,8 +51,22 @@ public struct RemoteFetcher: Sendable {
         self.signer = CavageSigner(keyId: instanceKeyID, key: instanceKey)
     }
 
-    /// The JSON object at `url`.
-    public func fetchObject(_ url: String, accept: String = RemoteFetcher.activityAccept) async throws -> [String: Any] {
+    /// An ActivityPub document that speaks for itself (design §5): its `id` is the URL it was
+    /// finally fetched from. When it is not, the document at its `id` is fetched instead and
+    /// must pass the same test, so a server cannot hand out a document claiming another's id.
+    public func fetchAuthentic(_ url: String) async throws -> FetchedDocument {
+        let first = try await fetch(url)
+        if Self.isAuthentic(first) { return first }
+        guard let id = first.id, Origin(id) != nil, Origin.normalized(id) != Origin.normalized(url) else {
+            throw RemoteFetchError.idMismatch(url: first.url, id: first.id)
+        }
+        let second = try await fetch(id)
+        guard Self.isAuthentic(second) else { throw RemoteFetchError.idMismatch(url: second.url, id: second.id) }
+        return second
+    }
+
+    /// The JSON object at `url`, whatever its `id` says (WebFinger's JRD has none).
+    public func fetch(_ url: String, accept: String = RemoteFetcher.activityAccept) async throws -> FetchedDocument {
         var current = url
         for _ in 0...Self.maximumRedirects {
             var parts = HTTPRequestParts(method: "GET", url: current, headers: [("Accept", accept)])
@@ -55,8 +86,13 @@ public struct RemoteFetcher: Sendable {
             guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
                 throw RemoteFetchError.notJSON(current)
             }
-            return object
+            return FetchedDocument(url: current, object: object)
         }
         throw RemoteFetchError.tooManyRedirects(url)
+    }
+
+    static func isAuthentic(_ document: FetchedDocument) -> Bool {
+        guard let id = document.id, let normalized = Origin.normalized(id) else { return false }
+        return normalized == Origin.normalized(document.url)
     }
 }

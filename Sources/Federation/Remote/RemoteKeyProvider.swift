@@ -5,13 +5,24 @@ import Store
 import Synchronization
 
 /// Public keys of remote actors for the signature verifier: from the store when known, else
-/// fetched (the `keyId` without its fragment, which is the actor document or a key document
-/// with an `owner`) and cached with the actor. `refresh: true` fetches again (keys rotate).
+/// fetched and cached with their actor. `refresh: true` fetches again (keys rotate), at most
+/// once per key per `refetchInterval`.
+///
+/// A key is trusted for an actor only by the origin rules (design §5; Fedify's `owner.ts`):
+/// the documents are fetched from the key's own URL (`fetchAuthentic`: their `id` is where
+/// they came from), the key id, its `owner` and the actor id share one origin, and the key is
+/// listed by the actor's own document. So a server can speak only for its own accounts.
 public struct RemoteKeyProvider: SignatureKeyProvider {
     public let fetcher: RemoteFetcher
     public let store: Store
     /// Parsed keys and their owners, so a busy inbox neither queries nor parses PEM per request.
     let parsed = ParsedKeys()
+    let recent = RecentFetches()
+    /// A key fetched this recently is what its server publishes now: a failing signature does
+    /// not fetch it again, so nobody can make the blog hammer a third party with bad requests.
+    static let refetchInterval: TimeInterval = 300
+    /// A key that could not be had is not asked for again this soon.
+    static let failureMemory: TimeInterval = 60
 
     public init(fetcher: RemoteFetcher, store: Store) {
         self.fetcher = fetcher
@@ -29,6 +40,27 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
         }
     }
 
+    /// The outcome of the last fetch of each key, for `refetchInterval` / `failureMemory`.
+    final class RecentFetches: Sendable {
+        enum Outcome { case key(PublicKey), failed(SignatureError) }
+        private let entries = Mutex<[String: (at: Date, outcome: Outcome)]>([:])
+
+        func lookup(_ keyId: String, now: Date) -> Outcome? {
+            entries.withLock { entries in
+                guard let entry = entries[keyId] else { return nil }
+                let memory = if case .key = entry.outcome { RemoteKeyProvider.refetchInterval } else { RemoteKeyProvider.failureMemory }
+                return now.timeIntervalSince(entry.at) < memory ? entry.outcome : nil
+            }
+        }
+
+        func record(_ keyId: String, _ outcome: Outcome, now: Date) {
+            entries.withLock { entries in
+                if entries.count > 10_000 { entries = entries.filter { now.timeIntervalSince($0.value.at) < RemoteKeyProvider.refetchInterval } }
+                entries[keyId] = (now, outcome)
+            }
+        }
+    }
+
     /// The actor that owns a key this provider has seen (or the store knows).
     public func owner(ofKey keyId: String) throws -> String? {
         if let hit = parsed[keyId] { return hit.owner }
@@ -42,46 +74,63 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
             parsed.set(keyId, owner: cached.actorID, key: key)
             return key
         }
-        let documentURL = keyId.split(separator: "#", maxSplits: 1).first.map(String.init) ?? keyId
-        var document = try await fetcher.fetchObject(documentURL)
-        // A key document (GoToSocial, some others) names its owner: the actor holds the inbox.
-        if document["inbox"] == nil, let owner = document["owner"] as? String {
-            document = try await fetcher.fetchObject(owner)
+        let now = Date()
+        switch recent.lookup(keyId, now: now) {
+        case .key(let key)?: return key
+        case .failed(let error)?: throw error
+        case nil: break
         }
-        guard let actor = Self.actor(from: document) else {
-            throw SignatureError.keyUnavailable("\(documentURL) is not an actor document")
+        do {
+            let (owner, key) = try await fetchKey(keyId)
+            parsed.set(keyId, owner: owner, key: key)
+            recent.record(keyId, .key(key), now: now)
+            return key
+        } catch let error as RemoteFetchError where error.isTemporary {
+            // Not remembered: the sender is told to retry (503), and the next try fetches again.
+            throw SignatureError.keyTemporarilyUnavailable(error.description)
+        } catch {
+            let refusal = error as? SignatureError ?? SignatureError.keyUnavailable("\(error)")
+            recent.record(keyId, .failed(refusal), now: now)
+            throw refusal
         }
-        let keys = Self.keys(from: document, owner: actor.id)
+    }
+
+    /// Fetches `keyId` and the actor that owns it, applying the origin rules; saves both.
+    func fetchKey(_ keyId: String) async throws -> (owner: String, key: PublicKey) {
+        guard Origin(keyId) != nil else { throw SignatureError.keyUnavailable("\(keyId) is not an http(s) URL") }
+        let document = try await fetcher.fetchAuthentic(Origin.withoutFragment(keyId))
+        var actorDocument = document
+        if !Self.isActor(document.object) {
+            // A key document (GoToSocial and others) names its owner, whose own document must list it.
+            guard let owner = document.object["owner"] as? String else {
+                throw SignatureError.keyUnavailable("\(document.url) is neither an actor nor a key with an owner")
+            }
+            guard Origin.same(owner, keyId) else {
+                throw SignatureError.keyUnavailable("key \(keyId) names an owner on another origin: \(owner)")
+            }
+            actorDocument = try await fetcher.fetchAuthentic(owner)
+            guard Self.isActor(actorDocument.object), Origin.normalized(actorDocument.id ?? "") == Origin.normalized(owner) else {
+                throw SignatureError.keyUnavailable("the owner \(owner) of \(keyId) is not an actor document")
+            }
+        }
+        guard let actor = ActorConversion.actor(from: actorDocument.object) else {
+            throw SignatureError.keyUnavailable("\(actorDocument.url) is not a usable actor document")
+        }
+        guard Origin.same(actor.id, keyId) else {
+            throw SignatureError.keyUnavailable("key \(keyId) and its actor \(actor.id) are on different origins")
+        }
+        let keys = ActorConversion.keys(from: actorDocument.object, owner: actor.id)
         guard let pem = keys.first(where: { $0.keyID == keyId })?.pem else {
-            throw SignatureError.keyUnavailable("\(actor.id) does not publish the key \(keyId)")
+            throw SignatureError.keyUnavailable("\(actor.id) does not list the key \(keyId)")
         }
-        try store.saveRemoteActor(actor, keys: keys)
         let key = try PublicKey(pem: pem)
-        parsed.set(keyId, owner: actor.id, key: key)
-        return key
+        // Only the key just fetched from its own URL may change owner; other keys the document
+        // lists are recorded but never taken from another actor.
+        try await store.saveRemoteActor(actor, keys: keys, authoritativeKeyID: keyId)
+        return (actor.id, key)
     }
 
-    static func actor(from document: [String: Any]) -> RemoteActor? {
-        guard let id = document["id"] as? String, let inbox = document["inbox"] as? String else { return nil }
-        let endpoints = document["endpoints"] as? [String: Any]
-        // The handle's domain keeps a non-default port, as Mastodon's does.
-        let parts = URLComponents(string: id)
-        let host = parts?.host.map { host in host + (parts?.port.map { ":\($0)" } ?? "") }
-        let handle = (document["preferredUsername"] as? String).flatMap { name in host.map { "@\(name)@\($0)" } }
-        let icon = (document["icon"] as? [String: Any])?["url"] as? String ?? document["icon"] as? String
-        return RemoteActor(id: id, handle: handle, name: document["name"] as? String, url: document["url"] as? String,
-                           icon: icon, inbox: inbox, sharedInbox: endpoints?["sharedInbox"] as? String)
-    }
-
-    /// `publicKey` may be one object or an array; a key must name this actor as its owner.
-    static func keys(from document: [String: Any], owner: String) -> [(keyID: String, pem: String)] {
-        let raw: [[String: Any]]
-        if let one = document["publicKey"] as? [String: Any] { raw = [one] }
-        else { raw = document["publicKey"] as? [[String: Any]] ?? [] }
-        return raw.compactMap { key in
-            guard let id = key["id"] as? String, let pem = key["publicKeyPem"] as? String,
-                  (key["owner"] as? String ?? owner) == owner else { return nil }
-            return (id, pem)
-        }
+    static func isActor(_ document: [String: Any]) -> Bool {
+        document["inbox"] is String && document["id"] is String
     }
 }

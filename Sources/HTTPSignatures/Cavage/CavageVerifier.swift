@@ -7,8 +7,9 @@ import LecternCrypto
 struct CavageVerifier {
     let now: Date
 
-    /// Everything that can be checked before the key is known. Returns the parsed header.
-    func precheck(_ request: HTTPRequestParts) throws -> CavageSignatureHeader {
+    /// Everything that can be checked before the key is known. Returns the parsed header and
+    /// the last moment the signature is acceptable.
+    func precheck(_ request: HTTPRequestParts) throws -> (header: CavageSignatureHeader, acceptedUntil: Date?) {
         guard let value = request.field("signature") ?? request.field("authorization") else {
             throw SignatureError.missingSignature
         }
@@ -36,8 +37,8 @@ struct CavageVerifier {
             guard let parsed = HTTPDate.parse(date) else { throw SignatureError.malformed("Date header is not an HTTP date") }
             created = parsed
         }
-        try TimeWindow.check(created: created, expires: header.expires, now: now)
-        return header
+        let acceptedUntil = try TimeWindow.check(created: created, expires: header.expires, now: now)
+        return (header, acceptedUntil)
     }
 
     /// Checks the signature itself, trying `(request-target)` with the query, then without.

@@ -7,6 +7,7 @@ struct RFC9421Candidate {
     let keyId: String
     let list: StructuredField.InnerList
     let signature: [UInt8]
+    let acceptedUntil: Date?
 }
 
 /// The ActivityPub policy for RFC 9421 (as Mastodon applies it): `keyid` and `created`
@@ -60,7 +61,7 @@ struct RFC9421Verifier {
             try BodyDigest.verifyContentDigest(digest, body: request.body)
         }
         let expires = list.parameter("expires")?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) }
-        try TimeWindow.check(created: Date(timeIntervalSince1970: TimeInterval(created)), expires: expires, now: now)
-        return RFC9421Candidate(label: label, keyId: keyId, list: list, signature: signature)
+        let acceptedUntil = try TimeWindow.check(created: Date(timeIntervalSince1970: TimeInterval(created)), expires: expires, now: now)
+        return RFC9421Candidate(label: label, keyId: keyId, list: list, signature: signature, acceptedUntil: acceptedUntil)
     }
 }

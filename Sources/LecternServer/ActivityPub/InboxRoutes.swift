@@ -45,7 +45,7 @@ struct InboxRoutes: Sendable {
     }
 
     private func answer(_ request: Request, _ outcome: InboxGate.Outcome) -> Response {
-        let level: Logger.Level = outcome.status < 300 ? .info : (outcome.status >= 500 ? .error : .notice)
+        let level: Logger.Level = outcome.status < 300 ? .info : (outcome.status >= 500 && outcome.status != 503 ? .error : .notice)
         logger.log(level: level, "\(request.uri.path) \(outcome.status): \(outcome.reason)")
         let status = HTTPResponse.Status(code: outcome.status)
         let message = switch outcome.status {
@@ -55,11 +55,13 @@ struct InboxRoutes: Sendable {
         case 413: "request body too large"
         case 415: "expected application/activity+json"
         case 400: "malformed activity"
+        case 503: "busy, try again later"
         default: "error"
         }
         let data = Data("{\"status\":\"\(message)\"}".utf8)
-        return ActivityPubRoutes.json(data, type: "application/json; charset=utf-8", status: status,
-                                      extra: [.cacheControl: "no-store"])
+        var extra: HTTPFields = [.cacheControl: "no-store"]
+        if let seconds = outcome.retryAfter { extra[.retryAfter] = String(seconds) }
+        return ActivityPubRoutes.json(data, type: "application/json; charset=utf-8", status: status, extra: extra)
     }
 }
 

@@ -21,6 +21,10 @@ struct SignedFetch: Sendable {
                                               status: .forbidden)
             }
             return nil
+        } catch SignatureError.keyTemporarilyUnavailable(let why) {
+            Self.logger.notice("fetch of \(request.uri.path) deferred, its signing key is not available now: \(why)")
+            return ActivityPubRoutes.json(Data(#"{"error":"try again later"}"#.utf8), type: "application/json; charset=utf-8",
+                                          status: .serviceUnavailable, extra: [.retryAfter: String(InboxGate.retryAfterSeconds)])
         } catch let error as SignatureError {
             Self.logger.notice("refused unsigned or badly signed fetch of \(request.uri.path): \(error)")
             return ActivityPubRoutes.json(Data(#"{"error":"Request not signed or signature invalid"}"#.utf8),

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import LecternCrypto
 import Logging
+import NIOCore
 import Site
 import Store
 import Synchronization
@@ -99,14 +100,14 @@ public final class SiteRuntime: Sendable {
                               settings: settings, logger: logger)
     }
 
-    public func makeApplication(host: String? = nil, port: Int? = nil,
+    public func makeApplication(host: String? = nil, port: Int? = nil, requestTimeout: TimeAmount = LecternServer.requestTimeout,
                                 onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let inboxSignal = inboxSignal
         let interactions = LecternServer.Interactions(gate: InboxGate(store: store, keys: activityPub.remoteKeys),
                                                       discussions: Discussions(store: store)) { inboxSignal.signal() }
         return LecternServer.makeApplication(site: site, activityPub: activityPub, interactions: interactions,
                                              host: host ?? config.server.host, port: port ?? config.server.port,
-                                             logger: logger, onServerRunning: onServerRunning)
+                                             requestTimeout: requestTimeout, logger: logger, onServerRunning: onServerRunning)
     }
 
     /// Everything but the HTTP server, until cancelled: publishes what changed since the last

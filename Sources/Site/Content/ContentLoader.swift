@@ -98,7 +98,7 @@ public struct ContentLoader: Sendable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw SiteError.io(path: relativePath, message: "cannot read the file")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = SourceText.decode(data) else {
             throw SiteError.source(file: relativePath, line: nil, message: "is not valid UTF-8 text")
         }
         return text

@@ -14,19 +14,20 @@ struct FrontMatter {
     /// File line of the first YAML line, so YAML line 1 maps to it.
     let yamlFirstLine: Int
 
+    /// `source` has `\n` line ends (see `SourceText`); a leading byte-order mark is skipped.
     static func split(_ source: String, file: String) throws -> FrontMatter {
         var text = Substring(source)
         if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
-        guard text.hasPrefix("---\n") || text.hasPrefix("---\r\n") else {
+        guard text.hasPrefix("---\n") else {
             return FrontMatter(yaml: "", body: String(text), yamlFirstLine: 1)
         }
-        let afterOpening = text[text.index(after: text.firstIndex(of: "\n")!)...]
+        let afterOpening = text.dropFirst(4)
         var lineStart = afterOpening.startIndex
         while lineStart < afterOpening.endIndex {
             let lineEnd = afterOpening[lineStart...].firstIndex(of: "\n") ?? afterOpening.endIndex
-            let line = afterOpening[lineStart..<lineEnd]
-            if line == "---" || line == "---\r" || line == "..." {
-                let yaml = String(afterOpening[afterOpening.startIndex..<lineStart])
+            let line = afterOpening[lineStart..<lineEnd].trimmingCharacters(in: .whitespaces)
+            if line == "---" || line == "..." {
+                let yaml = SourceText.untabbedIndentation(String(afterOpening[afterOpening.startIndex..<lineStart]))
                 let bodyStart = lineEnd < afterOpening.endIndex ? afterOpening.index(after: lineEnd) : lineEnd
                 return FrontMatter(yaml: yaml, body: String(afterOpening[bodyStart...]), yamlFirstLine: 2)
             }

@@ -62,7 +62,9 @@ public struct Theme: Sendable {
                 throw SiteError.template(name: origin, line: nil, message: "is not valid UTF-8")
             }
             do {
-                library.register(try MustacheTemplate(string: text), named: templateName)
+                // Every template escapes by Unicode scalar, overrides included (see ScalarHTMLContentType).
+                precondition(ScalarHTMLContentType.registered)
+                library.register(try MustacheTemplate(string: ScalarHTMLContentType.pragma + text), named: templateName)
             } catch let error as MustacheTemplate.ParserError {
                 throw SiteError.template(name: origin, line: error.context.lineNumber,
                                          message: "\(error.error) near “\(error.context.line)”")

@@ -6,15 +6,19 @@
 /// HTMLSanitizer.sanitize(#"<p onclick="x()">Hi <script>alert(1)</script><a href="https://a.example">a</a></p>"#)
 /// // <p>Hi <a href="https://a.example" rel="nofollow noopener noreferrer ugc">a</a></p>
 /// ```
-/// Kept: `p br a span em strong b i u s del code pre blockquote ul ol li`; `href` on links
-/// (http, https and mailto only); `class` limited to Mastodon's microformat and link-shortening
-/// classes. Elements outside the list are dropped but their text is kept, except for those whose
-/// content is code or chrome (`script`, `style`, `svg`…), which go entirely.
+/// Kept: `p br a span em strong b i u s del code pre blockquote ul ol li`; headings become bold
+/// paragraphs (`<p><strong>`: a comment has no place in the page's outline); `href` on links
+/// (http and https with a host only, re-serialized by `WebURL`); `class` limited to Mastodon's
+/// microformat and link-shortening classes. Elements outside the list are dropped but their text
+/// is kept, except for those whose content is code or chrome (`script`, `style`, `svg`…), which
+/// go entirely.
 public enum HTMLSanitizer {
     static let allowedElements: Set<String> = ["p", "br", "a", "span", "em", "strong", "b", "i", "u", "s", "del",
                                                "code", "pre", "blockquote", "ul", "ol", "li"]
+    /// Elements written as others: what they open, outermost first.
+    static let renamed: [String: [String]] = ["h1": ["p", "strong"], "h2": ["p", "strong"], "h3": ["p", "strong"],
+                                              "h4": ["p", "strong"], "h5": ["p", "strong"], "h6": ["p", "strong"]]
     static let allowedClasses: Set<String> = ["mention", "hashtag", "invisible", "ellipsis", "h-card", "u-url"]
-    static let allowedSchemes: Set<String> = ["http", "https", "mailto"]
     /// Elements whose whole content is dropped with them.
     static let droppedWithContent: Set<String> = ["script", "style", "template", "iframe", "object", "svg",
                                                   "math", "noscript", "textarea", "select", "title", "head", "xmp",
@@ -39,6 +43,11 @@ public enum HTMLSanitizer {
                     continue
                 }
                 guard dropping.isEmpty else { continue }
+                if let written = renamed[name], open.count < maximumDepth {
+                    for element in written { output += "<" + element + ">" }
+                    open.append(name)
+                    continue
+                }
                 guard allowedElements.contains(name), open.count < maximumDepth else { continue }
                 output += "<" + name + serialize(attributes, of: name) + ">"
                 if name != "br" { open.append(name) }
@@ -49,12 +58,16 @@ public enum HTMLSanitizer {
                 }
                 guard let index = open.lastIndex(of: name) else { continue }
                 // Closing an outer element closes everything opened inside it.
-                for element in open[index...].reversed() { output += "</\(element)>" }
+                for element in open[index...].reversed() { output += closing(element) }
                 open.removeSubrange(index...)
             }
         }
-        for element in open.reversed() { output += "</\(element)>" }
+        for element in open.reversed() { output += closing(element) }
         return output
+    }
+
+    private static func closing(_ element: String) -> String {
+        (renamed[element] ?? [element]).reversed().map { "</\($0)>" }.joined()
     }
 
     private static func serialize(_ attributes: [(name: String, value: String)], of element: String) -> String {
@@ -62,7 +75,7 @@ public enum HTMLSanitizer {
         for attribute in attributes {
             switch attribute.name {
             case "href" where element == "a":
-                if let url = safeURL(attribute.value) { output += " href=\"\(escape(url, quotes: true))\"" }
+                if let url = WebURL.parse(attribute.value) { output += " href=\"\(escape(url, quotes: true))\"" }
             case "class":
                 let classes = attribute.value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
                     .map(String.init).filter(allowedClasses.contains)
@@ -75,16 +88,6 @@ public enum HTMLSanitizer {
         return output
     }
 
-    /// The URL when its scheme is allowed. Browsers ignore tabs, newlines and leading spaces or
-    /// control characters in a scheme (`java\tscript:`), so they are ignored here too.
-    public static func safeURL(_ raw: String) -> String? {
-        let url = String(raw.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F })
-        guard let colon = url.firstIndex(of: ":") else { return nil }
-        let scheme = url[..<colon].lowercased()
-        guard allowedSchemes.contains(scheme), !url[..<colon].contains(where: { "/?#".contains($0) }) else { return nil }
-        return url
-    }
-
     static func escape(_ text: String, quotes: Bool = false) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
@@ -95,6 +98,9 @@ public enum HTMLSanitizer {
             case ">": output += "&gt;"
             case "\"" where quotes: output += "&quot;"
             case "\u{0}": continue
+            // Bidi embeddings, overrides and isolates would reorder whatever follows them on the
+            // page; the directional marks (U+200E, U+200F, U+061C) are harmless and stay.
+            case "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}": continue
             default: output.unicodeScalars.append(scalar)
             }
         }

@@ -29,21 +29,31 @@ public enum HTMLText {
         return word.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)) + "…"
     }
 
-    /// Escapes text for an HTML or XML text node or attribute value.
+    /// Escapes text for an HTML or XML text node or attribute value: `& < > " '`.
+    ///
+    /// By UTF-8 byte, which for these five ASCII characters is by Unicode scalar (ASCII bytes never
+    /// occur inside a multi-byte sequence). Escaping by `Character` would miss a quote followed by
+    /// a combining mark, which is one `Character` but still ends an attribute in a browser.
     public static func escape(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default: output.append(character)
+        var text = text
+        return text.withUTF8 { bytes -> String in
+            guard bytes.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+                return String(decoding: bytes, as: UTF8.self)
             }
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 32)
+            for byte in bytes {
+                switch byte {
+                case 0x26: output.append(contentsOf: Array("&amp;".utf8))
+                case 0x3C: output.append(contentsOf: Array("&lt;".utf8))
+                case 0x3E: output.append(contentsOf: Array("&gt;".utf8))
+                case 0x22: output.append(contentsOf: Array("&quot;".utf8))
+                case 0x27: output.append(contentsOf: Array("&#39;".utf8))
+                default: output.append(byte)
+                }
+            }
+            return String(decoding: output, as: UTF8.self)
         }
-        return output
     }
 
     /// Makes root-relative `href="/…"` and `src="/…"` absolute, for feeds and federation,

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import LecternServer
 import Site
 import Store
@@ -23,7 +24,7 @@ final class BlogFixture: Sendable {
     /// `extraConfig` is appended to `lectern.yml` (a `comments:` block, say).
     /// `background: false` leaves the workers off (tests drive deliveries themselves).
     init(remote: FakeInstance, extraConfig: String = "", owner: String? = nil, privateAddresses: Bool = true,
-         background: Bool = true) async throws {
+         background: Bool = true, requestTimeout: TimeAmount = LecternServer.requestTimeout) async throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-e2e-\(UUID().uuidString)")
         try SiteScaffold.create(at: root)
         port = try freePort()
@@ -37,7 +38,7 @@ final class BlogFixture: Sendable {
         self.runtime = runtime
         let port = port
         let (_, server) = try await startApplication { onRunning in
-            runtime.makeApplication(host: "127.0.0.1", port: port, onServerRunning: onRunning)
+            runtime.makeApplication(host: "127.0.0.1", port: port, requestTimeout: requestTimeout, onServerRunning: onRunning)
         }
         try runtime.publish()  // the first publish, done before the tests look at the store
         self.server = server
@@ -81,6 +82,6 @@ final class BlogFixture: Sendable {
 import HTTPClient
 enum HTTPClientForTests {
     static func get(_ url: String, accept: String) async throws -> IncomingResponse {
-        try await HTTPClient(allowPrivateAddresses: true).perform(OutgoingRequest(url: url, headers: [("Accept", accept)]))
+        try await HTTPClient(allowPrivateAddresses: true).perform(OutgoingRequest(url: url, headers: [("Accept", accept)]), on: testTransfers)
     }
 }

@@ -24,6 +24,11 @@ final class FakeInstance: Sendable {
     static let names = ["alice", "bob", "carol", "mallory", "owner"]
     let keys: [String: PrivateKey]
     let base = Box("")
+    /// Extra documents served as JSON at exact paths (an attacker's forged key document, say);
+    /// they take precedence over the built-in routes.
+    let documents = Box<[String: Data]>([:])
+    /// GET requests received, per path (to count key fetches).
+    let gets = Box<[String: Int]>([:])
     let received = Box<[Received]>([])
     /// Statuses inboxes answer with, in turn, per path (then 202).
     let scripted = Box<[String: [Int]]>([:])
@@ -31,9 +36,17 @@ final class FakeInstance: Sendable {
     let delays = Box<[String: Double]>([:])
     private let task = Box<Task<Void, any Error>?>(nil)
 
-    init() throws {
-        keys = Dictionary(uniqueKeysWithValues: try Self.names.map { ($0, try PrivateKey.generate(.rsa(bits: 2048))) })
+    init(names: [String] = FakeInstance.names) throws {
+        keys = Dictionary(uniqueKeysWithValues: try names.map { ($0, try PrivateKey.generate(.rsa(bits: 2048))) })
     }
+
+    /// Serves `document` at `path` from now on.
+    func serve(_ path: String, _ document: [String: Any]) {
+        let data = try! JSONSerialization.data(withJSONObject: document)
+        documents.update { $0[path] = data }
+    }
+
+    func getCount(_ path: String) -> Int { gets.value[path] ?? 0 }
 
     func actorID(_ name: String) -> String { "\(base.value)/users/\(name)" }
     func keyID(_ name: String) -> String { name == "bob" ? "\(base.value)/keys/bob" : "\(actorID(name))#main-key" }
@@ -44,6 +57,7 @@ final class FakeInstance: Sendable {
         let pems = try keys.mapValues { try $0.publicKey.pemSPKI() }
         let base = self.base
         let router = Router()
+        router.add(middleware: ServedDocuments(documents: documents, gets: gets))
         router.get("/users/:name") { _, context -> Response in
             let name = context.parameters.get("name") ?? ""
             guard let pem = pems[name] else { return Response(status: .notFound) }
@@ -135,7 +149,7 @@ final class FakeInstance: Sendable {
 
     func post(_ parts: HTTPRequestParts) async throws -> Int {
         try await HTTPClient(allowPrivateAddresses: true)
-            .perform(OutgoingRequest(method: "POST", url: parts.targetURI, headers: parts.headers, body: parts.body)).status
+            .perform(OutgoingRequest(method: "POST", url: parts.targetURI, headers: parts.headers, body: parts.body), on: testTransfers).status
     }
 
     func send(_ activity: [String: Any], as name: String, to url: String) async throws -> Int {
@@ -147,12 +161,27 @@ final class FakeInstance: Sendable {
     }
 }
 
+/// Counts every GET and answers those for which a document was put in place with `serve`.
+struct ServedDocuments: RouterMiddleware {
+    let documents: Box<[String: Data]>
+    let gets: Box<[String: Int]>
+
+    func handle(_ request: Request, context: BasicRequestContext,
+                next: (Request, BasicRequestContext) async throws -> Response) async throws -> Response {
+        guard request.method == .get else { return try await next(request, context) }
+        gets.update { $0[request.uri.path, default: 0] += 1 }
+        guard let data = documents.value[request.uri.path] else { return try await next(request, context) }
+        return Response(status: .ok, headers: [.contentType: "application/activity+json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
 /// Keys for the fake inbox's verifier: fetched from the sender (the blog) over plain HTTP.
 struct HTTPKeyFetcher: SignatureKeyProvider {
     func publicKey(for keyId: String, refresh: Bool) async throws -> PublicKey {
         let url = String(keyId.split(separator: "#")[0])
         let response = try await HTTPClient(allowPrivateAddresses: true)
-            .perform(OutgoingRequest(url: url, headers: [("Accept", "application/activity+json")]))
+            .perform(OutgoingRequest(url: url, headers: [("Accept", "application/activity+json")]), on: testTransfers)
         let actor = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         guard let key = actor?["publicKey"] as? [String: Any], key["id"] as? String == keyId, let pem = key["publicKeyPem"] as? String
         else { throw SignatureError.keyUnavailable(keyId) }

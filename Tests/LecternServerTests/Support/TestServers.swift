@@ -1,9 +1,14 @@
 import Foundation
+import HTTPClient
 import Hummingbird
 import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// The tests' own network thread, apart from the one the blog under test uses (`TransferLoop.shared`),
+/// with limits high enough that test traffic is never refused as "busy".
+let testTransfers = TransferLoop(maximumInFlight: 4096, maximumPerHost: 4096)
 
 /// Starts an application in the background and returns the port it listens on.
 func startApplication(_ make: (@escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol)

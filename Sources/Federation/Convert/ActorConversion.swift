@@ -1,0 +1,61 @@
+import ActivityStreams
+import Foundation
+import Site
+import Store
+
+/// Remote actor documents → what the store keeps of them, in one place (GoToSocial's
+/// `typeutils`). Everything shown later passes through here first: URLs are parsed and kept only
+/// as http(s), names lose bidi controls and run at most 100 characters, usernames become plain
+/// handles, keys are kept only when they belong to the actor and sit on its origin.
+enum ActorConversion {
+    /// nil when the document is not a usable actor (no id or inbox, or not http(s)).
+    static func actor(from document: [String: Any]) -> RemoteActor? {
+        let object = ASObject(document)
+        guard let id = object.id, Origin(id) != nil, let inbox = object.string("inbox").flatMap(WebURL.parse) else {
+            return nil
+        }
+        let endpoints = document["endpoints"] as? [String: Any]
+        let origin = Origin(id)!
+        // The handle's domain keeps a non-default port, as Mastodon's does.
+        let defaultPort = origin.scheme == "https" ? 443 : 80
+        let domain = origin.host + (origin.port == defaultPort ? "" : ":\(origin.port)")
+        let handle = object.string("preferredUsername").map { "@\(DisplayText.username($0))@\(domain)" }
+        let name = object.string("name").map { DisplayText.name($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        return RemoteActor(id: id, handle: handle, name: name, url: webURL(object, "url"), icon: imageURL(object, "icon"),
+                           inbox: inbox, sharedInbox: (endpoints?["sharedInbox"] as? String).flatMap(WebURL.parse))
+    }
+
+    /// The keys an actor document lists (`publicKey`: one object or an array) that name this
+    /// actor as their owner (or no owner) and sit on its origin.
+    static func keys(from document: [String: Any], owner: String) -> [(keyID: String, pem: String)] {
+        let raw: [[String: Any]]
+        if let one = document["publicKey"] as? [String: Any] { raw = [one] }
+        else { raw = document["publicKey"] as? [[String: Any]] ?? [] }
+        return raw.compactMap { key in
+            guard let id = key["id"] as? String, let pem = key["publicKeyPem"] as? String,
+                  (key["owner"] as? String ?? owner) == owner, Origin.same(id, owner) else { return nil }
+            return (id, pem)
+        }
+    }
+
+    /// The first http(s) URL a property gives (a string, a Link, or an array of them), preferring
+    /// an HTML link when the server says which is which.
+    static func webURL(_ object: ASObject, _ key: String) -> String? {
+        let links = object.objects(key)
+        if let html = links.first(where: { ($0.string("mediaType") ?? "").hasPrefix("text/html") }),
+           let url = (html.string("href") ?? html.id).flatMap(WebURL.parse) {
+            return url
+        }
+        return object.ids(key).lazy.compactMap(WebURL.parse).first
+    }
+
+    /// An image's URL: `icon` may be a string, an Image with `url` (itself a string or a Link),
+    /// or an array of those.
+    static func imageURL(_ object: ASObject, _ key: String) -> String? {
+        if let string = object.string(key) { return WebURL.parse(string) }
+        for image in object.objects(key) {
+            if let url = webURL(image, "url") { return url }
+        }
+        return nil
+    }
+}

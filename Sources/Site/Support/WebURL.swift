@@ -1,0 +1,44 @@
+import Foundation
+
+/// URLs from other servers, made safe to put in a page or a JSON document: parsed, accepted
+/// only as `http`/`https` with a host (no `javascript:`, `data:`, credentials or relative
+/// tricks), and re-serialized in plain ASCII so no quote, angle bracket, space or combining
+/// mark survives to break out of an attribute.
+///
+/// ```swift
+/// WebURL.parse("https://a.example/p?q=1")   // "https://a.example/p?q=1"
+/// WebURL.parse("javascript:alert(1)")       // nil
+/// WebURL.parse("https://a.example/\"x")     // "https://a.example/%22x"
+/// ```
+public enum WebURL {
+    /// Characters kept as they are; everything else is percent-encoded (UTF-8) before parsing.
+    private static let kept: Set<UInt8> = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&()*+,;=%".utf8))
+
+    public static func parse(_ raw: String) -> String? {
+        // Browsers ignore surrounding spaces and control characters; so does this.
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 4096 else { return nil }
+        var encoded = ""
+        encoded.reserveCapacity(trimmed.utf8.count)
+        for byte in trimmed.utf8 {
+            if kept.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        guard var parts = URLComponents(string: encoded), let scheme = parts.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty,
+              parts.user == nil, parts.password == nil else { return nil }
+        parts.scheme = scheme
+        parts.host = host.lowercased()
+        guard let result = parts.string, result.hasPrefix(scheme + "://") else { return nil }
+        return result
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import LecternServer
+
+/// Clients that hold connections without finishing a request (slowloris), and requests whose
+/// framing two parties could read differently.
+@Suite(.serialized) struct ConnectionLimitTests {
+    @Test func tricklingAndIdleClientsAreCutOff() async throws {
+        let remote = try FakeInstance(names: ["alice"])
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, requestTimeout: .seconds(1))
+        defer { blog.stop() }
+        // One byte every 200 ms: never idle, never done. Cut off after the request deadline.
+        let trickle = try RawConnection(port: blog.port)
+        let started = Date()
+        var open = true
+        for byte in "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".map(String.init) {
+            guard trickle.send(byte), trickle.receive(within: 0.2) != nil else { open = false; break }
+        }
+        #expect(!open, "the connection was closed")
+        #expect(Date().timeIntervalSince(started) < 3)
+
+        // A kept-alive connection that goes quiet after its response is closed too.
+        let idle = try RawConnection(port: blog.port)
+        idle.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(idle.receive(within: 2)?.hasPrefix("HTTP/1.1 200") == true)
+        var closed = false
+        let idleSince = Date()
+        while Date().timeIntervalSince(idleSince) < 4 {
+            if idle.receive(within: 0.2) == nil { closed = true; break }
+        }
+        #expect(closed, "an idle keep-alive connection is closed after the deadline")
+
+        // A whole request in time is answered as usual.
+        let fine = try RawConnection(port: blog.port)
+        fine.send("GET /actor HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/activity+json\r\n\r\n")
+        #expect(fine.receive(within: 2)?.hasPrefix("HTTP/1.1 200") == true)
+    }
+
+    @Test func twoHostHeadersAreRefused() async throws {
+        let remote = try FakeInstance(names: ["alice"])
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote)
+        defer { blog.stop() }
+        let connection = try RawConnection(port: blog.port)
+        connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n")
+        #expect(connection.receive(within: 2)?.hasPrefix("HTTP/1.1 400") == true)
+    }
+}
