@@ -67,10 +67,22 @@ let package = Package(
                 dependencies: ["HTTPClient", "HTTPSignatures", "LecternCrypto", "Store",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: swiftSettings),
+        // One way to open a blog, for the server and every command; its background work as services.
+        .target(
+            name: "LecternRuntime",
+            dependencies: [
+                "Site", "Federation", "Delivery", "Store", "HTTPClient", "LecternCrypto",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "LecternServer",
             dependencies: [
-                "Site", "HTTPSignatures", "Federation", "Delivery", "Store", "LecternCrypto",
+                "LecternRuntime", "Site", "HTTPSignatures", "Federation", "Store", "LecternCrypto",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -81,7 +93,8 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "Site", "LecternServer", "LecternCrypto", "HTTPSignatures", "Federation", "Delivery", "Store", "COpenSSL", "CCurl",
+                "Site", "LecternServer", "LecternRuntime", "LecternCrypto", "HTTPSignatures", "Federation", "Delivery", "Store",
+                "HTTPClient", "COpenSSL", "CCurl", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -103,7 +116,8 @@ let package = Package(
         .testTarget(
             name: "LecternServerTests",
             dependencies: [
-                "LecternServer", "Site", "HTTPClient", "HTTPSignatures", "LecternCrypto", "Store",
+                "LecternServer", "LecternRuntime", "Site", "HTTPClient", "HTTPSignatures", "LecternCrypto", "Store", "Delivery",
+                "Federation",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -126,14 +126,15 @@ public struct TombstoneDocument: Encodable, Sendable {
     public var id: String
     public var type = "Tombstone"
     public var formerType = "Article"
-    public var deleted: String
+    /// When it was removed; nil for an object that is simply not offered (left out of the JSON).
+    public var deleted: String?
 
     enum CodingKeys: String, CodingKey {
         case context = "@context"
         case id, type, formerType, deleted
     }
 
-    public init(id: String, deleted: String) {
+    public init(id: String, deleted: String?) {
         self.id = id
         self.deleted = deleted
     }

@@ -45,13 +45,16 @@ public final class DeliveryWorker: Sendable {
 
     public let store: Store
     public let settings: Settings
-    public let signal = QueueSignal()
+    /// Wakes `run` when activities were queued (shared, so a replacement worker hears it too).
+    public let signal: QueueSignal
     let cavage: CavageSigner
     let rfc9421: RFC9421Signer
     let transfers: ConcurrentTransfers
     let logger: Logger
 
-    public init(store: Store, keyID: String, key: PrivateKey, settings: Settings, logger: Logger = Logger(label: "lectern.delivery")) {
+    public init(store: Store, keyID: String, key: PrivateKey, settings: Settings, signal: QueueSignal = QueueSignal(),
+                logger: Logger = Logger(label: "lectern.delivery")) {
+        self.signal = signal
         self.logger = logger
         self.store = store
         self.settings = settings

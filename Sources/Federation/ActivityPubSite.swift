@@ -28,6 +28,8 @@ public final class ActivityPubSite: Sendable {
     public let actorJSON: Data
     public let instanceActorJSON: Data
     private let catalog = Mutex(PostCatalog())
+    /// Each post's body rendered for federation, kept while its source is unchanged.
+    private let renderings = Renderings()
     /// The content of the last reload, to re-encode Articles when only their reactions changed.
     private let lastContent = Mutex<SiteContent?>(nil)
     private let discovery: Discovery
@@ -70,34 +72,40 @@ public final class ActivityPubSite: Sendable {
         return try store.isBlocked(actorID: owner)
     }
 
-    /// Records the site's posts in the store (new ones get their permanent id, vanished ones are
-    /// marked deleted) and re-encodes every document. Returns what changed, for the publisher.
+    /// Records the site's posts in the store (new ones get their permanent id, moved ones keep
+    /// theirs, vanished ones are marked deleted) and re-encodes every document. Returns what
+    /// changed, for the publisher.
     @discardableResult
     public func reload(content: SiteContent, now: Date = Date()) throws -> PostSync {
+        let rendered = renderings.update(content.posts)
+        let builder = ArticleBuilder(config: config, urls: urls)
         let current = content.posts.map { post in
-            PostRecord(path: post.path, apID: config.absoluteURL(post.path), title: post.title,
-                       contentHash: post.sourceHash.hex, publishedAt: post.date, updatedAt: post.updated, pinned: post.pinned)
+            CurrentPost(record: PostRecord(path: post.path, apID: config.absoluteURL(post.path), title: post.title,
+                                           contentHash: builder.visibleFingerprint(post: post, rendered: rendered[post.path]!),
+                                           publishedAt: post.date, updatedAt: post.updated, pinned: post.pinned,
+                                           source: post.sourcePath, federate: post.federate),
+                        declaredID: post.declaredID)
         }
         let sync = try store.syncPosts(current, now: now)
         lastContent.withLock { $0 = content }
-        try rebuildCatalog(content: content)
+        try rebuildCatalog(content: content, rendered: rendered)
         return sync
     }
 
     /// Re-encodes the Articles whose like or share counts changed.
     public func refreshReactions() throws {
         guard let content = lastContent.withLock({ $0 }) else { return }
-        try rebuildCatalog(content: content)
+        try rebuildCatalog(content: content, rendered: renderings.current)
     }
 
-    private func rebuildCatalog(content: SiteContent) throws {
+    private func rebuildCatalog(content: SiteContent, rendered: [String: RenderedMarkdown]) throws {
         let records = try store.publishedPosts()
         let deleted = try store.deletedPosts()
         let reactions = try store.allReactionCounts().mapValues { PostCatalog.Reactions(likes: $0.likes, announces: $0.announces) }
         let previous = catalog.withLock { $0 }
-        let fresh = try PostCatalog.make(content: content, records: records, deleted: deleted,
-                                         builder: ArticleBuilder(config: config, urls: urls), reactions: reactions,
-                                         reusing: previous)
+        let fresh = try PostCatalog.make(content: content, records: records, deleted: deleted, aliases: try store.postAliases(),
+                                         rendered: rendered, builder: ArticleBuilder(config: config, urls: urls),
+                                         reactions: reactions, reusing: previous)
         catalog.withLock { $0 = fresh }
     }
 
@@ -119,14 +127,22 @@ public final class ActivityPubSite: Sendable {
 
     public enum PostDocument: Equatable, Sendable {
         case article(Data)
-        /// The post was removed: answer 410 with this Tombstone.
+        /// The post was removed: answer 410 with this Tombstone (and the "gone" page to browsers).
         case gone(Data)
+        /// On the site but not on the fediverse (`federate: false`): 410 with this Tombstone to
+        /// ActivityPub requests; browsers get the page.
+        case offFediverse(Data)
+        /// A path the post had before it moved: browsers are sent to `to` (301); ActivityPub
+        /// requests get the Article, whose id is the post's first URL.
+        case moved(to: String, article: Data?)
     }
 
     /// The document for a post's site path (`/2025/hello/`), if it is or was a post.
     public func post(path: String) -> PostDocument? {
         catalog.withLock { catalog in
             if let entry = catalog.byPath[path] { return .article(entry.articleJSON) }
+            if let tombstone = catalog.offFediverse[path] { return .offFediverse(tombstone) }
+            if let current = catalog.moved[path] { return .moved(to: current, article: catalog.byPath[current]?.articleJSON) }
             return catalog.tombstones[path].map(PostDocument.gone)
         }
     }

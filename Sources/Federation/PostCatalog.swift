@@ -17,47 +17,58 @@ struct PostCatalog: Sendable {
         let embedded: JSONValue
     }
 
-    /// By site path, and in publication order (newest first).
-    private(set) var byPath: [String: Entry] = [:]
-    private(set) var newestFirst: [Entry] = []
-    /// Removed posts: site path → Tombstone JSON.
-    private(set) var tombstones: [String: Data] = [:]
-
-    /// Builds the catalog; entries of `previous` whose source and record did not change are kept
-    /// as they are (after a one-post edit, one post is rendered and encoded, not all of them).
     struct Reactions: Equatable, Sendable {
         var likes = 0, announces = 0
     }
 
-    static func make(content: SiteContent, records: [PostRecord], deleted: [PostRecord], builder: ArticleBuilder,
-                     reactions: [String: Reactions] = [:], reusing previous: PostCatalog = PostCatalog()) throws -> PostCatalog {
+    /// Federated posts by site path, and in publication order (newest first).
+    private(set) var byPath: [String: Entry] = [:]
+    private(set) var newestFirst: [Entry] = []
+    /// Removed posts: site path → Tombstone JSON.
+    private(set) var tombstones: [String: Data] = [:]
+    /// Posts on the site but not on the fediverse (`federate: false`): path → Tombstone JSON.
+    private(set) var offFediverse: [String: Data] = [:]
+    /// Paths a post had before it moved: old path → the post's path now.
+    private(set) var moved: [String: String] = [:]
+
+    /// Builds the catalog from the site's posts, their records and their rendered bodies;
+    /// entries of `previous` whose source and record did not change are kept as they are (after
+    /// a one-post edit, one post is encoded, not all of them).
+    static func make(content: SiteContent, records: [PostRecord], deleted: [PostRecord], aliases: [String: String],
+                     rendered: [String: RenderedMarkdown], builder: ArticleBuilder, reactions: [String: Reactions] = [:],
+                     reusing previous: PostCatalog = PostCatalog()) throws -> PostCatalog {
         var catalog = PostCatalog()
         let recordsByPath = Dictionary(uniqueKeysWithValues: records.map { ($0.path, $0) })
         for post in content.posts {
-            guard let record = recordsByPath[post.path] else { continue }
+            guard let record = recordsByPath[post.path], let body = rendered[post.path] else { continue }
+            guard record.federate else {
+                catalog.offFediverse[post.path] = try ASEncoder.encode(TombstoneDocument(id: record.apID, deleted: nil))
+                continue
+            }
             let counts = reactions[post.path] ?? Reactions()
             if let old = previous.byPath[post.path], old.post.sourceHash == post.sourceHash, old.record == record,
                old.reactions == counts {
-                catalog.byPath[post.path] = old
-                catalog.newestFirst.append(old)
+                catalog.add(old)
                 continue
             }
-            let rendered = MarkdownRenderer.render(post.markdown)
-            var article = builder.article(post: post, rendered: rendered, record: record)
+            var article = builder.article(post: post, rendered: body, record: record)
             if counts.likes > 0 { article.likes = CountCollection(id: record.apID + "#likes", totalItems: counts.likes) }
             if counts.announces > 0 { article.shares = CountCollection(id: record.apID + "#shares", totalItems: counts.announces) }
             var bare = article
             bare.context = nil
-            let entry = Entry(post: post, record: record, articleJSON: try ASEncoder.encode(article),
-                              reactions: counts, create: try ASEncoder.value(builder.create(article)),
-                              embedded: try ASEncoder.value(bare))
-            catalog.byPath[post.path] = entry
-            catalog.newestFirst.append(entry)
+            catalog.add(Entry(post: post, record: record, articleJSON: try ASEncoder.encode(article), reactions: counts,
+                              create: try ASEncoder.value(builder.create(article)), embedded: try ASEncoder.value(bare)))
         }
         for record in deleted {
             let tombstone = TombstoneDocument(id: record.apID, deleted: ASDate.format(record.deletedAt ?? Date()))
             catalog.tombstones[record.path] = try ASEncoder.encode(tombstone)
         }
+        for (old, current) in aliases where catalog.byPath[old] == nil { catalog.moved[old] = current }
         return catalog
+    }
+
+    private mutating func add(_ entry: Entry) {
+        byPath[entry.post.path] = entry
+        newestFirst.append(entry)
     }
 }

@@ -3,9 +3,11 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Site
 
-/// The HTTP server: the pre-rendered site plus the ActivityPub surface.
+/// The HTTP server: the pre-rendered site plus the ActivityPub surface. `BlogServer` puts it
+/// together with a blog's background work; this is the assembly, for tests of parts of it.
 ///
 /// ```swift
 /// let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
@@ -31,16 +33,18 @@ public enum LecternServer {
     /// connection opened or its previous response ended; then the connection is closed.
     public static let requestTimeout: TimeAmount = .seconds(10)
 
+    /// `activityPub` gives the ActivityPub face as the settings say now (nil: a static server).
     public static func makeApplication(
-        site: LiveSite, activityPub: ActivityPubSite? = nil, interactions: Interactions? = nil, host: String, port: Int,
-        requestTimeout: TimeAmount = requestTimeout, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        site: LiveSite, activityPub: (@Sendable () -> ActivityPubSite)? = nil, interactions: Interactions? = nil,
+        host: String, port: Int, requestTimeout: TimeAmount = requestTimeout, services: [any Service] = [],
+        logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
-        if let activityPub { ActivityPubRoutes.add(to: router, site: activityPub) }
+        if let activityPub { ActivityPubRoutes.add(to: router, current: activityPub) }
         if let activityPub, let interactions {
-            InboxRoutes(gate: interactions.gate, baseURL: activityPub.config.baseURL, queued: interactions.queued,
+            InboxRoutes(gate: interactions.gate, baseURL: activityPub().config.baseURL, queued: interactions.queued,
                         logger: logger).add(to: router)
-            CommentsRoute(site: activityPub, discussions: interactions.discussions).add(to: router)
+            CommentsRoute(current: activityPub, discussions: interactions.discussions).add(to: router)
         }
         let responder = SiteResponder(files: StaticFileResponder(site: site), posts: activityPub.map(PostNegotiation.init),
                                       routes: router.buildResponder(), accessLog: AccessLog(logger: logger))
@@ -48,6 +52,7 @@ public enum LecternServer {
             responder: responder,
             server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(timeout: requestTimeout)])),
             configuration: .init(address: .hostname(host, port: port), serverName: "Lectern", backlog: 1024),
+            services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)
     }

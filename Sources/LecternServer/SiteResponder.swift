@@ -34,6 +34,10 @@ struct SiteResponder: HTTPResponder {
         // which RFC 9112 §3.2 says to refuse (proxies and we could disagree on which counts).
         if request.headers[Self.host] != nil { return StaticFileResponder.plain(.badRequest, "more than one Host header\n") }
         if let posts, let response = try await posts.answer(request, files: files, context: context) { return response }
+        if let target = files.site.redirect(request.uri.path) {
+            let query = request.uri.query.map { "?\($0)" } ?? ""
+            return Response(status: .movedPermanently, headers: [.location: target + query, .contentLength: "0"])
+        }
         if case .response(let response) = try await files.answer(request, context: context) { return response }
         do {
             let response = try await routes.respond(to: request, context: context)

@@ -38,19 +38,26 @@ extension Store {
         }
     }
 
+    /// Queues one delivery per distinct inbox. With `heldFor`, they wait (far in the future)
+    /// until `releaseHeldDeliveries(upTo:)` reaches that site generation.
     static func enqueue(_ db: Database, id: String, type: String, objectID: String?, json: String, inboxes: [String],
-                        now: Date) throws {
+                        now: Date, heldFor generation: Int? = nil) throws {
             try db.execute(sql: """
                 INSERT OR IGNORE INTO outbound_activities (id, type, object_id, json, created_at) VALUES (?, ?, ?, ?, ?)
                 """, arguments: [id, type, objectID, json, now.timeIntervalSince1970])
             let statement = try db.makeStatement(sql: """
-                INSERT OR IGNORE INTO deliveries (activity_id, inbox, host, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO deliveries (activity_id, inbox, host, next_attempt_at, created_at, held_generation)
+                VALUES (?, ?, ?, ?, ?, ?)
                 """)
+            let due = generation == nil ? now.timeIntervalSince1970 : Self.heldUntil
             for inbox in Set(inboxes) {
                 let host = URLComponents(string: inbox)?.host?.lowercased() ?? ""
-                try statement.execute(arguments: [id, inbox, host, now.timeIntervalSince1970, now.timeIntervalSince1970])
+                try statement.execute(arguments: [id, inbox, host, due, now.timeIntervalSince1970, generation])
             }
     }
+
+    /// The due time of a held delivery: never, until it is released.
+    static let heldUntil: Double = 1e12
 
     /// Leases up to `limit` due deliveries: their next attempt moves to `now + lease`, so a
     /// worker that dies holding them (even `kill -9`) gives them back when the lease runs out.

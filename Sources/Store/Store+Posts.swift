@@ -8,46 +8,135 @@ public struct PostSync: Equatable, Sendable {
     public var deleted: [PostRecord] = []
     /// Came back after having been deleted (same path): published again under its old id.
     public var restored: [PostRecord] = []
+    /// Found at a new path (its slug or date changed): same id, comments and reactions; the old
+    /// path became an alias.
+    public var moved: [(from: String, post: PostRecord)] = []
 
     public init() {}
 
     /// Whether anything changed.
-    public var isEmpty: Bool { created.isEmpty && updated.isEmpty && deleted.isEmpty && restored.isEmpty }
+    public var isEmpty: Bool { created.isEmpty && updated.isEmpty && deleted.isEmpty && restored.isEmpty && moved.isEmpty }
+
+    public static func == (a: PostSync, b: PostSync) -> Bool {
+        a.created == b.created && a.updated == b.updated && a.deleted == b.deleted && a.restored == b.restored
+            && a.moved.map(\.from) == b.moved.map(\.from) && a.moved.map(\.post) == b.moved.map(\.post)
+    }
+}
+
+/// A post as the site has it now, for `Store.syncPosts`.
+public struct CurrentPost: Sendable, Equatable {
+    public var record: PostRecord
+    /// `id:` in the front matter: the post's first URL, for a file renamed since.
+    public var declaredID: String?
+
+    public init(record: PostRecord, declaredID: String? = nil) {
+        self.record = record
+        self.declaredID = declaredID
+    }
 }
 
 extension Store {
-    /// Brings the posts table in line with the site: new paths are created with `apID` from
-    /// `idFor`, changed content hashes are updated (the first id stays), paths no longer in the
-    /// site are marked deleted. One transaction: readers never see half a sync.
-    public func syncPosts(_ current: [PostRecord], now: Date = Date()) throws -> PostSync {
+    /// Brings the posts table in line with the site, in one transaction. A post is the stored
+    /// one with the id its front matter declares, else the one from the same source file, else
+    /// the one at the same path; only a post none of these finds is new. A post found at another
+    /// path moved: its path changes (comments and reactions follow), its id stays, and its old
+    /// path becomes an alias. Changed fingerprints are updated, paths no longer in the site are
+    /// marked deleted.
+    public func syncPosts(_ current: [CurrentPost], now: Date = Date()) throws -> PostSync {
         try database.write { db in
             var sync = PostSync()
-            let existing = Dictionary(uniqueKeysWithValues: try PostRecord.fetchAll(db).map { ($0.path, $0) })
-            for post in current {
-                guard var stored = existing[post.path] else {
+            var byPath = Dictionary(uniqueKeysWithValues: try PostRecord.fetchAll(db).map { ($0.path, $0) })
+            // Live posts by source file and by id, to find moved and renamed posts without a scan each.
+            let index = StoredPosts(bySource: Dictionary(byPath.values.filter { $0.deletedAt == nil && $0.source != nil }
+                                                             .map { ($0.source!, $0.path) }, uniquingKeysWith: { a, _ in a }),
+                                    byID: Dictionary(byPath.values.map { ($0.apID, $0.path) }, uniquingKeysWith: { a, _ in a }))
+            var claimed = Set<String>()  // stored paths matched to a current post
+            for entry in current {
+                var post = entry.record
+                let match = Self.match(entry, in: byPath, index: index, claimed: claimed)
+                guard var stored = match else {
+                    // A deleted post's row at this path gives way to the new post.
+                    if let old = byPath[post.path], old.deletedAt != nil { try old.delete(db); byPath[post.path] = nil }
                     try post.insert(db)
+                    byPath[post.path] = post
+                    claimed.insert(post.path)
                     sync.created.append(post)
                     continue
                 }
+                if stored.path != post.path {
+                    let from = stored.path
+                    if let occupant = byPath[post.path] {
+                        guard occupant.deletedAt != nil, !claimed.contains(occupant.path) else {
+                            throw StoreError.conflict("\(post.path) is taken by \(occupant.apID)")
+                        }
+                        try occupant.delete(db)
+                    }
+                    try db.execute(sql: "UPDATE posts SET path = ? WHERE path = ?", arguments: [post.path, from])
+                    try db.execute(sql: "INSERT OR REPLACE INTO post_aliases (path, post_path, created_at) VALUES (?, ?, ?)",
+                                   arguments: [from, post.path, now.timeIntervalSince1970])
+                    try db.execute(sql: "DELETE FROM post_aliases WHERE path = ?", arguments: [post.path])
+                    byPath[from] = nil
+                    stored.path = post.path
+                    byPath[post.path] = stored
+                    sync.moved.append((from, stored))
+                }
+                claimed.insert(post.path)
+                post.apID = stored.apID
                 let wasDeleted = stored.deletedAt != nil
                 let changed = stored.contentHash != post.contentHash || stored.title != post.title || stored.pinned != post.pinned
+                    || stored.source != post.source || stored.federate != post.federate
                 guard changed || wasDeleted else { continue }
+                let moved = sync.moved.last?.post.path == post.path
                 stored.title = post.title
-                stored.contentHash = post.contentHash
                 stored.pinned = post.pinned
-                stored.updatedAt = post.updatedAt ?? (changed ? now : stored.updatedAt)
+                stored.source = post.source
+                stored.federate = post.federate
+                if stored.contentHash != post.contentHash {
+                    stored.contentHash = post.contentHash
+                    stored.updatedAt = post.updatedAt ?? now
+                }
                 stored.deletedAt = nil
                 try stored.update(db)
-                if wasDeleted { sync.restored.append(stored) } else { sync.updated.append(stored) }
+                if wasDeleted { sync.restored.append(stored) } else if !moved { sync.updated.append(stored) }
+                else { sync.moved[sync.moved.count - 1].post = stored }
             }
-            let paths = Set(current.map(\.path))
-            for stored in existing.values where !paths.contains(stored.path) && stored.deletedAt == nil {
+            for stored in byPath.values where !claimed.contains(stored.path) && stored.deletedAt == nil {
                 var gone = stored
                 gone.deletedAt = now
                 try gone.update(db)
                 sync.deleted.append(gone)
             }
             return sync
+        }
+    }
+
+    /// Where stored posts were at the start of a sync, by source file and by id.
+    private struct StoredPosts {
+        let bySource: [String: String]
+        let byID: [String: String]
+    }
+
+    /// The stored post `entry` is, if any (see `syncPosts`): the one its front matter's `id`
+    /// names, else the one at its path (unless that came from another file), else the live one
+    /// from the same file, else whatever is at its path.
+    private static func match(_ entry: CurrentPost, in byPath: [String: PostRecord], index: StoredPosts,
+                              claimed: Set<String>) -> PostRecord? {
+        func free(_ path: String?) -> PostRecord? {
+            path.flatMap { byPath[$0] }.flatMap { claimed.contains($0.path) ? nil : $0 }
+        }
+        if let declared = entry.declaredID, let stored = free(index.byID[declared]), stored.apID == declared { return stored }
+        let atPath = free(entry.record.path)
+        if let atPath, atPath.source == nil || atPath.source == entry.record.source { return atPath }
+        if let source = entry.record.source, let stored = free(index.bySource[source]), stored.source == source { return stored }
+        return atPath
+    }
+
+    /// Old paths of moved posts: old path → current path.
+    public func postAliases() throws -> [String: String] {
+        try database.read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT path, post_path FROM post_aliases").map {
+                ($0["path"] as String, $0["post_path"] as String)
+            })
         }
     }
 

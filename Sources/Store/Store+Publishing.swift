@@ -11,7 +11,8 @@ public struct PublicationState: Sendable, Equatable {
     public enum Needed: Sendable, Equatable { case create, update, delete, nothing }
 
     public var needed: Needed {
-        if post.deletedAt != nil { return announcedAt != nil && deleteSentAt == nil ? .delete : .nothing }
+        // Removed, or kept off the fediverse (`federate: false`): followers who saw it hear it is gone.
+        if post.deletedAt != nil || !post.federate { return announcedAt != nil && deleteSentAt == nil ? .delete : .nothing }
         if announcedAt == nil || deleteSentAt != nil { return .create }
         return federatedHash == post.contentHash ? .nothing : .update
     }
@@ -30,13 +31,14 @@ extension Store {
 
     /// Records that followers were told (or, with no activity, deliberately not told) about a
     /// post, queueing the activity in the same transaction: a crash leaves either both or neither.
+    /// With `heldFor`, the deliveries wait until the server serves that site generation.
     public func recordPublication(path: String, _ kind: PublicationState.Needed, contentHash: String,
                                   activity: (id: String, type: String, json: String, inboxes: [String])?,
-                                  objectID: String, now: Date = Date()) throws {
+                                  objectID: String, heldFor generation: Int? = nil, now: Date = Date()) throws {
         try database.write { db in
             if let activity {
                 try Self.enqueue(db, id: activity.id, type: activity.type, objectID: objectID, json: activity.json,
-                                 inboxes: activity.inboxes, now: now)
+                                 inboxes: activity.inboxes, now: now, heldFor: generation)
             }
             switch kind {
             case .create, .update:

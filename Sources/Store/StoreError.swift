@@ -6,12 +6,15 @@ public enum StoreError: Error, CustomStringConvertible {
     case notFound(String)
     /// Another process holds the database longer than the busy timeout: try again later.
     case busy
+    /// The change would break a rule of the data (two posts at one URL, say).
+    case conflict(String)
 
     public var description: String {
         switch self {
         case let .migrationFailed(file, reason): return "migration \(file) failed and was rolled back: \(reason)"
         case let .cannotOpen(path, reason): return "cannot open the database \(path): \(reason)"
         case let .notFound(what): return "no \(what)"
+        case let .conflict(why): return "conflict: \(why)"
         case .busy: return "the database is busy (another process holds a lock); try again"
         }
     }

@@ -23,7 +23,7 @@ async throws {
     var logger = Logger(label: "test")
     logger.logLevel = .critical  // cancelled test servers report their shutdown as errors
     let app = LecternServer.makeApplication(site: try LiveSite(publicFolder: root.appendingPathComponent("public")),
-                                            activityPub: activityPub, host: "127.0.0.1", port: 0, logger: logger)
+                                            activityPub: { activityPub }, host: "127.0.0.1", port: 0, logger: logger)
     try await app.test(.live) { client in try await test(client, root, activityPub) }
 }
 

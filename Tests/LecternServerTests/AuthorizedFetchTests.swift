@@ -32,7 +32,7 @@ import Testing
         let logger = quietLogger("test")
         let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
         let (port, serverTask) = try await startApplication { onRunning in
-            LecternServer.makeApplication(site: site, activityPub: activityPub, host: "127.0.0.1", port: 0, logger: logger,
+            LecternServer.makeApplication(site: site, activityPub: { activityPub }, host: "127.0.0.1", port: 0, logger: logger,
                                           onServerRunning: onRunning)
         }
         defer { serverTask.cancel() }

@@ -35,7 +35,7 @@ import Testing
         let year = Calendar(identifier: .gregorian).component(.year, from: Date())
         let path = "/\(year)/fresh/"
         try writePost(blog, slug: "fresh", body: "A new post.")
-        try blog.runtime.rebuild(sourcesChanged: true)
+        try blog.rebuild()
         let first = await blog.runtime.delivery.runOnce()
         #expect(first == DeliveryWorker.Report(delivered: 11, retrying: 0, failed: 0), "20 followers share one inbox, 10 have their own")
         let creates = remote.activities(type: "Create")
@@ -45,11 +45,11 @@ import Testing
         #expect(creates.allSatisfy { ($0.object?["id"] as? String) == blog.base + path })
 
         // Restarting (a new publisher over the same store) announces nothing twice.
-        #expect(try blog.runtime.publish().isEmpty)
+        #expect(try blog.runtime.publish().report.isEmpty)
         #expect(await blog.runtime.delivery.runOnce().attempts == 0)
 
         try writePost(blog, slug: "fresh", body: "A new post, corrected.")
-        try blog.runtime.rebuild(sourcesChanged: true)
+        try blog.rebuild()
         #expect(await blog.runtime.delivery.runOnce().delivered == 11)
         let updates = remote.activities(type: "Update")
         #expect(updates.count == 11)
@@ -57,7 +57,7 @@ import Testing
         #expect(updates.first?.object?["updated"] != nil)
 
         try FileManager.default.removeItem(at: blog.root.appendingPathComponent("content/posts/fresh.md"))
-        try blog.runtime.rebuild(sourcesChanged: true)
+        try blog.rebuild()
         #expect(await blog.runtime.delivery.runOnce().delivered == 11)
         let deletes = remote.activities(type: "Delete")
         #expect(deletes.count == 11)
@@ -169,7 +169,7 @@ import Testing
         try addFollowers(blog.store, remote: remote, prefix: "k", count: followers, shared: false)
         remote.delays.value = Dictionary(uniqueKeysWithValues: (0..<followers).map { ("/users/k\($0)/inbox", 0.2) })
         try writePost(blog, slug: "big-news", body: "Everyone should get this.")
-        try blog.runtime.rebuild(sourcesChanged: true)
+        try blog.rebuild()
 
         let process = Process()
         process.executableURL = lectern
@@ -201,7 +201,7 @@ import Testing
                                          background: false)
         defer { blog.stop() }
         let store = blog.store
-        let digest = blog.runtime.digest
+        let digest = blog.runtime.digest()
         func comment(_ n: Int) throws {
             let author = remote.actorID("alice")
             try store.saveRemoteActor(RemoteActor(id: author, handle: "@alice@\(remote.host)", name: "Alice", inbox: author + "/inbox"), keys: [])

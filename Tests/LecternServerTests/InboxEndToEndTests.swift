@@ -99,7 +99,7 @@ import Testing
         #expect(afterDelete.contains("2 comments"))
 
         // The owner's digest lists what is new, once.
-        let outcome = try await blog.runtime.digest.sendIfDue(force: true)
+        let outcome = try await blog.runtime.digest().sendIfDue(force: true)
         #expect(outcome == .sent(items: 2, to: "@owner@\(remote.host)"))
         #expect(try await eventually { !remote.activities(at: "/users/owner/inbox", type: "Create").isEmpty })
         let digest = try #require(remote.activities(at: "/users/owner/inbox", type: "Create").first)
@@ -109,7 +109,7 @@ import Testing
         #expect((digestNote["tag"] as? [[String: Any]])?.first?["href"] as? String == remote.actorID("owner"))
         let text = digestNote["content"] as? String ?? ""
         #expect(text.contains("2 new comments") && text.contains("Agreed, alice.") && text.contains("Welcome to Lectern"))
-        #expect(try await blog.runtime.digest.sendIfDue(force: true) == .nothingNew)
+        #expect(try await blog.runtime.digest().sendIfDue(force: true) == .nothingNew)
 
         // A profile update shows on the author's comments (the profile is read from bob's own server,
         // not from the activity); an Undo naming the Follow by id ends it.

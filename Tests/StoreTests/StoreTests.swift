@@ -27,11 +27,11 @@ import Testing
         let tables = try store.database.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb%' AND name NOT LIKE 'sqlite%' ORDER BY name")
         }
-        #expect(tables == ["actor_keys", "blocks", "comments", "deliveries", "digest_state", "followers", "hosts", "inbox_queue",
-                           "mentions", "outbound_activities", "posts", "reactions", "received_activities", "remote_actors",
-                           "seen_signatures", "settings"])
-        _ = try store.syncPosts([PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
-                                            contentHash: "1", publishedAt: Date())])
+        #expect(tables == ["actor_keys", "blocks", "changes", "comments", "deliveries", "digest_state", "followers", "hosts",
+                           "inbox_queue", "mentions", "outbound_activities", "post_aliases", "posts", "reactions",
+                           "received_activities", "remote_actors", "seen_signatures", "settings"])
+        _ = try store.syncPosts([CurrentPost(record: PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
+                                                                contentHash: "1", publishedAt: Date()))])
         let reopened = try Store(path: path)  // would fail on CREATE TABLE if re-applied
         #expect(try reopened.appliedMigrations() == Migrations.all.map(\.name))
         #expect(try reopened.publishedPosts().count == 1)
@@ -59,40 +59,72 @@ import Testing
 @Suite struct PostSyncTests {
     let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
-    private func record(_ path: String, hash: String = "h1", pinned: Bool = false) -> PostRecord {
+    private func record(_ path: String, hash: String = "h1", pinned: Bool = false, source: String? = nil) -> PostRecord {
         PostRecord(path: path, apID: "https://blog.example\(path)", title: "T \(path)", contentHash: hash,
-                   publishedAt: t0, pinned: pinned)
+                   publishedAt: t0, pinned: pinned, source: source)
     }
 
     @Test func createsUpdatesDeletesAndRestores() throws {
         let store = try Store.inMemory()
-        var sync = try store.syncPosts([record("/2025/a/"), record("/2025/b/")], now: t0)
+        func syncPosts(_ records: [PostRecord], now: Date) throws -> PostSync {
+            try store.syncPosts(records.map { CurrentPost(record: $0) }, now: now)
+        }
+        var sync = try syncPosts([record("/2025/a/"), record("/2025/b/")], now: t0)
         #expect(sync.created.map(\.path) == ["/2025/a/", "/2025/b/"])
 
-        sync = try store.syncPosts([record("/2025/a/"), record("/2025/b/")], now: t0)
+        sync = try syncPosts([record("/2025/a/"), record("/2025/b/")], now: t0)
         #expect(sync == PostSync(), "no change, nothing to do")
 
         var edited = record("/2025/a/", hash: "h2")
         edited.apID = "https://elsewhere.example/ignored"
-        sync = try store.syncPosts([edited, record("/2025/b/")], now: t0.addingTimeInterval(60))
+        sync = try syncPosts([edited, record("/2025/b/")], now: t0.addingTimeInterval(60))
         #expect(sync.updated.map(\.path) == ["/2025/a/"])
         let a = try #require(try store.post(path: "/2025/a/"))
         #expect(a.apID == "https://blog.example/2025/a/", "the first id is kept")
         #expect(a.updatedAt == t0.addingTimeInterval(60))
 
-        sync = try store.syncPosts([edited], now: t0.addingTimeInterval(120))
+        sync = try syncPosts([edited], now: t0.addingTimeInterval(120))
         #expect(sync.deleted.map(\.path) == ["/2025/b/"])
         #expect(try store.publishedPosts().map(\.path) == ["/2025/a/"])
         #expect(try store.post(apID: "https://blog.example/2025/b/")?.deletedAt == t0.addingTimeInterval(120))
 
-        sync = try store.syncPosts([edited, record("/2025/b/")], now: t0.addingTimeInterval(180))
+        sync = try syncPosts([edited, record("/2025/b/")], now: t0.addingTimeInterval(180))
         #expect(sync.restored.map(\.path) == ["/2025/b/"])
         #expect(try store.post(path: "/2025/b/")?.deletedAt == nil)
     }
 
+    /// A post whose slug or date changes is the same post: same id, its comments and reactions
+    /// follow it, its old path becomes an alias; a front matter `id` finds it across a rename.
+    @Test func movedPostsKeepTheirIdentity() throws {
+        let store = try Store.inMemory()
+        _ = try store.syncPosts([CurrentPost(record: record("/2025/old/", source: "content/posts/a.md"))], now: t0)
+        try store.database.write { db in
+            try db.execute(sql: "INSERT INTO remote_actors (id, inbox, fetched_at) VALUES ('https://r.example/u/x', 'https://r.example/inbox', 0)")
+            try db.execute(sql: """
+                INSERT INTO comments (id, post_path, author_id, content_html, visibility, state, published_at, received_at)
+                VALUES ('https://r.example/n/1', '/2025/old/', 'https://r.example/u/x', '<p>hi</p>', 'public', 'approved', 0, 0)
+                """)
+            try db.execute(sql: "INSERT INTO reactions (activity_id, kind, post_path, actor_id, created_at) VALUES ('https://r.example/l/1', 'like', '/2025/old/', 'https://r.example/u/x', 0)")
+        }
+        var sync = try store.syncPosts([CurrentPost(record: record("/2026/new/", hash: "h2", source: "content/posts/a.md"))], now: t0)
+        #expect(sync.moved.map(\.from) == ["/2025/old/"] && sync.moved.map(\.post.path) == ["/2026/new/"])
+        #expect(sync.created.isEmpty && sync.deleted.isEmpty)
+        #expect(try store.post(path: "/2026/new/")?.apID == "https://blog.example/2025/old/")
+        #expect(try store.comment(id: "https://r.example/n/1")?.postPath == "/2026/new/")
+        #expect(try store.reactionCounts(postPath: "/2026/new/").likes == 1)
+        #expect(try store.postAliases() == ["/2025/old/": "/2026/new/"])
+        // Renamed file and new slug: the declared id still finds it.
+        let renamed = CurrentPost(record: record("/2026/newer/", hash: "h2", source: "content/posts/b.md"),
+                                  declaredID: "https://blog.example/2025/old/")
+        sync = try store.syncPosts([renamed], now: t0)
+        #expect(sync.moved.map(\.post.path) == ["/2026/newer/"])
+        #expect(try store.postAliases() == ["/2025/old/": "/2026/newer/", "/2026/new/": "/2026/newer/"])
+        #expect(try store.comment(id: "https://r.example/n/1")?.postPath == "/2026/newer/")
+    }
+
     @Test func commentsAndFollowersQueries() throws {
         let store = try Store.inMemory()
-        _ = try store.syncPosts([record("/2025/a/")], now: t0)
+        _ = try store.syncPosts([CurrentPost(record: record("/2025/a/"))], now: t0)
         try store.database.write { db in
             try db.execute(sql: "INSERT INTO remote_actors (id, inbox, fetched_at) VALUES ('https://r.example/u/x', 'https://r.example/inbox', 0)")
             try db.execute(sql: "INSERT INTO followers (actor_id, follow_activity_id, created_at) VALUES ('https://r.example/u/x', 'https://r.example/f/1', 0)")

@@ -21,6 +21,37 @@ struct ArticleBuilder {
         return article
     }
 
+    /// A fingerprint of what followers see of a post: its Article without what the store decides
+    /// (id, dates) or what changes without the writer (reaction counts). An edit that leaves it
+    /// unchanged (whitespace, a front matter key that is not shown) sends no Update.
+    func visibleFingerprint(post: Post, rendered: RenderedMarkdown) -> String {
+        let probe = PostRecord(path: post.path, apID: "", title: post.title, contentHash: "", publishedAt: post.date)
+        var article = article(post: post, rendered: rendered, record: probe, withContext: false)
+        article.published = ""
+        article.updated = nil
+        article.content = Self.foldingWhitespace(article.content)
+        let encoded = (try? ASEncoder.encode(article)).map { String(decoding: $0, as: UTF8.self) } ?? post.sourceHash.hex
+        return ContentHash("visible-1", encoded).hex
+    }
+
+    /// Runs of white space as one space, except inside `<pre>`: how a reader's browser shows
+    /// them, so re-wrapping a paragraph is not a change anyone sees.
+    static func foldingWhitespace(_ html: String) -> String {
+        var output = ""
+        output.reserveCapacity(html.utf8.count)
+        var rest = Substring(html)
+        while !rest.isEmpty {
+            let pre = rest.range(of: "<pre")
+            let text = rest[..<(pre?.lowerBound ?? rest.endIndex)]
+            output += text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
+            guard let pre else { break }
+            let end = rest[pre.lowerBound...].range(of: "</pre>")?.upperBound ?? rest.endIndex
+            output += rest[pre.lowerBound..<end]
+            rest = rest[end...]
+        }
+        return output
+    }
+
     /// The later of the front matter's `updated` and the last change the store saw: Mastodon
     /// ignores an Update whose `updated` is not newer than what it has.
     static func updated(post: Post, record: PostRecord) -> Date? {

@@ -8,13 +8,15 @@ import Store
 /// that could not be fetched, say) is retried with growing delays, then dropped.
 public struct InboxWorker: Sendable {
     public let store: Store
-    public let processor: InboxProcessor
+    /// The processor as the configuration says now (asked once per pass: settings can change).
+    public let processor: @Sendable () -> InboxProcessor
     public let signal: QueueSignal
     /// Called with the posts whose discussion changed, after each pass that changed any.
     public let onChange: @Sendable (Set<String>) async -> Void
     let logger: Logger
 
-    public init(store: Store, processor: InboxProcessor, signal: QueueSignal, logger: Logger = Logger(label: "lectern.inbox"),
+    public init(store: Store, processor: @escaping @Sendable () -> InboxProcessor, signal: QueueSignal,
+                logger: Logger = Logger(label: "lectern.inbox"),
                 onChange: @escaping @Sendable (Set<String>) async -> Void) {
         self.logger = logger
         self.store = store
@@ -35,6 +37,7 @@ public struct InboxWorker: Sendable {
     public func drain(now: @Sendable () -> Date = Date.init) async throws -> Int {
         var applied = 0
         var changed = Set<String>()
+        let processor = processor()
         while true {
             let batch = try store.dueInbound(limit: 100, now: now())
             if batch.isEmpty { break }

@@ -31,9 +31,11 @@ public struct Publisher: Sendable {
         public var isEmpty: Bool { created.isEmpty && updated.isEmpty && deleted.isEmpty && skipped.isEmpty }
     }
 
-    /// Queues what followers need to hear. Call after `ActivityPubSite.reload`.
+    /// Queues what followers need to hear. Call after `ActivityPubSite.reload`. With `heldFor`,
+    /// the deliveries wait until a running server serves that site generation (see
+    /// `Store.releaseHeldDeliveries`), so followers never fetch a page that is not there yet.
     @discardableResult
-    public func publish(announce: Bool = true, now: Date = Date()) throws -> Report {
+    public func publish(announce: Bool = true, heldFor generation: Int? = nil, now: Date = Date()) throws -> Report {
         let store = site.store
         let firstPublish: Date
         if let stored = try store.setting(Self.firstPublishKey).flatMap(Double.init) {
@@ -71,7 +73,8 @@ public struct Publisher: Sendable {
                 return (id, type, String(decoding: try ASEncoder.encode(value), as: UTF8.self), inboxes)
             }
             try store.recordPublication(path: post.path, needed, contentHash: post.contentHash,
-                                        activity: inboxes.isEmpty ? nil : encoded, objectID: post.apID, now: now)
+                                        activity: inboxes.isEmpty ? nil : encoded, objectID: post.apID,
+                                        heldFor: generation, now: now)
             if silent { report.skipped.append(post.path); continue }
             report.deliveries += encoded == nil ? 0 : inboxes.count
             switch needed {
@@ -81,7 +84,7 @@ public struct Publisher: Sendable {
             case .nothing: break
             }
         }
-        if report.deliveries > 0 { outbox.wake() }
+        if report.deliveries > 0, generation == nil { outbox.wake() }
         return report
     }
 

@@ -7,49 +7,50 @@ import Hummingbird
 enum ActivityPubRoutes {
     static let activityJSON = "application/activity+json; charset=utf-8"
 
-    static func add(to router: Router<BasicRequestContext>, site: ActivityPubSite) {
-        let username = site.config.username
+    /// `current` gives the ActivityPub face as the settings say now (they can be reloaded).
+    static func add(to router: Router<BasicRequestContext>, current: @escaping @Sendable () -> ActivityPubSite) {
+        let username = current().config.username
+        let cors: HTTPFields = [.accessControlAllowOrigin: "*"]
         router.get("/.well-known/webfinger") { request, _ -> Response in
             guard let resource = request.uri.queryParameters["resource"].map(String.init), !resource.isEmpty else {
                 return plain(.badRequest, "the resource parameter is required\n")
             }
-            guard let jrd = try site.webFinger(resource: resource) else { return plain(.notFound, "no such account here\n") }
-            return json(jrd, type: "application/jrd+json; charset=utf-8", extra: [.accessControlAllowOrigin: "*"])
+            guard let jrd = try current().webFinger(resource: resource) else { return plain(.notFound, "no such account here\n") }
+            return json(jrd, type: "application/jrd+json; charset=utf-8", extra: cors)
         }
-        router.get("/.well-known/host-meta") { _, _ in
+        router.get("/.well-known/host-meta") { _, _ -> Response in
             Response(status: .ok, headers: [.contentType: "application/xrd+xml; charset=utf-8", .accessControlAllowOrigin: "*"],
-                     body: .init(byteBuffer: ByteBuffer(string: site.hostMeta)))
+                     body: .init(byteBuffer: ByteBuffer(string: current().hostMeta)))
         }
-        router.get("/.well-known/nodeinfo") { _, _ in
-            json(try site.nodeInfoLinks(), type: "application/json; charset=utf-8", extra: [.accessControlAllowOrigin: "*"])
+        router.get("/.well-known/nodeinfo") { _, _ -> Response in
+            json(try current().nodeInfoLinks(), type: "application/json; charset=utf-8", extra: cors)
         }
-        router.get("/nodeinfo/2.1") { _, _ in
-            json(try site.nodeInfo(),
-                 type: "application/json; profile=\"http://nodeinfo.diaspora.software/ns/schema/2.1#\"; charset=utf-8",
-                 extra: [.accessControlAllowOrigin: "*"])
+        router.get("/nodeinfo/2.1") { _, _ -> Response in
+            json(try current().nodeInfo(),
+                 type: "application/json; profile=\"http://nodeinfo.diaspora.software/ns/schema/2.1#\"; charset=utf-8", extra: cors)
         }
-        router.get("/actor") { _, _ in json(site.actorJSON) }
+        router.get("/actor") { _, _ -> Response in json(current().actorJSON) }
         router.get("/@\(username)") { request, _ -> Response in
             // People who open the handle's URL in a browser get the blog itself.
             if !ContentNegotiation.wantsActivityJSON(accept: request.headers[.accept]) {
                 return Response(status: .found, headers: [.location: "/", .contentLength: "0"])
             }
-            return json(site.actorJSON)
+            return json(current().actorJSON)
         }
-        router.get("/instance-actor") { _, _ in json(site.instanceActorJSON) }
-        let signed = SignedFetch(site: site)
-        router.get("/actor/outbox") { request, _ in
-            try await signed.check(request) ?? json(try site.outbox(page: try page(request)))
+        router.get("/instance-actor") { _, _ -> Response in json(current().instanceActorJSON) }
+        let signed = SignedFetch(current: current)
+        router.get("/actor/outbox") { request, _ -> Response in
+            try await signed.check(request) ?? json(try current().outbox(page: try page(request)))
         }
-        router.get("/actor/followers") { request, _ in
-            try await signed.check(request) ?? json(try site.followers(page: try page(request)))
+        router.get("/actor/followers") { request, _ -> Response in
+            try await signed.check(request) ?? json(try current().followers(page: try page(request)))
         }
-        router.get("/actor/following") { request, _ in try await signed.check(request) ?? json(try site.following()) }
-        router.get("/actor/featured") { request, _ in try await signed.check(request) ?? json(try site.featured()) }
+        router.get("/actor/following") { request, _ -> Response in try await signed.check(request) ?? json(try current().following()) }
+        router.get("/actor/featured") { request, _ -> Response in try await signed.check(request) ?? json(try current().featured()) }
         router.get("/:year/:slug/replies") { request, context -> Response in
             if let refusal = try await signed.check(request) { return refusal }
             let path = "/\(context.parameters.get("year") ?? "")/\(context.parameters.get("slug") ?? "")/"
-            guard let collection = try site.replies(postPath: path, page: try page(request)) else {
+            guard let collection = try current().replies(postPath: path, page: try page(request)) else {
                 throw HTTPError(.notFound)
             }
             return json(collection)

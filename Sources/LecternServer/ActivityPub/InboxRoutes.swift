@@ -67,11 +67,12 @@ struct InboxRoutes: Sendable {
 
 /// `GET /comments/<post>.json`: a post's discussion for the page's live-refresh script.
 struct CommentsRoute: Sendable {
-    let site: ActivityPubSite
+    let current: @Sendable () -> ActivityPubSite
     let discussions: Discussions
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/comments/**") { request, _ -> Response in
+            let site = current()
             guard let path = DiscussionView.postPath(forJSONPath: request.uri.path),
                   case .article? = site.post(path: path) else { throw HTTPError(.notFound) }
             let view = DiscussionView(discussion: try discussions.discussion(postPath: path), postPath: path,

@@ -4,31 +4,44 @@ import Hummingbird
 
 /// Post URLs answer browsers with the page and ActivityPub clients with the `Article`; both
 /// carry `Vary: Accept` so caches keep them apart, and the page links its alternate form.
-/// A removed post answers 410: a `Tombstone` or the site's "gone" page.
+/// A removed post answers 410: a `Tombstone` or the site's "gone" page. A post kept off the
+/// fediverse (`federate: false`) is a page to browsers and a Tombstone to servers. A post's old
+/// URL (its slug or date changed) sends browsers to the new one (301) and gives servers the
+/// Article, whose id is that first URL.
 struct PostNegotiation: Sendable {
-    let site: ActivityPubSite
+    let current: @Sendable () -> ActivityPubSite
 
     /// nil when `request` is not for a post (or a removed post): the caller goes on as usual.
     func answer(_ request: Request, files: StaticFileResponder, context: some RequestContext) async throws -> Response? {
         guard request.method == .get || request.method == .head else { return nil }
         let path = request.uri.path
+        let site = current()
         guard path.hasSuffix("/"), let document = site.post(path: path) else { return nil }
         let wantsJSON = ContentNegotiation.wantsActivityJSON(accept: request.headers[.accept])
-        if wantsJSON, let refusal = try await SignedFetch(site: site).check(request) { return refusal }
+        if wantsJSON, let refusal = try await SignedFetch(current: current).check(request) { return refusal }
+        let head = request.method == .head
         switch (document, wantsJSON) {
-        case (.article(let json), true):
-            return Self.json(json, status: .ok, head: request.method == .head)
-        case (.gone(let tombstone), true):
-            return Self.json(tombstone, status: .gone, head: request.method == .head)
+        case (.article(let json), true), (.moved(_, let json?), true):
+            return Self.json(json, status: .ok, head: head)
+        case (.gone(let tombstone), true), (.offFediverse(let tombstone), true):
+            return Self.json(tombstone, status: .gone, head: head)
+        case (.moved(_, nil), true):  // moved, then taken off the fediverse
+            return Self.json(Data(#"{"type":"Tombstone"}"#.utf8), status: .gone, head: head)
         case (.gone, false):
             var response = files.errorPage("410.html", status: .gone, request: request)
                 ?? StaticFileResponder.plain(.gone, "This post was removed.\n")
             response.headers[.vary] = "Accept"
             return response
-        case (.article, false):
+        case (.moved(let target, _), false):
+            let query = request.uri.query.map { "?\($0)" } ?? ""
+            return Response(status: .movedPermanently,
+                            headers: [.location: target + query, .vary: "Accept", .contentLength: "0"])
+        case (.article, false), (.offFediverse, false):
             guard case .response(var response) = try await files.answer(request, context: context) else { return nil }
             response.headers[.vary] = response.headers[.vary].map { "\($0), Accept" } ?? "Accept"
-            response.headers[.link] = "<\(site.config.absoluteURL(path))>; rel=\"alternate\"; type=\"application/activity+json\""
+            if case .article = document {
+                response.headers[.link] = "<\(site.config.absoluteURL(path))>; rel=\"alternate\"; type=\"application/activity+json\""
+            }
             return response
         }
     }

@@ -7,11 +7,12 @@ import Logging
 /// Authorized fetch (Mastodon's "secure mode"): with `federation.authorizedFetch`, ActivityPub
 /// documents other than the actors and discovery are only given to signed requests.
 struct SignedFetch: Sendable {
-    let site: ActivityPubSite
+    let current: @Sendable () -> ActivityPubSite
     static let logger = Logger(label: "lectern.fetch")
 
     /// nil when the request may proceed; otherwise the 401 to send.
     func check(_ request: Request) async throws -> Response? {
+        let site = current()
         guard site.requiresSignedFetch else { return nil }
         do {
             let verified = try await site.verifyFetch(Self.parts(of: request, baseURL: site.config.baseURL))

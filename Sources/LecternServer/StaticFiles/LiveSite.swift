@@ -1,17 +1,22 @@
 import Foundation
+import Site
 import Synchronization
 
-/// The static index being served, replaced whole after each rebuild.
+/// The static index being served, with the redirects the build wrote (`aliases:`), replaced
+/// whole after each rebuild.
 public final class LiveSite: Sendable {
     public let publicFolder: URL
-    private let current: Mutex<StaticIndex>
+    private let current: Mutex<(index: StaticIndex, redirects: [String: String])>
 
     public init(publicFolder: URL) throws {
         self.publicFolder = publicFolder
-        self.current = Mutex(try StaticIndex.load(from: publicFolder))
+        self.current = Mutex((try StaticIndex.load(from: publicFolder), Redirects.load(publicFolder: publicFolder)))
     }
 
-    var index: StaticIndex { current.withLock { $0 } }
+    var index: StaticIndex { current.withLock { $0.index } }
+
+    /// Where an old path (front matter `aliases:`) redirects, if it does.
+    func redirect(_ path: String) -> String? { current.withLock { $0.redirects[path] } }
 
     /// Number of files being served.
     public var fileCount: Int { index.count }
@@ -19,6 +24,7 @@ public final class LiveSite: Sendable {
     /// Re-reads `public/` (after a build swapped a new tree in).
     public func reload() throws {
         let fresh = try StaticIndex.load(from: publicFolder, reusing: index)
-        current.withLock { $0 = fresh }
+        let redirects = Redirects.load(publicFolder: publicFolder)
+        current.withLock { $0 = (fresh, redirects) }
     }
 }

@@ -16,6 +16,8 @@ public struct BuildReport: Sendable, Equatable {
     public var seconds: Double
     /// Front matter keys ignored, as `file:line: …`.
     public var warnings: [String] = []
+    /// Dates of the posts held back until then (future-dated), soonest first.
+    public var scheduled: [Date] = []
 }
 
 /// Puts a build's files into `public/` so that a failed build never changes the live site.

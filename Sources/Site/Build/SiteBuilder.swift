@@ -9,13 +9,17 @@ import Foundation
 public struct SiteBuilder: Sendable {
     public struct Options: Sendable {
         public var includeDrafts: Bool
+        /// Build posts dated in the future too (a preview); normally they wait for their date.
+        public var includeFuture: Bool
         /// Where the output goes; `<root>/public` when nil.
         public var outputFolder: URL?
         /// Comments and reactions by post path, shown under each post (the server supplies them).
         public var discussions: [String: Discussion]
 
-        public init(includeDrafts: Bool = false, outputFolder: URL? = nil, discussions: [String: Discussion] = [:]) {
+        public init(includeDrafts: Bool = false, includeFuture: Bool = false, outputFolder: URL? = nil,
+                    discussions: [String: Discussion] = [:]) {
             self.includeDrafts = includeDrafts
+            self.includeFuture = includeFuture
             self.outputFolder = outputFolder
             self.discussions = discussions
         }
@@ -45,7 +49,7 @@ public struct SiteBuilder: Sendable {
         let previousCache = cache
         trace.mark("post cache")
         let loader = ContentLoader(root: root, timeZone: config.timeZone)
-        let content = try loader.load(includeDrafts: options.includeDrafts, cache: &cache)
+        let content = try loader.load(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture, cache: &cache)
         trace.mark("content")
         // A file that vanishes between loading and rendering gets an empty body this once; the next
         // build sees it gone.
@@ -65,7 +69,7 @@ public struct SiteBuilder: Sendable {
         trace.mark("save cache")
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return BuildReport(written: result.written, reused: result.reused, pages: result.pages, removed: result.removed,
-                           seconds: seconds, warnings: content.warnings)
+                           seconds: seconds, warnings: content.warnings, scheduled: content.scheduled.map(\.date))
     }
 }
 

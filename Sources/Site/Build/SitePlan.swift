@@ -114,6 +114,7 @@ struct SitePlan {
         let listPaths = sitemapListPaths()
         files.append(OutputFile(path: "sitemap.xml", fingerprint: listing,
                                 source: .text { SitemapRenderer(model: model).sitemap(listPaths: listPaths) }))
+        files.append(redirectsFile())
         for index in model.pages.indices {
             var hash = global
             hash.combine(model.pages[index].sourceHash)
@@ -121,6 +122,16 @@ struct SitePlan {
                                     source: .text { try renderer.page(index) }))
         }
         return files
+    }
+
+    /// `aliases:` of every post, as `old-path target-path` lines, in the build's hidden folder:
+    /// the server answers them with 301, and a front proxy never finds them as files (design:
+    /// redirects are Lectern's to answer).
+    private func redirectsFile() -> OutputFile {
+        var lines: [String] = []
+        for post in model.posts { for alias in post.aliases where alias != post.path { lines.append("\(alias) \(post.path)") } }
+        let text = lines.sorted().joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
+        return OutputFile(path: Redirects.file, fingerprint: ContentHash("redirects", text), source: .text { text })
     }
 
     private func sitemapListPaths() -> [(path: String, lastModified: Date?)] {

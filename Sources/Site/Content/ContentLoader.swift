@@ -7,6 +7,12 @@ public struct SiteContent: Sendable {
     public var pages: [Page]
     /// Ignored front matter keys in the files read this time, as `file:line: …`.
     public var warnings: [String] = []
+    /// Posts dated in the future, held back until their date (oldest first); empty when the
+    /// build asked for them (`--future`), which puts them in `posts`.
+    public var scheduled: [Post] = []
+
+    /// When the next held-back post is due.
+    public var nextScheduled: Date? { scheduled.first?.date }
 }
 
 /// Reads `content/posts/*.md` and `content/pages/*.md` (subfolders included).
@@ -19,14 +25,14 @@ public struct ContentLoader: Sendable {
         self.timeZone = timeZone
     }
 
-    public func load(includeDrafts: Bool) throws -> SiteContent {
+    public func load(includeDrafts: Bool, includeFuture: Bool = false, now: Date = Date()) throws -> SiteContent {
         var cache = PostCache(timeZone: timeZone)
-        return try load(includeDrafts: includeDrafts, cache: &cache)
+        return try load(includeDrafts: includeDrafts, includeFuture: includeFuture, now: now, cache: &cache)
     }
 
     /// Loads everything, reusing `cache` for posts whose source did not change, and leaves in
     /// `cache` exactly the posts just loaded.
-    func load(includeDrafts: Bool, cache: inout PostCache) throws -> SiteContent {
+    func load(includeDrafts: Bool, includeFuture: Bool = false, now: Date = Date(), cache: inout PostCache) throws -> SiteContent {
         let parser = ContentParser(timeZone: timeZone)
         let postFiles = try markdownFiles(in: "content/posts")
         let pageFiles = try markdownFiles(in: "content/pages")
@@ -49,11 +55,12 @@ public struct ContentLoader: Sendable {
         cache.posts = Dictionary(uniqueKeysWithValues: posts.map { ($0.sourcePath, $0) })
         cache.stamps = Dictionary(uniqueKeysWithValues: loaded.compactMap { post, stamp in stamp.map { (post.sourcePath, $0) } })
         let pages = try ParallelMap.map(pageFiles) { try parser.page(source: try read($0), file: $0) }
+        let wanted = posts.filter { includeDrafts || !$0.draft }
         var content = SiteContent(
-            posts: posts.filter { includeDrafts || !$0.draft }
-                .sorted { ($0.date, $0.path) > ($1.date, $1.path) },
+            posts: wanted.filter { includeFuture || $0.date <= now }.sorted { ($0.date, $0.path) > ($1.date, $1.path) },
             pages: pages.filter { includeDrafts || !$0.draft }.sorted { $0.path < $1.path },
-            warnings: posts.flatMap(\.warnings) + pages.flatMap(\.warnings))
+            warnings: posts.flatMap(\.warnings) + pages.flatMap(\.warnings),
+            scheduled: includeFuture ? [] : wanted.filter { $0.date > now }.sorted { ($0.date, $0.path) < ($1.date, $1.path) })
         try checkUniqueURLs(&content)
         return content
     }

@@ -7,13 +7,14 @@ struct ContentParser {
     /// `categories` (first one), `lastmod` and `description` are Hugo's names for `category`,
     /// `updated` and `summary`: a Hugo content folder builds as is.
     static let postKeys: Set<String> = ["title", "date", "updated", "slug", "category", "tags", "summary",
-                                        "draft", "image", "pinned", "categories", "lastmod", "description"]
+                                        "draft", "image", "pinned", "categories", "lastmod", "description",
+                                        "id", "aliases", "federate", "series", "seriesOrder", "toc"]
     static let pageKeys: Set<String> = ["title", "slug", "summary", "draft", "menu"]
 
     func post(source: String, file: String) throws -> Post {
         let matter = try FrontMatter.split(source, file: file)
         let fields = try YAMLFields(yaml: matter.yaml, file: file, lineOffset: matter.yamlFirstLine - 1)
-        let warnings = fields.unknownKeyWarnings(allowed: Self.postKeys)
+        var warnings = fields.unknownKeyWarnings(allowed: Self.postKeys)
         guard let title = try fields.string("title"), !title.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw SiteError.source(file: file, line: 1, message: "front matter needs a 'title'")
         }
@@ -30,7 +31,14 @@ struct ContentParser {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let year = calendar.component(.year, from: date)
-        let tags = try fields.strings("tags").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var tagValues = try fields.strings("tags")
+        if tagValues.count == 1, tagValues[0].contains(",") {
+            // `tags: swift, rust` is one YAML string; the writer meant two tags.
+            warnings.append("\(file):\(fields.line(of: "tags")): 'tags' is one text with commas; read as a list "
+                            + "(write tags: [\(tagValues[0])])")
+            tagValues = tagValues[0].split(separator: ",").map(String.init)
+        }
+        let tags = tagValues.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         for tag in tags where Slug.make(tag).isEmpty {
             throw fields.error("tags", "contains '\(tag)', which has no letters or digits")
         }
@@ -48,6 +56,18 @@ struct ContentParser {
                     sourceHash: ContentHash(source), path: "/\(year)/\(slug)/",
                     slugLine: fields.keys.contains("slug") ? fields.line(of: "slug") : fields.line(of: "title"))
         post.warnings = warnings
+        post.declaredID = try fields.string("id")
+        if let id = post.declaredID, URLComponents(string: id)?.scheme?.hasPrefix("http") != true {
+            throw fields.error("id", "must be the post's first URL, such as https://blog.example/2024/old-slug/")
+        }
+        post.aliases = try fields.strings("aliases").map { $0.trimmingCharacters(in: .whitespaces) }
+        for alias in post.aliases where !alias.hasPrefix("/") || alias.hasPrefix("//") || alias.contains("..") {
+            throw fields.error("aliases", "entries are paths on this site such as /2019/05/old-post/, not '\(alias)'")
+        }
+        post.federate = try fields.bool("federate") ?? true
+        post.series = try fields.string("series").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        post.seriesOrder = try fields.int("seriesOrder")
+        post.toc = try fields.bool("toc")
         return post
     }
 

@@ -26,6 +26,17 @@ public struct Post: Sendable, Equatable {
     var bodyIsLoaded = true
     /// Ignored front matter keys, as `file:line: …` (reported when the file is read, not from the cache).
     public var warnings: [String] = []
+    /// `id:` the post's ActivityPub id (its first URL), for a file renamed since it was published.
+    public var declaredID: String?
+    /// `aliases:` old paths that redirect here (Hugo's name).
+    public var aliases: [String] = []
+    /// `federate: false` keeps the post on the site and off the fediverse.
+    public var federate = true
+    /// `series:` the name of the series the post belongs to, and its place in it (else by date).
+    public var series: String?
+    public var seriesOrder: Int?
+    /// `toc:` true or false forces a table of contents on or off; nil decides by the headings.
+    public var toc: Bool?
 
     init(sourcePath: String, title: String, date: Date, updated: Date?, slug: String, category: String?,
          tags: [String], summary: String?, draft: Bool, image: String?, pinned: Bool, markdown: String,

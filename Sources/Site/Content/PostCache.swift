@@ -11,7 +11,7 @@ import Glibc
 /// the parsing it saves. Posts whose text contains the separators are simply not cached.
 struct PostCache: Equatable {
     static let fileName = "posts"
-    static let header = "lectern-posts 2"
+    static let header = "lectern-posts 3"
     private static let field: Character = "\u{1F}"
     private static let item: Character = "\u{1E}"
 
@@ -71,7 +71,7 @@ struct PostCache: Equatable {
 
     private static func encode(_ post: Post, stamp: FileStamp?) -> String? {
         let texts = [post.sourcePath, post.title, post.slug, post.category ?? "", post.summary ?? "", post.image ?? "",
-                     post.path] + post.tags
+                     post.path, post.declaredID ?? "", post.series ?? ""] + post.tags + post.aliases
         guard !texts.contains(where: { $0.contains(field) || $0.contains(item) || $0.contains("\n") }) else { return nil }
         let fields: [String] = [
             post.sourcePath, post.title, String(post.date.timeIntervalSince1970),
@@ -80,13 +80,16 @@ struct PostCache: Equatable {
             post.summary.map { "+" + $0 } ?? "", post.draft ? "1" : "0", post.image.map { "+" + $0 } ?? "",
             post.pinned ? "1" : "0", post.sourceHash.hex, post.path, String(post.slugLine),
             (stamp ?? FileStamp(size: -1, modified: 0, changed: 0, inode: 0)).text,
+            post.declaredID.map { "+" + $0 } ?? "", post.aliases.joined(separator: String(item)), post.federate ? "1" : "0",
+            post.series.map { "+" + $0 } ?? "", post.seriesOrder.map(String.init) ?? "",
+            post.toc.map { $0 ? "1" : "0" } ?? "",
         ]
         return fields.joined(separator: String(field))
     }
 
     private static func decode(_ line: Substring) -> (Post, FileStamp?)? {
         let parts = line.split(separator: field, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 15, let date = Double(parts[2]), let hash = ContentHash(hex: parts[11]),
+        guard parts.count == 21, let date = Double(parts[2]), let hash = ContentHash(hex: parts[11]),
               let slugLine = Int(parts[13]) else { return nil }
         func optional(_ text: String) -> String? { text.hasPrefix("+") ? String(text.dropFirst()) : nil }
         let post = Post(sourcePath: parts[0], title: parts[1], date: Date(timeIntervalSince1970: date),
@@ -95,7 +98,14 @@ struct PostCache: Equatable {
                     tags: parts[6].isEmpty ? [] : parts[6].split(separator: item).map(String.init),
                     summary: optional(parts[7]), draft: parts[8] == "1", image: optional(parts[9]),
                     pinned: parts[10] == "1", markdown: "", sourceHash: hash, path: parts[12], slugLine: slugLine)
-        return (post, FileStamp(text: parts[14]))
+        var extended = post
+        extended.declaredID = optional(parts[15])
+        extended.aliases = parts[16].isEmpty ? [] : parts[16].split(separator: item).map(String.init)
+        extended.federate = parts[17] != "0"
+        extended.series = optional(parts[18])
+        extended.seriesOrder = Int(parts[19])
+        extended.toc = parts[20].isEmpty ? nil : parts[20] == "1"
+        return (extended, FileStamp(text: parts[14]))
     }
 }
 

@@ -3,8 +3,8 @@ import Foundation
 
 /// Maps an array over all cores, keeping order; the first error (by index) wins so that
 /// error messages are the same from run to run.
-enum ParallelMap {
-    static func map<T, R>(_ items: [T], _ transform: (T) throws -> R) throws -> [R] {
+public enum ParallelMap {
+    public static func map<T, R>(_ items: [T], _ transform: (T) throws -> R) throws -> [R] {
         if items.count < 2 { return try items.map(transform) }
         let results = UnsafeMutableBufferPointer<Result<R, any Error>?>.allocate(capacity: items.count)
         results.initialize(repeating: nil)
@@ -23,5 +23,11 @@ enum ParallelMap {
             }
         }
         return try results.map { try $0!.get() }
+    }
+
+    /// The same for a transform that cannot fail.
+    public static func map<T, R>(_ items: [T], _ transform: (T) -> R) -> [R] {
+        // A non-throwing transform yields no error for the throwing version to report.
+        (try? map(items, { item throws -> R in transform(item) })) ?? items.map(transform)
     }
 }

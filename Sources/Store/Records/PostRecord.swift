@@ -13,15 +13,21 @@ public struct PostRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
     public var updatedAt: Date?
     public var pinned: Bool
     public var deletedAt: Date?
+    /// The source file (`content/posts/x.md`): a post whose slug or date changes is recognised by it.
+    public var source: String?
+    /// False for `federate: false`: on the site, off the fediverse.
+    public var federate: Bool
 
     enum CodingKeys: String, CodingKey {
-        case path, title, pinned
+        case path, title, pinned, source, federate
         case apID = "ap_id", contentHash = "content_hash", publishedAt = "published_at"
         case updatedAt = "updated_at", deletedAt = "deleted_at"
     }
 
+    /// `contentHash` fingerprints what followers see of the post (a change means an Update).
     public init(path: String, apID: String, title: String, contentHash: String, publishedAt: Date,
-                updatedAt: Date? = nil, pinned: Bool = false, deletedAt: Date? = nil) {
+                updatedAt: Date? = nil, pinned: Bool = false, deletedAt: Date? = nil, source: String? = nil,
+                federate: Bool = true) {
         self.path = path
         self.apID = apID
         self.title = title
@@ -30,5 +36,7 @@ public struct PostRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
         self.updatedAt = updatedAt
         self.pinned = pinned
         self.deletedAt = deletedAt
+        self.source = source
+        self.federate = federate
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LecternRuntime
 import Store
 
 struct BlocksCommand: AsyncParsableCommand {
@@ -12,7 +13,7 @@ struct BlocksCommand: AsyncParsableCommand {
         @OptionGroup var siteOptions: SiteOptions
 
         func run() async throws {
-            let blocks = try await reportingErrors { try SiteState.openStore(root: siteOptions.root).blocks() }
+            let blocks = try await reportingErrors { try siteOptions.openBlog().store.blocks() }
             guard !blocks.isEmpty else { print("no blocks"); return }
             print(Formats.table([["kind", "value", "since", "reason"]]
                                 + blocks.map { [$0.kind.rawValue, $0.value, Formats.date($0.createdAt), $0.reason ?? ""] }))
@@ -28,10 +29,10 @@ struct BlocksCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let store = try SiteState.openStore(root: siteOptions.root)
+                let blog = try siteOptions.openBlog()
                 let kind: Block.Kind = target.contains("://") ? .actor : .domain
-                let changed = try store.block(kind, target, reason: reason)
-                if !changed.isEmpty { try SiteState.discussionsChanged(root: siteOptions.root, store: store) }
+                let changed = try blog.store.block(kind, target, reason: reason)
+                try blog.discussionsChanged([.blocks, .followers])
                 print("blocked \(kind.rawValue) \(target); \(changed.count) posts re-rendered")
             }
         }
@@ -44,7 +45,10 @@ struct BlocksCommand: AsyncParsableCommand {
 
         func run() async throws {
             let removed = try await reportingErrors {
-                try SiteState.openStore(root: siteOptions.root).unblock(target.contains("://") ? .actor : .domain, target)
+                let blog = try siteOptions.openBlog()
+                let removed = try blog.store.unblock(target.contains("://") ? .actor : .domain, target)
+                try blog.changed([.blocks])
+                return removed
             }
             guard removed else { throw CLIError("\(target) is not blocked") }
             print("unblocked \(target)")

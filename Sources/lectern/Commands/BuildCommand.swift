@@ -1,16 +1,20 @@
 import ArgumentParser
 import Foundation
-import Federation
+import LecternRuntime
 import Site
 
 struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "build", abstract: "Render the site into public/ (only what changed).")
+        commandName: "build", abstract: "Render the site into public/ (only what changed).",
+        discussion: "A running `lectern serve` serves the new files within a second.\n\nExample: lectern build -s mysite --drafts")
 
     @OptionGroup var siteOptions: SiteOptions
 
     @Flag(help: "Include posts and pages marked draft: true.")
     var drafts = false
+
+    @Flag(help: "Include posts dated in the future (a preview; normally they wait for their date).")
+    var future = false
 
     @Option(help: "Write the site here instead of <site>/public.")
     var output: String?
@@ -20,18 +24,21 @@ struct BuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         let report = try await reportingErrors {
-            // Pages show their comments: from the database, when the site has one.
-            let hasState = FileManager.default.fileExists(atPath: SiteState.databasePath(root: siteOptions.root))
-            let discussions = hasState ? try Discussions(store: try SiteState.openStore(root: siteOptions.root)).all() : [:]
-            let options = SiteBuilder.Options(includeDrafts: drafts,
-                                              outputFolder: output.map { URL(fileURLWithPath: $0).standardizedFileURL },
-                                              discussions: discussions)
-            return try SiteBuilder(root: siteOptions.root).build(options)
+            var options = Blog.Options()
+            options.includeDrafts = drafts
+            options.includeFuture = future
+            let blog = try siteOptions.openBlog(options)
+            let report = try blog.build(outputFolder: output.map { URL(fileURLWithPath: $0).standardizedFileURL })
+            if output == nil { try blog.changed([.site]) }
+            return report
         }
         for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         if !quiet {
             print("built in \(String(format: "%.0f", report.seconds * 1000)) ms: \(report.written) files written "
                   + "(\(report.pages) pages rendered), \(report.reused) unchanged")
+            if let next = report.scheduled.first {
+                print("\(report.scheduled.count) scheduled post(s) held back; the next is due \(Formats.date(next))")
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Site
+import LecternRuntime
 import Store
 
 struct CommentsCommand: AsyncParsableCommand {
@@ -20,7 +21,7 @@ struct CommentsCommand: AsyncParsableCommand {
                     guard let state = CommentRecord.State(rawValue: name) else { throw CLIError("unknown state '\(name)' (pending, approved, rejected)") }
                     return state
                 }
-                return try SiteState.openStore(root: siteOptions.root).comments(state: state, limit: limit)
+                return try siteOptions.openBlog().store.comments(state: state, limit: limit)
             }
             guard !comments.isEmpty else { print("no comments"); return }
             for shown in comments {
@@ -36,30 +37,30 @@ struct CommentsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "approve", abstract: "Show a pending or rejected comment.")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
-        func run() async throws { try await moderate(siteOptions.root, id) { try $0.setCommentState(id: id, .approved) } }
+        func run() async throws { try await moderate(siteOptions, id) { try $0.setCommentState(id: id, .approved) } }
     }
 
     struct Reject: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "reject", abstract: "Hide a comment (kept in the database).")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
-        func run() async throws { try await moderate(siteOptions.root, id) { try $0.setCommentState(id: id, .rejected) } }
+        func run() async throws { try await moderate(siteOptions, id) { try $0.setCommentState(id: id, .rejected) } }
     }
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Remove a comment for good.")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
-        func run() async throws { try await moderate(siteOptions.root, id) { try $0.removeComment(id: id) } }
+        func run() async throws { try await moderate(siteOptions, id) { try $0.removeComment(id: id) } }
     }
 }
 
-/// Applies a moderation change, then re-renders (here, and in a running server).
-private func moderate(_ root: URL, _ id: String, _ change: (Store) throws -> String?) async throws {
+/// Applies a moderation change; a running server re-renders the page (else it is rendered here).
+private func moderate(_ site: SiteOptions, _ id: String, _ change: (Store) throws -> String?) async throws {
     try await CommentsCommand().reportingErrors {
-        let store = try SiteState.openStore(root: root)
-        guard let path = try change(store) else { throw CLIError("no comment with id \(id)") }
-        try SiteState.discussionsChanged(root: root, store: store)
+        let blog = try site.openBlog()
+        guard let path = try change(blog.store) else { throw CLIError("no comment with id \(id)") }
+        try blog.discussionsChanged()
         print("done; \(path) re-rendered")
     }
 }

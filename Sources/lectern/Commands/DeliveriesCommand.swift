@@ -12,7 +12,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
         @OptionGroup var siteOptions: SiteOptions
 
         func run() async throws {
-            let stats = try await reportingErrors { try SiteState.openStore(root: siteOptions.root).deliveryStats() }
+            let stats = try await reportingErrors { try siteOptions.openBlog().store.deliveryStats() }
             print("queued \(stats.queued), delivered \(stats.delivered), failed \(stats.failed)")
             if let oldest = stats.oldestQueued { print("oldest queued: \(Formats.age(oldest)) ago") }
             guard !stats.hosts.isEmpty else { return }
@@ -34,7 +34,12 @@ struct DeliveriesCommand: AsyncParsableCommand {
         @Option(help: "Only this host (also resumes it if paused).") var host: String?
 
         func run() async throws {
-            let count = try await reportingErrors { try SiteState.openStore(root: siteOptions.root).retryDeliveries(host: host) }
+            let count = try await reportingErrors {
+                let blog = try siteOptions.openBlog()
+                let count = try blog.store.retryDeliveries(host: host)
+                try blog.changed([.deliveries])
+                return count
+            }
             print("\(count) deliveries due now")
         }
     }
@@ -46,7 +51,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard failed else { throw ValidationError("say what to purge: --failed") }
-            let count = try await reportingErrors { try SiteState.openStore(root: siteOptions.root).purgeFailedDeliveries() }
+            let count = try await reportingErrors { try siteOptions.openBlog().store.purgeFailedDeliveries() }
             print("\(count) failed deliveries deleted")
         }
     }

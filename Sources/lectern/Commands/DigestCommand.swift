@@ -2,7 +2,7 @@ import ArgumentParser
 import Federation
 import Foundation
 import HTTPClient
-import LecternServer
+import LecternRuntime
 import Site
 
 struct DigestCommand: AsyncParsableCommand {
@@ -16,16 +16,15 @@ struct DigestCommand: AsyncParsableCommand {
     func run() async throws {
         guard now || preview else { throw ValidationError("say --now or --preview") }
         try await reportingErrors {
-            let activityPub = try SiteState.openLoaded(root: siteOptions.root)
-            let fetcher = activityPub.remoteKeys.fetcher
-            let digest = CommentDigest(site: activityPub, outbox: Outbox(store: activityPub.store),
-                                       owner: OwnerResolver(fetcher: fetcher, store: activityPub.store))
+            let blog = try siteOptions.openBlog()
+            try blog.loadContent()
+            let digest = blog.digest()
             if preview { print(try digest.preview(), terminator: "") }
             guard now else { return }
             switch try await digest.sendIfDue(force: true) {
             case .sent(let items, let recipient):
                 print("digest of \(items) items queued for \(recipient)")
-                try await DeliverCommand.deliver(SiteRuntime.deliveryWorker(activityPub), store: activityPub.store)
+                try await DeliverCommand.deliverOrHandOver(blog)
             case .nothingNew: print("nothing new: no digest sent")
             case .noOwner: throw CLIError("no owner in lectern.yml (owner: \"@you@social.example\")")
             case .tooSoon: preconditionFailure("forced digests are never too soon")

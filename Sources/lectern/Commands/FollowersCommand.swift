@@ -12,7 +12,7 @@ struct FollowersCommand: AsyncParsableCommand {
         @OptionGroup var siteOptions: SiteOptions
 
         func run() async throws {
-            let followers = try await reportingErrors { try SiteState.openStore(root: siteOptions.root).followers() }
+            let followers = try await reportingErrors { try siteOptions.openBlog().store.followers() }
             guard !followers.isEmpty else { print("no followers yet"); return }
             print(Formats.table([["handle", "actor", "since", "inbox"]] + followers.map {
                 [$0.handle ?? "-", $0.actorID, Formats.date($0.since), $0.sharedInbox ?? $0.inbox]
@@ -27,7 +27,12 @@ struct FollowersCommand: AsyncParsableCommand {
         @Argument(help: "The follower's actor id (URL).") var actor: String
 
         func run() async throws {
-            let removed = try await reportingErrors { try SiteState.openStore(root: siteOptions.root).removeFollower(actorID: actor) }
+            let removed = try await reportingErrors {
+                let blog = try siteOptions.openBlog()
+                let removed = try blog.store.removeFollower(actorID: actor)
+                try blog.changed([.followers])
+                return removed
+            }
             guard removed else { throw CLIError("\(actor) does not follow the blog") }
             print("removed \(actor)")
         }

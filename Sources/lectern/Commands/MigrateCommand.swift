@@ -10,9 +10,9 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let applied = try await reportingErrors {
-            try SiteState.openStore(root: siteOptions.root).appliedMigrations()
+            try siteOptions.openBlog().store.appliedMigrations()
         }
-        print("database: \(SiteState.databasePath(root: siteOptions.root))")
+        print("database: \(siteOptions.root.appendingPathComponent("data/lectern.sqlite").path)")
         for name in applied { print("applied: \(name)") }
     }
 }

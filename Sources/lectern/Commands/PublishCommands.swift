@@ -2,14 +2,20 @@ import ArgumentParser
 import Delivery
 import Federation
 import Foundation
-import LecternServer
+import LecternRuntime
 import Site
 import Store
 
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
-        abstract: "Build, tell followers about new, changed and removed posts, and deliver.")
+        abstract: "Build, tell followers about new, changed and removed posts, and deliver.",
+        discussion: """
+            With a running `lectern serve`, the activities are handed to it: it delivers them once it serves the
+            new pages, so followers never fetch a page that is not there yet. Without one, they are delivered now.
+
+            Example: lectern publish -s mysite
+            """)
 
     @OptionGroup var siteOptions: SiteOptions
 
@@ -21,16 +27,13 @@ struct PublishCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let root = siteOptions.root
-            let store = try SiteState.openStore(root: root)
-            try SiteBuilder(root: root).build(SiteBuilder.Options(discussions: try Discussions(store: store).all()))
-            let activityPub = try SiteState.openLoaded(root: root)
-            let worker = SiteRuntime.deliveryWorker(activityPub)
-            let report = try Publisher(site: activityPub, outbox: Outbox(store: activityPub.store)).publish(announce: !noAnnounce)
+            let blog = try siteOptions.openBlog()
+            let publication = try blog.publish(announce: !noAnnounce)
+            let report = publication.report
             print("\(report.created.count) new, \(report.updated.count) updated, \(report.deleted.count) deleted, "
                   + "\(report.skipped.count) recorded without announcing; \(report.deliveries) deliveries queued")
             guard !queueOnly else { return }
-            try await DeliverCommand.deliver(worker, store: activityPub.store)
+            try await DeliverCommand.deliverOrHandOver(blog)
         }
     }
 }
@@ -43,9 +46,19 @@ struct DeliverCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let activityPub = try SiteState.openActivityPub(root: siteOptions.root, config: try SiteConfig.load(from: siteOptions.root))
-            try await Self.deliver(SiteRuntime.deliveryWorker(activityPub), store: activityPub.store)
+            let blog = try siteOptions.openBlog()
+            try await Self.deliver(blog.delivery, store: blog.store)
         }
+    }
+
+    /// Delivers now, unless a running server does it (then it is only told something is queued).
+    static func deliverOrHandOver(_ blog: Blog) async throws {
+        if let server = ServerPresence(root: blog.root).running() {
+            try blog.changed([.deliveries])
+            print("the running server (pid \(server["pid"] ?? "?")) delivers them once it serves the new pages")
+            return
+        }
+        try await deliver(blog.delivery, store: blog.store)
     }
 
     /// Runs the queue once, with a progress bar on a terminal and plain lines otherwise.

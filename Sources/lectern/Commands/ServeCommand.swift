@@ -1,22 +1,31 @@
 import ArgumentParser
 import Foundation
+import LecternRuntime
 import LecternServer
 import Logging
+import NIOCore
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Build the site, then serve it with its ActivityPub endpoints, inbox, deliveries and digests.")
+        abstract: "Build the site, then serve it with its ActivityPub endpoints, inbox, deliveries and digests.",
+        discussion: """
+            Changes made by other commands (publish, build, comments, blocks, keys) and edits of lectern.yml are
+            served within a second; SIGHUP reloads everything. With --watch, edits of content/, theme/ and static/
+            are rebuilt and published too.
+
+            Example: lectern serve -s mysite --port 8080
+            """)
 
     @OptionGroup var siteOptions: SiteOptions
 
     @Option(help: "Address to listen on (default: server.host in lectern.yml).")
     var host: String?
 
-    @Option(help: "Port to listen on; 0 picks a free one (default: server.port in lectern.yml).")
+    @Option(parsing: .unconditional, help: "Port to listen on, 1–65535; 0 picks a free one (default: server.port in lectern.yml).")
     var port: Int?
 
-    @Flag(help: "Rebuild when content, theme or static files change.")
+    @Flag(help: "Rebuild and publish when content, theme or static files change.")
     var watch = false
 
     @Flag(help: "Include drafts.")
@@ -25,23 +34,46 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 1 and 65535 (or 0 for any free port), not \(port)") }
+        if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown log level '\(logLevel)'") }
+    }
+
     func run() async throws {
-        guard let level = Logger.Level(rawValue: logLevel) else { throw CLIError("unknown log level '\(logLevel)'") }
+        let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
-        let logger = Logger(label: "lectern")
-        let runtime = try await reportingErrors {
-            try SiteRuntime(root: siteOptions.root, includeDrafts: drafts, logger: logger)
+        var options = Blog.Options()
+        options.includeDrafts = drafts
+        options.logger = Logger(label: "lectern")
+        let logger = options.logger
+        let (server, presence) = try await reportingErrors { () throws -> (BlogServer, FileLock) in
+            let blog = try siteOptions.openBlog(options)
+            let listen = "\(host ?? blog.config.server.host):\(port ?? blog.config.server.port)"
+            guard let presence = try ServerPresence(root: blog.root).claim(address: listen) else {
+                let other = ServerPresence(root: blog.root).running()
+                throw CLIError("another lectern serve runs for this site (pid \(other?["pid"] ?? "?"), \(other?["address"] ?? "?"))")
+            }
+            return (try BlogServer(blog: blog, watch: watch), presence)
         }
-        let listenHost = host ?? runtime.config.server.host
-        let app = runtime.makeApplication(host: listenHost, port: port) { port in
-            logger.notice("serving \(runtime.site.fileCount) files on http://\(listenHost):\(port)")
+        let listenHost = host ?? server.blog.config.server.host
+        let listenPort = port ?? server.blog.config.server.port
+        let app = server.makeApplication(host: listenHost, port: listenPort) { port in
+            presence.write("pid=\(ProcessInfo.processInfo.processIdentifier)\naddress=\(listenHost):\(port)\nsince=\(Int(Date().timeIntervalSince1970))\n")
+            logger.notice("serving \(server.site.fileCount) files on http://\(listenHost):\(port)")
         }
-        let background = Task { await runtime.runBackground(watch: watch) }
-        defer { background.cancel() }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            FileHandle.standardError.write(Data("error: port \(listenPort) is in use (another server listens on \(listenHost):\(listenPort))\n".utf8))
+            throw ExitCode.failure
+        } catch let error as IOError where error.errnoCode == EACCES {
+            FileHandle.standardError.write(Data("error: not allowed to listen on port \(listenPort) (ports below 1024 need privileges)\n".utf8))
+            throw ExitCode.failure
+        }
+        withExtendedLifetime(presence) {}
     }
 }

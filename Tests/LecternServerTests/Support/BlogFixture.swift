@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import LecternRuntime
 import LecternServer
 import Site
 import Store
@@ -10,14 +11,18 @@ import Store
 final class BlogFixture: Sendable {
     let root: URL
     let port: Int
-    let runtime: SiteRuntime
-    private let server: Task<Void, any Error>
-    private let workers: Task<Void, Never>
+    let server: BlogServer
+    private let serverTask: Task<Void, any Error>
+    /// Held like `lectern serve` holds it: commands run meanwhile know a server runs.
+    private let presence: FileLock
+
+    /// The blog as every command opens it.
+    var runtime: Blog { server.blog }
 
     var base: String { "http://127.0.0.1:\(port)" }
     var actor: String { base + "/actor" }
     var sharedInbox: String { base + "/inbox" }
-    var store: Store { runtime.store }
+    var store: Store { server.blog.store }
     let post = "/2025/welcome-to-lectern/"
     var postID: String { base + post }
 
@@ -34,22 +39,27 @@ final class BlogFixture: Sendable {
         config += "\nfederation:\n  allowPrivateAddresses: \(privateAddresses)\n" + extraConfig
         if let owner { config += "owner: \"\(owner)\"\n" }
         try config.write(to: configFile, atomically: true, encoding: .utf8)
-        let runtime = try SiteRuntime(root: root, logger: quietLogger("blog"))
-        self.runtime = runtime
-        let port = port
-        let (_, server) = try await startApplication { onRunning in
-            runtime.makeApplication(host: "127.0.0.1", port: port, requestTimeout: requestTimeout, onServerRunning: onRunning)
-        }
-        try runtime.publish()  // the first publish, done before the tests look at the store
+        presence = try ServerPresence(root: root).claim(address: "127.0.0.1:\(port)")!
+        var options = Blog.Options()
+        options.logger = quietLogger("blog")
+        // Builds, reads the posts and publishes before it listens, as `lectern serve` does.
+        let server = try BlogServer(blog: try Blog.open(root: root, options: options))
         self.server = server
-        workers = Task { if background { await runtime.runBackground() } }
+        let port = port
+        let (_, task) = try await startApplication { onRunning in
+            server.makeApplication(host: "127.0.0.1", port: port, requestTimeout: requestTimeout, background: background,
+                                   onServerRunning: onRunning)
+        }
+        serverTask = task
     }
 
     func stop() {
-        server.cancel()
-        workers.cancel()
+        serverTask.cancel()
         try? FileManager.default.removeItem(at: root)
     }
+
+    /// What the server does when it notices the sources changed: rebuild and publish.
+    func rebuild() throws { try server.siteService.refresh(sources: true) }
 
     func get(_ path: String, accept: String = "text/html") async throws -> (status: Int, body: String) {
         let response = try await HTTPClientForTests.get(base + path, accept: accept)

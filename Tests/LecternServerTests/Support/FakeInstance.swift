@@ -17,6 +17,9 @@ final class FakeInstance: Sendable {
         let verifiedKeyID: String?
         /// Signed with RFC 9421 (else draft-cavage).
         let rfc9421: Bool
+        /// For a Create or Update: what fetching its object's id answered at once, as a
+        /// follower's server does (200 when the blog already served what it announced).
+        var objectFetchStatus: Int? = nil
         var type: String? { activity["type"] as? String }
         var object: [String: any Sendable]? { activity["object"] as? [String: any Sendable] }
     }
@@ -110,7 +113,16 @@ final class FakeInstance: Sendable {
             let verified = try? await SignatureVerifier().verify(parts, keys: HTTPKeyFetcher())
             let object = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: any Sendable] ?? [:]
             let rfc9421 = request.headers[HTTPFields.Element.Name("Signature-Input")!] != nil
-            received.update { $0.append(Received(path: path, activity: object, verifiedKeyID: verified?.keyId, rfc9421: rfc9421)) }
+            var fetched: Int?
+            if ["Create", "Update"].contains(object["type"] as? String),
+               let objectID = (object["object"] as? [String: any Sendable])?["id"] as? String, objectID.hasPrefix("http") {
+                fetched = try? await HTTPClient(allowPrivateAddresses: true)
+                    .perform(OutgoingRequest(url: objectID, headers: [("Accept", "application/activity+json")]), on: testTransfers).status
+            }
+            received.update {
+                $0.append(Received(path: path, activity: object, verifiedKeyID: verified?.keyId, rfc9421: rfc9421,
+                                   objectFetchStatus: fetched))
+            }
             return Response(status: .init(code: status))
         }
         router.post("/inbox", use: inbox)

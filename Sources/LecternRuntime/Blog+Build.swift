@@ -1,0 +1,37 @@
+import Federation
+import Foundation
+import Site
+import Store
+
+extension Blog {
+    /// Builds the site into `public/` (only what changed) with the comments the store has, under
+    /// the build lock every process shares, so two builds never race on `public/`.
+    /// `discussions` overrides what is read from the store (the server keeps them between builds).
+    @discardableResult
+    public func build(discussions: [String: Discussion]? = nil, outputFolder: URL? = nil) throws -> BuildReport {
+        try withBuildLock { try buildLocked(discussions: discussions, outputFolder: outputFolder) }
+    }
+
+    func buildLocked(discussions: [String: Discussion]?, outputFolder: URL? = nil) throws -> BuildReport {
+        let shown = try discussions ?? Discussions(store: store).all()
+        return try builder.build(SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,
+                                                     outputFolder: outputFolder, discussions: shown))
+    }
+
+    /// Reads `content/` into the ActivityPub documents and syncs the posts with the store
+    /// (new ids, moved posts, removals). Returns what changed and the content read.
+    @discardableResult
+    public func loadContent(now: Date = Date()) throws -> (sync: PostSync, content: SiteContent) {
+        let content = try ContentLoader(root: root, timeZone: config.timeZone)
+            .load(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture, now: now)
+        return (try activityPub.reload(content: content, now: now), content)
+    }
+
+    /// Runs `body` holding `data/build.lock` (an advisory lock: another process's build waits).
+    public func withBuildLock<T>(_ body: () throws -> T) throws -> T {
+        let lock = try FileLock(path: dataFolder.appendingPathComponent("build.lock").path)
+        try lock.lock(exclusive: true, wait: true)
+        defer { lock.unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,40 @@
+import Federation
+import Foundation
+import Site
+import Store
+
+extension Blog {
+    /// What `publish` did.
+    public struct Publication: Sendable {
+        public var build: BuildReport
+        public var report: Publisher.Report
+        /// True when a running server will send the deliveries once it serves the new pages.
+        public var heldForServer: Bool
+    }
+
+    /// Builds, syncs the posts with the store and queues Create/Update/Delete for what changed,
+    /// in the order that keeps followers from fetching what is not served yet: when a server
+    /// runs, the deliveries are held for the site generation this build becomes, and the server
+    /// releases them once it serves it (`ChangeKind.site`); when none runs, they are due now.
+    @discardableResult
+    public func publish(announce: Bool = true, now: Date = Date()) throws -> Publication {
+        try withBuildLock {
+            // Synced first: a post that moved takes its comments along to the pages built next.
+            try loadContent(now: now)
+            let build = try buildLocked(discussions: nil)
+            let serverRuns = ServerPresence(root: root).isRunning
+            let generation = try store.changeGenerations()[.site, default: 0] + 1
+            let report = try publisher().publish(announce: announce, heldFor: serverRuns ? generation : nil, now: now)
+            try store.recordChange([.site])  // now `generation`: we hold the build lock, nobody else bumps it
+            if !serverRuns { deliverySignal.signal() }
+            return Publication(build: build, report: report, heldForServer: serverRuns && report.deliveries > 0)
+        }
+    }
+
+    /// After a command changed what pages show (moderation, blocks): a running server re-renders
+    /// them; without one, they are rendered here and now.
+    public func discussionsChanged(_ kinds: Set<ChangeKind> = [.discussions]) throws {
+        try changed(kinds)
+        if !ServerPresence(root: root).isRunning { try build() }
+    }
+}

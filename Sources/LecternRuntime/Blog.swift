@@ -1,0 +1,141 @@
+import Delivery
+import Federation
+import Foundation
+import HTTPClient
+import LecternCrypto
+import Logging
+import Site
+import Store
+import Synchronization
+
+/// One blog, opened once: its folder, configuration, database, keys, ActivityPub face and
+/// delivery worker. `lectern serve` and every CLI command open a site this way, so what a
+/// command changes is what the running server serves (see `ChangeKind` for how it hears).
+///
+/// ```swift
+/// let blog = try Blog.open(root: URL(fileURLWithPath: "mysite"))
+/// try blog.build()
+/// let outcome = try blog.publish()          // queues Create/Update/Delete for what changed
+/// ```
+public final class Blog: Sendable {
+    public struct Options: Sendable {
+        public var includeDrafts = false
+        /// Build posts dated in the future as if their date had come (a preview).
+        public var includeFuture = false
+        /// How long a database write waits for another process's lock.
+        public var busyTimeout: TimeInterval = 5
+        public var logger = Logger(label: "lectern")
+
+        public init() {}
+    }
+
+    public let root: URL
+    public let options: Options
+    public let store: Store
+    public let builder: SiteBuilder
+    public let keys: KeyStore
+    /// Wakes this process's delivery worker (whichever is current) when activities are queued.
+    public let deliverySignal = QueueSignal()
+    private let state: Mutex<State>
+
+    /// What depends on `lectern.yml` and the keys, replaced whole when they change.
+    struct State: Sendable {
+        var config: SiteConfig
+        var activityPub: ActivityPubSite
+        var delivery: DeliveryWorker
+        var configStamp: String
+    }
+
+    public var logger: Logger { options.logger }
+    public var config: SiteConfig { state.withLock { $0.config } }
+    public var activityPub: ActivityPubSite { state.withLock { $0.activityPub } }
+    public var delivery: DeliveryWorker { state.withLock { $0.delivery } }
+    public var dataFolder: URL { root.appendingPathComponent("data") }
+
+    /// The blog's outbox: activities go into the store's queue and this process's worker wakes;
+    /// a running server hears of them through `ChangeKind.deliveries` (see `queued()`).
+    public var outbox: Outbox {
+        let signal = deliverySignal
+        return Outbox(store: store) { signal.signal() }
+    }
+
+    /// Opens the site at `root`: reads `lectern.yml`, opens (and migrates) `data/lectern.sqlite`,
+    /// loads the keys (creating them on first use). Builds nothing.
+    public static func open(root: URL, options: Options = Options()) throws -> Blog {
+        let root = root.standardizedFileURL
+        let store = try Store(path: root.appendingPathComponent("data/lectern.sqlite").path, busyTimeout: options.busyTimeout)
+        return try Blog(root: root, options: options, store: store)
+    }
+
+    init(root: URL, options: Options, store: Store) throws {
+        self.root = root
+        self.options = options
+        self.store = store
+        builder = SiteBuilder(root: root)
+        keys = KeyStore(folder: root.appendingPathComponent("data/keys"))
+        let signal = deliverySignal
+        state = Mutex(try Self.makeState(root: root, store: store, keys: keys, signal: signal, logger: options.logger))
+    }
+
+    private static func makeState(root: URL, store: Store, keys: KeyStore, signal: QueueSignal, logger: Logger) throws -> State {
+        let stamp = configStamp(root)
+        let config = try SiteConfig.load(from: root)
+        let activityPub = try ActivityPubSite(config: config, store: store, keys: keys)
+        return State(config: config, activityPub: activityPub,
+                     delivery: deliveryWorker(activityPub, signal: signal, logger: logger), configStamp: stamp)
+    }
+
+    /// Reads `lectern.yml` and the keys again (the configuration was edited, or the keys rotated).
+    /// An invalid file throws and leaves everything as it was.
+    public func reloadSettings() throws {
+        let fresh = try Self.makeState(root: root, store: store, keys: keys, signal: deliverySignal, logger: logger)
+        state.withLock { $0 = fresh }
+    }
+
+    /// Whether `lectern.yml` changed since it was last read (size, times, inode).
+    public var settingsChanged: Bool { state.withLock { $0.configStamp } != Self.configStamp(root) }
+
+    static func configStamp(_ root: URL) -> String {
+        let path = root.appendingPathComponent(SiteConfig.fileName).path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return "-" }
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(attributes[.size] ?? 0)|\(modified)|\(attributes[.systemFileNumber] ?? 0)"
+    }
+
+    /// The delivery worker as `lectern.yml` configures it, signing as the blog's actor.
+    static func deliveryWorker(_ activityPub: ActivityPubSite, signal: QueueSignal, logger: Logger) -> DeliveryWorker {
+        let config = activityPub.config
+        var settings = DeliveryWorker.Settings(userAgent: "Lectern/\(ActivityPubSite.softwareVersion) (+\(config.baseURL)/)")
+        settings.concurrency = config.delivery.concurrency
+        settings.perHost = config.delivery.perHost
+        settings.rfc9421 = config.delivery.rfc9421
+        settings.allowPrivateAddresses = config.federation.allowPrivateAddresses
+        var logger = logger
+        logger[metadataKey: "component"] = "delivery"
+        return DeliveryWorker(store: activityPub.store, keyID: activityPub.urls.actorKeyID, key: activityPub.actorKey,
+                              settings: settings, signal: signal, logger: logger)
+    }
+
+    /// Tells whoever serves this blog that something changed (another process polls; this one
+    /// is woken where it matters).
+    public func changed(_ kinds: Set<ChangeKind>) throws {
+        try store.recordChange(kinds)
+        if kinds.contains(.deliveries) { deliverySignal.signal() }
+    }
+
+    /// The inbox's processor as the configuration says now (moderation, owner, addresses).
+    public func inboxProcessor() -> InboxProcessor {
+        let activityPub = activityPub
+        return InboxProcessor(store: store, config: activityPub.config, outbox: outbox, fetcher: activityPub.remoteKeys.fetcher)
+    }
+
+    public func publisher() -> Publisher { Publisher(site: activityPub, outbox: outbox) }
+
+    /// The owner's digest, as the configuration says now.
+    public func digest() -> CommentDigest {
+        let activityPub = activityPub
+        return CommentDigest(site: activityPub, outbox: outbox,
+                             owner: activityPub.config.owner == nil ? nil
+                                 : OwnerResolver(fetcher: activityPub.remoteKeys.fetcher, store: store))
+    }
+}

@@ -1,0 +1,78 @@
+import Federation
+import Foundation
+import Logging
+import Site
+import Store
+import Synchronization
+
+/// The work behind `SiteService`, done one job at a time on a thread of its own: builds,
+/// reloads, publishing. Keeps each post's discussion between builds, so after the inbox changed a
+/// few posts only those are read again (a busy blog has thousands of comments).
+final class RenderLane: Sendable {
+    let blog: Blog
+    private struct State {
+        var discussions: [String: Discussion] = [:]
+        var nextScheduled: Date?
+    }
+    private let state = Mutex(State())
+
+    init(blog: Blog) { self.blog = blog }
+
+    /// When the next future-dated post is due (it is then built and announced).
+    var nextScheduled: Date? { state.withLock { $0.nextScheduled } }
+
+    /// The server's start: build with every discussion, read the posts, tell followers what
+    /// changed while it was down, and release deliveries a command held for it.
+    func start(onSiteChanged: @Sendable () throws -> Void) throws {
+        try perform(SiteService.Work(allDiscussions: true, settings: false, sources: true), onSiteChanged: onSiteChanged)
+    }
+
+    func perform(_ work: SiteService.Work, onSiteChanged: @Sendable () throws -> Void) throws {
+        let logger = blog.logger
+        if work.settings {
+            try blog.reloadSettings()
+            logger.notice("settings and keys read again")
+        }
+        // Posts are synced with the store first: a post that moved takes its comments along, and
+        // the pages built next show them at its new path.
+        let content = work.settings || work.sources || work.siteSwapped ? try blog.loadContent().content : nil
+        let rebuild = work.settings || work.sources || work.allDiscussions || !work.posts.isEmpty
+        if rebuild {
+            let discussions = try discussions(all: work.settings || work.sources || work.allDiscussions, changed: work.posts)
+            let report = try blog.build(discussions: discussions)
+            try onSiteChanged()
+            for warning in report.warnings { logger.warning("\(warning)") }
+            logger.info("rebuilt: \(report.written) files written, \(report.reused) reused in \(Int(report.seconds * 1000)) ms")
+        } else if work.siteSwapped {
+            try onSiteChanged()
+        }
+        guard let content else {
+            if rebuild { try blog.activityPub.refreshReactions() }
+            return
+        }
+        state.withLock { $0.nextScheduled = content.nextScheduled }
+        if work.settings || work.sources {
+            let report = try blog.publisher().publish()
+            if !report.isEmpty {
+                logger.info("published: \(report.created.count) new, \(report.updated.count) updated, \(report.deleted.count) deleted, \(report.skipped.count) not announced; \(report.deliveries) deliveries queued")
+            }
+        }
+        // Whatever another process built is served now: its held deliveries may go.
+        let generation = try blog.store.changeGenerations()[.site, default: 0]
+        if try blog.store.releaseHeldDeliveries(upTo: generation) > 0 { blog.deliverySignal.signal() }
+    }
+
+    /// Every post's discussion, read again when `all`, else only the `changed` posts'.
+    private func discussions(all: Bool, changed: Set<String>) throws -> [String: Discussion] {
+        let source = Discussions(store: blog.store)
+        var current = all ? try source.all() : state.withLock { $0.discussions }
+        if !all {
+            for path in changed {
+                let fresh = try source.discussion(postPath: path)
+                current[path] = fresh.isEmpty ? nil : fresh
+            }
+        }
+        state.withLock { $0.discussions = current }
+        return current
+    }
+}

@@ -1,0 +1,148 @@
+import Federation
+import Foundation
+import Logging
+import ServiceLifecycle
+import Site
+import Store
+import Synchronization
+import UnixSignals
+
+/// Keeps what the server serves in step with every change, made here or by another process:
+/// one lane, so two builds never race, working off the cooperative pool.
+///
+/// It wakes when the inbox changed a discussion, and otherwise every `pollInterval` to look at
+/// the store's change generations (`lectern publish`, `build`, `comments`, `blocks`, `keys` bump
+/// them), `lectern.yml`'s stat, the sources' stamp (with `watch`) and the clock (scheduled posts).
+/// SIGHUP forces a full reload. Each kind of change costs only what it needs:
+///
+/// | change | work |
+/// |---|---|
+/// | comments arrived (inbox) | render the posts whose discussion changed, paced under load |
+/// | `.discussions`, `.blocks` | render with every discussion read again |
+/// | `.site` | reload the files and Articles another process built; release held deliveries |
+/// | `.keys`, `lectern.yml`, SIGHUP | read settings and keys again, rebuild, publish |
+/// | sources (`--watch`), a scheduled post's time | rebuild, publish |
+public struct SiteService: Service {
+    public let blog: Blog
+    public let watch: Bool
+    /// Reloads the served files after `public/` changed (the server's `LiveSite.reload`).
+    public let onSiteChanged: @Sendable () throws -> Void
+    /// Posts whose discussion the inbox changed; signal `wake` after adding.
+    public let changedPosts = ChangedPosts()
+    public let wake = QueueSignal()
+    public var pollInterval: Duration = .milliseconds(250)
+    let lane: RenderLane
+
+    public init(blog: Blog, watch: Bool, onSiteChanged: @escaping @Sendable () throws -> Void) {
+        self.blog = blog
+        self.watch = watch
+        self.onSiteChanged = onSiteChanged
+        lane = RenderLane(blog: blog)
+    }
+
+    /// Before the server listens: builds with every discussion, reads the posts, tells followers
+    /// what changed while it was down, releases deliveries a command held for it. It never
+    /// serves a stale or half-built site.
+    public func start() throws { try lane.start(onSiteChanged: onSiteChanged) }
+
+    /// Does now, on the calling thread, what the loop does when it notices the sources changed
+    /// (rebuild and publish) or the discussions changed (render them all again).
+    public func refresh(sources: Bool = false, discussions: Bool = false) throws {
+        try lane.perform(Work(allDiscussions: discussions, sources: sources), onSiteChanged: onSiteChanged)
+    }
+
+    /// A set shared with the inbox worker's callback.
+    public final class ChangedPosts: Sendable {
+        private let paths = Mutex<Set<String>>([])
+        public func add(_ changed: Set<String>) { paths.withLock { $0.formUnion(changed) } }
+        func take() -> Set<String> { paths.withLock { paths in defer { paths.removeAll() }; return paths } }
+    }
+
+    /// Set by SIGHUP, taken by the loop.
+    final class Flag: Sendable {
+        private let raised = Mutex(false)
+        func raise() { raised.withLock { $0 = true } }
+        func take() -> Bool { raised.withLock { value in defer { value = false }; return value } }
+    }
+
+    public func run() async throws {
+        let hangups = Flag()
+        let wake = wake
+        try await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in await UnixSignalsSequence(trapping: .sighup) {
+                        hangups.raise()
+                        wake.signal()
+                    }
+                }
+                group.addTask { await self.loop(hangups: hangups) }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// What one turn of the loop found to do.
+    struct Work {
+        var posts = Set<String>()
+        var allDiscussions = false
+        var siteSwapped = false
+        var settings = false
+        var sources = false
+        var isEmpty: Bool { posts.isEmpty && !allDiscussions && !siteSwapped && !settings && !sources }
+    }
+
+    func loop(hangups: Flag) async {
+        let logger = blog.logger
+        var known = (try? blog.store.changeGenerations()) ?? [:]
+        var stamp = watch ? SourceStamp.of(blog.root) : ContentHash()
+        let lane = lane
+        var lastBuild = Duration.zero
+        while !Task.isCancelled {
+            let woken = await wake.wait(upTo: pollInterval)
+            guard !Task.isCancelled else { return }
+            var work = Work()
+            if woken { work.posts = changedPosts.take() }
+            do {
+                let generations = try blog.store.changeGenerations()
+                let changed = Set(generations.keys.filter { generations[$0] != known[$0] })
+                known = generations
+                if changed.contains(.site) { work.siteSwapped = true }
+                if changed.contains(.discussions) || changed.contains(.blocks) { work.allDiscussions = true }
+                if changed.contains(.keys) { work.settings = true }
+                if changed.contains(.deliveries) { blog.deliverySignal.signal() }
+            } catch {
+                logger.error("reading the store's change log failed: \(error)")
+            }
+            if hangups.take() {
+                logger.notice("SIGHUP: reloading settings, keys, sources and discussions")
+                work.settings = true
+                work.sources = true
+                work.allDiscussions = true
+            }
+            if blog.settingsChanged { work.settings = true }
+            if watch {
+                let now = SourceStamp.of(blog.root)
+                if now != stamp { stamp = now; work.sources = true }
+            }
+            if let due = lane.nextScheduled, due <= Date() { work.sources = true }
+            guard !work.isEmpty else { continue }
+            // A burst (a thread of replies) settles into one build; under a sustained stream of
+            // comments, builds are paced to three times their duration, leaving the inbox the rest.
+            if !work.posts.isEmpty, !work.sources, !work.settings {
+                try? await Task.sleep(for: max(.milliseconds(250), lastBuild * 3))
+                work.posts.formUnion(changedPosts.take())
+            }
+            let started = ContinuousClock.now
+            let job = work
+            do {
+                try await OffPool.run { try lane.perform(job, onSiteChanged: onSiteChanged) }
+            } catch {
+                // The previous site stays live; the writer sees what to fix.
+                logger.error("could not apply a change, still serving the previous site: \(error)")
+            }
+            lastBuild = ContinuousClock.now - started
+        }
+    }
+}

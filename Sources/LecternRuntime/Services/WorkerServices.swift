@@ -1,0 +1,98 @@
+import Delivery
+import Federation
+import Foundation
+import Logging
+import ServiceLifecycle
+import Store
+
+/// Applies what the inbox accepted, as the configuration says now; tells `SiteService` which
+/// posts' discussions changed.
+public struct InboxService: Service {
+    public let worker: InboxWorker
+
+    public init(blog: Blog, signal: QueueSignal, site: SiteService) {
+        var logger = blog.logger
+        logger[metadataKey: "component"] = "inbox"
+        worker = InboxWorker(store: blog.store, processor: { blog.inboxProcessor() }, signal: signal, logger: logger) { changed in
+            site.changedPosts.add(changed)
+            site.wake.signal()
+        }
+    }
+
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown { await worker.run() }
+    }
+}
+
+/// Sends the delivery queue with the worker the configuration and keys say now.
+public struct DeliveryService: Service {
+    public let blog: Blog
+
+    public init(blog: Blog) { self.blog = blog }
+
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let worker = blog.delivery
+                let report = await worker.runOnce()
+                if report.attempts > 0 {
+                    blog.logger.info("deliveries: \(report.delivered) delivered, \(report.retrying) to retry, \(report.failed) failed")
+                }
+                let wait: Double
+                do {
+                    wait = try blog.store.nextDeliveryDue().map { max(0.05, min(60, $0.timeIntervalSinceNow)) } ?? 60
+                } catch {
+                    blog.logger.error("reading the delivery queue failed: \(error)")
+                    wait = 5
+                }
+                await blog.deliverySignal.wait(upTo: .milliseconds(Int(wait * 1000)))
+            }
+        }
+    }
+}
+
+/// The owner's digest, at most once per `digest.interval`, only when something is new.
+public struct DigestService: Service {
+    public let blog: Blog
+
+    public init(blog: Blog) { self.blog = blog }
+
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    if case .sent(let items, let recipient) = try await blog.digest().sendIfDue() {
+                        blog.logger.info("digest of \(items) items sent to \(recipient)")
+                    }
+                } catch {
+                    blog.logger.warning("digest: \(error)")
+                }
+                try? await Task.sleep(for: .seconds(min(60, blog.config.digest.interval)))
+            }
+        }
+    }
+}
+
+/// Forgets what no longer matters, once a day: received activity ids after 30 days, replay
+/// fingerprints once their signatures expired.
+public struct MaintenanceService: Service {
+    public let blog: Blog
+
+    public init(blog: Blog) { self.blog = blog }
+
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await OffPool.run { [store = blog.store] in
+                        try store.pruneReceivedActivities(before: Date().addingTimeInterval(-30 * 86_400))
+                        try store.pruneSeenSignatures()
+                    }
+                } catch {
+                    blog.logger.warning("maintenance: \(error)")
+                }
+                try? await Task.sleep(for: .seconds(3600))
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Federation
+import Foundation
+import Hummingbird
+import LecternRuntime
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Store
+
+/// A blog served: the HTTP server with the blog's background work as services of one
+/// `ServiceGroup` (inbox, deliveries, the site lane that rebuilds and reloads, digests,
+/// maintenance), shut down together and gracefully. `lectern serve` is this plus options; the
+/// end-to-end tests start the same thing.
+///
+/// ```swift
+/// let server = try BlogServer(blog: try Blog.open(root: siteURL), watch: true)
+/// try await server.makeApplication(host: "127.0.0.1", port: 8080).runService()
+/// ```
+public final class BlogServer: Sendable {
+    public let blog: Blog
+    public let site: LiveSite
+    public let siteService: SiteService
+    let inboxSignal = QueueSignal()
+
+    /// Builds (with every comment), reads the posts and publishes what changed while no server
+    /// ran, before anything listens: it never serves a stale or half-built site.
+    public init(blog: Blog, watch: Bool = false) throws {
+        self.blog = blog
+        let site = try LiveSite(publicFolder: blog.builder.publicFolder)
+        self.site = site
+        siteService = SiteService(blog: blog, watch: watch) { try site.reload() }
+        try siteService.start()
+    }
+
+    public var services: [any Service] {
+        [siteService, InboxService(blog: blog, signal: inboxSignal, site: siteService), DeliveryService(blog: blog),
+         DigestService(blog: blog), MaintenanceService(blog: blog)]
+    }
+
+    public func makeApplication(host: String? = nil, port: Int? = nil, requestTimeout: TimeAmount = LecternServer.requestTimeout,
+                                background: Bool = true,
+                                onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let blog = blog, inboxSignal = inboxSignal
+        let interactions = LecternServer.Interactions(gate: InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys),
+                                                      discussions: Discussions(store: blog.store)) { inboxSignal.signal() }
+        var logger = blog.logger
+        logger[metadataKey: "component"] = "http"
+        return LecternServer.makeApplication(site: site, activityPub: { blog.activityPub }, interactions: interactions,
+                                             host: host ?? blog.config.server.host, port: port ?? blog.config.server.port,
+                                             requestTimeout: requestTimeout, services: background ? services : [],
+                                             logger: logger, onServerRunning: onServerRunning)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Old paths that redirect to posts (front matter `aliases:`), as a build writes them to
+/// `public/.lectern/redirects` for the server: one `old-path new-path` per line.
+///
+/// ```swift
+/// let redirects = Redirects.load(publicFolder: site.appendingPathComponent("public"))
+/// redirects["/2019/05/old-post/"]   // "/2019/old-post/"
+/// ```
+public enum Redirects {
+    static let file = BuildManifest.folder + "/redirects"
+
+    /// The redirects of the build in `publicFolder` (empty when it has none).
+    public static func load(publicFolder: URL) -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: publicFolder.appendingPathComponent(file).path) else { return [:] }
+        var redirects: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            if parts.count == 2 { redirects[String(parts[0])] = String(parts[1]) }
+        }
+        return redirects
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+
+/// Kinds of change another process can make to what a running server serves.
+public enum ChangeKind: String, Sendable, CaseIterable {
+    /// `public/` was rebuilt and swapped, posts were published: reload the files and the Articles.
+    case site
+    /// Comments were moderated: re-render the pages that show them.
+    case discussions
+    /// Actors or domains were blocked or unblocked (applies to what pages show too).
+    case blocks
+    /// Followers were removed.
+    case followers
+    /// The blog's keys were rotated: sign with the new one, publish it.
+    case keys
+    /// Activities were queued: deliver them.
+    case deliveries
+}
+
+extension Store {
+    /// Bumps each kind's generation in one transaction; returns the new generations.
+    @discardableResult
+    public func recordChange(_ kinds: Set<ChangeKind>) throws -> [ChangeKind: Int] {
+        try database.write { db in
+            var result: [ChangeKind: Int] = [:]
+            for kind in kinds {
+                try db.execute(sql: """
+                    INSERT INTO changes (kind, generation) VALUES (?, 1)
+                    ON CONFLICT(kind) DO UPDATE SET generation = generation + 1
+                    """, arguments: [kind.rawValue])
+                result[kind] = try Int.fetchOne(db, sql: "SELECT generation FROM changes WHERE kind = ?", arguments: [kind.rawValue]) ?? 0
+            }
+            return result
+        }
+    }
+
+    /// Every kind's generation (0 for kinds never changed).
+    public func changeGenerations() throws -> [ChangeKind: Int] {
+        try database.read { db in
+            var result = Dictionary(uniqueKeysWithValues: ChangeKind.allCases.map { ($0, 0) })
+            for row in try Row.fetchAll(db, sql: "SELECT kind, generation FROM changes") {
+                if let kind = ChangeKind(rawValue: row["kind"]) { result[kind] = row["generation"] }
+            }
+            return result
+        }
+    }
+
+    /// Deliveries held for a site generation the server now serves become due.
+    @discardableResult
+    public func releaseHeldDeliveries(upTo generation: Int, now: Date = Date()) throws -> Int {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE deliveries SET held_generation = NULL, next_attempt_at = ?
+                WHERE held_generation IS NOT NULL AND held_generation <= ?
+                """, arguments: [now.timeIntervalSince1970, generation])
+            return db.changesCount
+        }
+    }
+
+    /// Deliveries waiting for the server to serve what they name.
+    public func heldDeliveryCount() throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM deliveries WHERE held_generation IS NOT NULL") ?? 0
+        }
+    }
+}
