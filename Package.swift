@@ -54,6 +54,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "ActivityStreams", swiftSettings: swiftSettings),
+        // `lectern import`: feeds, WordPress, Ghost, Hugo/Jekyll/Zola folders → posts with front matter.
+        .target(name: "Import", dependencies: ["Site", .product(name: "Yams", package: "Yams")], swiftSettings: swiftSettings),
         // Outgoing HTTP over libcurl with the SSRF guard, shared by key fetching and delivery.
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim"], swiftSettings: swiftSettings),
         .target(
@@ -94,7 +96,7 @@ let package = Package(
             name: "lectern",
             dependencies: [
                 "Site", "LecternServer", "LecternRuntime", "LecternCrypto", "HTTPSignatures", "Federation", "Delivery", "Store",
-                "HTTPClient", "COpenSSL", "CCurl", .product(name: "NIOCore", package: "swift-nio"),
+                "HTTPClient", "Import", "COpenSSL", "CCurl", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -127,6 +129,8 @@ let package = Package(
         .testTarget(name: "FederationTests", dependencies: ["Federation", "Site", "Store", "LecternCrypto"],
                     resources: [.copy("Golden")], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: swiftSettings),
+        .testTarget(name: "ImportTests", dependencies: ["Import", "Site", .product(name: "Yams", package: "Yams")],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "LecternMigrations"], swiftSettings: swiftSettings),
         .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures"],

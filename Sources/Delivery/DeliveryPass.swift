@@ -61,10 +61,16 @@ extension DeliveryWorker {
         mutating func next(freeSlots: Int) -> [(token: Int64, request: OutgoingRequest)] {
             flush()
             if buffer.count < worker.settings.concurrency, !exhausted {
-                let leased = (try? worker.store.leaseDeliveries(limit: worker.settings.concurrency * 2, now: now ?? Date(),
-                                                                lease: worker.settings.lease)) ?? []
-                exhausted = leased.isEmpty
-                buffer += prepare(leased)
+                do {
+                    let leased = try worker.store.leaseDeliveries(limit: worker.settings.concurrency * 2, now: now ?? Date(),
+                                                                  lease: worker.settings.lease)
+                    exhausted = leased.isEmpty
+                    buffer += prepare(leased)
+                } catch {
+                    // A database error is not an empty queue: say so, and let the next pass try again.
+                    worker.logger.error("could not lease deliveries: \(error)")
+                    exhausted = true
+                }
             }
             var started: [(token: Int64, request: OutgoingRequest)] = []
             var index = 0
@@ -79,12 +85,17 @@ extension DeliveryWorker {
                     inFlight[job.id] = (job, prepared.rfc9421)
                     perHost[job.host, default: 0] += 1
                 case .failure(let error):
-                    record(job, .failed, status: nil, error: "signing: \(error)")
+                    let decision = Store.DeliveryDecision(next: .failed, hostDown: false, removeFollowers: false,
+                                                          pauseHostIfDownSince: .distantPast)
+                    record(job, decision, status: nil, error: "signing: \(error)")
                 }
             }
             // Jobs may have waited in the buffer for their host: their leases restart now.
-            try? worker.store.renewLeases(started.map(\.token),
-                                          until: (now ?? Date()).addingTimeInterval(worker.settings.lease))
+            do {
+                try worker.store.renewLeases(started.map(\.token), until: (now ?? Date()).addingTimeInterval(worker.settings.lease))
+            } catch {
+                worker.logger.warning("could not renew \(started.count) leases (another worker may send them too): \(error)")
+            }
             return started
         }
 
@@ -97,36 +108,42 @@ extension DeliveryWorker {
             // Double-knock: a host that refuses an RFC 9421 signature gets draft-cavage from now on.
             if usedRFC9421, job.acceptsRFC9421 == nil, let status {
                 if status == 400 || status == 401 {
-                    try? worker.store.setAcceptsRFC9421(host: job.host, false)
+                    remember(rfc9421: false, host: job.host)
                     var retry = job
                     retry.acceptsRFC9421 = false
                     buffer.insert(contentsOf: prepare([retry]), at: 0)
                     return
                 }
-                if (200..<300).contains(status) { try? worker.store.setAcceptsRFC9421(host: job.host, true) }
+                if (200..<300).contains(status) { remember(rfc9421: true, host: job.host) }
             }
-            let decision = worker.settings.policy.decide(status: status, error: error,
-                                                         retryAfter: try? result.get().header("retry-after"),
+            let response = try? result.get()
+            let decision = worker.settings.policy.decide(status: status, error: error, retryAfter: response?.header("retry-after"),
                                                          attempts: job.attempts, queuedAt: job.createdAt, now: now ?? Date())
-            let outcome: Store.DeliveryOutcome.Result = switch decision {
-            case .delivered: .delivered
-            case .retry(let at): .retry(at: at)
-            case .fail: .failed
-            case .gone: .gone
-            }
-            record(job, outcome, status: status, error: error.map(\.description) ?? status.map { "HTTP \($0)" } ?? "")
+            record(job, decision, status: status, error: error.map(\.description) ?? status.map { "HTTP \($0)" } ?? "")
         }
 
-        mutating func record(_ job: DeliveryJob, _ result: Store.DeliveryOutcome.Result, status: Int?, error: String) {
+        /// What the double-knock learned about a host; losing it only means knocking again.
+        func remember(rfc9421: Bool, host: String) {
+            do { try worker.store.setAcceptsRFC9421(host: host, rfc9421) } catch {
+                worker.logger.warning("could not remember whether \(host) takes RFC 9421 signatures: \(error)")
+            }
+        }
+
+        mutating func record(_ job: DeliveryJob, _ decision: Store.DeliveryDecision, status: Int?, error: String) {
             outcomes.append(Store.DeliveryOutcome(id: job.id, host: job.host, inbox: job.inbox, status: status, error: error,
-                                                  result: result))
-            switch result {
+                                                  decision: decision))
+            switch decision.next {
             case .delivered: report.delivered += 1
             case .retry: report.retrying += 1
-            case .failed, .gone: report.failed += 1
+            case .failed: report.failed += 1
             }
             let answer = status.map { "HTTP \($0)" } ?? error
-            worker.logger.info("delivery \(job.activityID) → \(job.inbox): \(answer), \(result)")
+            let outcome = switch decision.next {
+            case .delivered: "delivered"
+            case .retry(let at): "retry in \(Int(at.timeIntervalSinceNow)) s"
+            case .failed: decision.removeFollowers ? "gone: followers behind this inbox removed" : "failed for good"
+            }
+            worker.logger.info("delivery \(job.activityID) → \(job.inbox): \(answer), \(outcome)")
         }
 
         /// Writes the outcomes gathered so far.

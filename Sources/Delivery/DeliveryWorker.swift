@@ -12,7 +12,6 @@ import Store
 ///
 /// ```swift
 /// let worker = DeliveryWorker(store: store, keyID: urls.actorKeyID, key: actorKey, settings: .init(userAgent: ua))
-/// await worker.run()            // inside `lectern serve`
 /// let report = await worker.runOnce()   // `lectern deliver`
 /// ```
 public final class DeliveryWorker: Sendable {
@@ -66,19 +65,6 @@ public final class DeliveryWorker: Sendable {
         client.maximumBodySize = 64 * 1024  // inboxes answer with little or nothing
         client.userAgent = settings.userAgent
         transfers = ConcurrentTransfers(client: client, maximumInFlight: settings.concurrency)
-    }
-
-    /// Runs until cancelled: a pass whenever woken (`signal`) or when the next retry is due.
-    public func run() async {
-        while !Task.isCancelled {
-            let report = await runOnce()
-            if report.attempts > 0 {
-                logger.info("deliveries: \(report.delivered) delivered, \(report.retrying) to retry, \(report.failed) failed")
-            }
-            let nextDue = (try? store.nextDeliveryDue()).flatMap { $0 }
-            let wait = nextDue.map { max(0.05, min(60, $0.timeIntervalSinceNow)) } ?? 60
-            await signal.wait(upTo: .milliseconds(Int(wait * 1000)))
-        }
     }
 
     /// Delivers everything due at `now`, then returns. (`now` in the future takes over rows

@@ -1,53 +1,56 @@
 import Foundation
 import HTTPClient
+import HTTPSignatures
+import Store
 
-/// What to do after an attempt: the rules of design §5 in one place.
+/// What to do after an attempt: the rules of design §5 in one place. It decides the whole
+/// outcome — the delivery's next state, whether its host counts as down (and when a host down
+/// that long is paused), whether the followers behind the inbox are gone — and the store only
+/// saves it.
 public struct RetryPolicy: Sendable {
     /// First retry after this; each next one waits twice as long (± 20 % jitter).
     public var firstDelay: TimeInterval = 30
     public var longestDelay: TimeInterval = 6 * 3600
     /// Give up on a delivery this long after it was queued (about two days).
     public var giveUpAfter: TimeInterval = 2 * 86_400
+    /// A host failing this long is paused until it is heard from again.
+    public var pauseHostAfter: TimeInterval = 7 * 86_400
+    /// The longest `Retry-After` honoured.
+    public var longestRetryAfter: TimeInterval = 86_400
 
     public init() {}
 
-    public enum Decision: Equatable, Sendable {
-        case delivered
-        case retry(at: Date)
-        /// Final: the delivery is marked failed.
-        case fail
-        /// Final, and the inbox's follower goes (410 Gone).
-        case gone
-    }
-
+    /// Decides what an attempt (`status`, or `error` when there was no answer) means.
     public func decide(status: Int?, error: HTTPClientError?, retryAfter: String?, attempts: Int, queuedAt: Date,
-                       now: Date, jitter: Double = Double.random(in: 0.8...1.2)) -> Decision {
-        if let status, (200..<300).contains(status) { return .delivered }
-        if status == 410 { return .gone }
+                       now: Date, jitter: Double = Double.random(in: 0.8...1.2)) -> Store.DeliveryDecision {
+        // Only a missing answer, a timeout or the server saying it is overloaded or broken counts
+        // against the host; any other answer means it is up.
+        let hostDown = status.map { $0 == 408 || $0 == 429 || $0 >= 500 } ?? true
+        var decision = Store.DeliveryDecision(next: .failed, hostDown: hostDown, removeFollowers: false,
+                                              pauseHostIfDownSince: now.addingTimeInterval(-pauseHostAfter))
+        if let status, (200..<300).contains(status) { decision.next = .delivered; return decision }
+        if status == 410 { decision.removeFollowers = true; return decision }
         let retryable: Bool
-        if let status {
-            retryable = status == 408 || status == 429 || status >= 500
+        if status != nil {
+            retryable = hostDown
         } else {
             switch error {
-            case .timedOut?, .transport?: retryable = true
+            case .timedOut?, .transport?, .busy?: retryable = true
             default: retryable = false  // refused addresses and bad URLs do not get better
             }
         }
-        guard retryable else { return .fail }
+        guard retryable else { return decision }
         var delay = min(longestDelay, firstDelay * pow(2, Double(min(attempts, 20)))) * jitter
-        if let retryAfter, let asked = Self.retryAfter(retryAfter, now: now) { delay = max(delay, asked) }
+        if let retryAfter, let asked = retryAfterSeconds(retryAfter, now: now) { delay = max(delay, asked) }
         let at = now.addingTimeInterval(delay)
-        return at.timeIntervalSince(queuedAt) > giveUpAfter ? .fail : .retry(at: at)
+        if at.timeIntervalSince(queuedAt) <= giveUpAfter { decision.next = .retry(at: at) }
+        return decision
     }
 
-    /// `Retry-After`: seconds, or an HTTP date. At most a day is honoured.
-    static func retryAfter(_ value: String, now: Date) -> TimeInterval? {
+    /// `Retry-After`: seconds, or an HTTP date; at most `longestRetryAfter`.
+    func retryAfterSeconds(_ value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = TimeInterval(trimmed) { return min(max(0, seconds), 86_400) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: trimmed).map { min(max(0, $0.timeIntervalSince(now)), 86_400) }
+        if let seconds = TimeInterval(trimmed) { return min(max(0, seconds), longestRetryAfter) }
+        return HTTPDate.parse(trimmed).map { min(max(0, $0.timeIntervalSince(now)), longestRetryAfter) }
     }
 }

@@ -12,6 +12,7 @@ extension Blog {
         try withBuildLock { try buildLocked(discussions: discussions, outputFolder: outputFolder) }
     }
 
+    @discardableResult
     func buildLocked(discussions: [String: Discussion]?, outputFolder: URL? = nil) throws -> BuildReport {
         let shown = try discussions ?? Discussions(store: store).all()
         return try builder.build(SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,

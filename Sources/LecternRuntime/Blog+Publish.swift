@@ -31,6 +31,18 @@ extension Blog {
         }
     }
 
+    /// Records the posts from these source files (relative to the site, as `lectern import` wrote
+    /// them) as published without announcing them, builds, and tells a running server.
+    public func recordWithoutAnnouncing(sources: Set<String>, now: Date = Date()) throws {
+        try withBuildLock {
+            let content = try loadContent(now: now).content
+            let paths = Set(content.posts.filter { sources.contains($0.sourcePath) }.map(\.path))
+            try publisher().publish(quiet: paths, now: now)
+            try buildLocked(discussions: nil)
+            try store.recordChange([.site])
+        }
+    }
+
     /// After a command changed what pages show (moderation, blocks): a running server re-renders
     /// them; without one, they are rendered here and now.
     public func discussionsChanged(_ kinds: Set<ChangeKind> = [.discussions]) throws {

@@ -93,60 +93,73 @@ extension Store {
         }
     }
 
-    /// What one attempt came to, for `recordOutcomes`.
-    public struct DeliveryOutcome: Sendable {
-        public enum Result: Sendable, Equatable {
+    /// What an attempt means, as the delivery policy decided it; the store saves it as it is.
+    public struct DeliveryDecision: Sendable, Equatable {
+        public enum Next: Sendable, Equatable {
             case delivered
             case retry(at: Date)
+            /// Final: given up, or refused for good.
             case failed
-            /// Failed for good, and the followers behind this inbox are gone (410).
-            case gone
         }
+        public var next: Next
+        /// The host did not answer usefully: its failure streak goes on (else it ends).
+        public var hostDown: Bool
+        /// The inbox said 410 Gone: the followers behind it are removed.
+        public var removeFollowers: Bool
+        /// A host down since before this is paused until heard from again.
+        public var pauseHostIfDownSince: Date
+
+        public init(next: Next, hostDown: Bool, removeFollowers: Bool, pauseHostIfDownSince: Date) {
+            (self.next, self.hostDown, self.removeFollowers, self.pauseHostIfDownSince) = (next, hostDown, removeFollowers, pauseHostIfDownSince)
+        }
+    }
+
+    /// One attempt and its decision, for `recordOutcomes`.
+    public struct DeliveryOutcome: Sendable {
         public var id: Int64
         public var host: String
         public var inbox: String
         public var status: Int?
         public var error: String
-        public var result: Result
+        public var decision: DeliveryDecision
 
-        public init(id: Int64, host: String, inbox: String, status: Int?, error: String, result: Result) {
-            (self.id, self.host, self.inbox, self.status, self.error, self.result) = (id, host, inbox, status, error, result)
+        public init(id: Int64, host: String, inbox: String, status: Int?, error: String, decision: DeliveryDecision) {
+            (self.id, self.host, self.inbox, self.status, self.error, self.decision) = (id, host, inbox, status, error, decision)
         }
     }
 
-    /// Records attempts in one transaction (the worker batches them: one commit per batch,
-    /// not per request). A host that answers ends its failure streak; one failing for
-    /// `pauseAfter` is paused until it is heard from again. A 4xx is an answer, not a failure.
-    public func recordOutcomes(_ outcomes: [DeliveryOutcome], now: Date = Date(), pauseAfter: TimeInterval = 7 * 86_400) throws {
+    /// Records attempts in one transaction (the worker batches them: one commit per batch, not
+    /// per request), exactly as decided.
+    public func recordOutcomes(_ outcomes: [DeliveryOutcome], now: Date = Date()) throws {
         guard !outcomes.isEmpty else { return }
         try database.write { db in
             for outcome in outcomes {
+                let decision = outcome.decision
                 let state: String, next: Date
-                switch outcome.result {
+                switch decision.next {
                 case .delivered: (state, next) = ("delivered", now)
                 case .retry(let at): (state, next) = ("queued", at)
-                case .failed, .gone: (state, next) = ("failed", now)
+                case .failed: (state, next) = ("failed", now)
                 }
                 try db.execute(sql: """
                     UPDATE deliveries SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?, next_attempt_at = ?
                     WHERE id = ?
-                    """, arguments: [state, outcome.status, outcome.result == .delivered ? nil : outcome.error,
+                    """, arguments: [state, outcome.status, decision.next == .delivered ? nil : outcome.error,
                                      next.timeIntervalSince1970, outcome.id])
-                if outcome.result == .gone {
+                if decision.removeFollowers {
                     try db.execute(sql: "DELETE FROM followers WHERE actor_id IN (SELECT id FROM remote_actors WHERE inbox = ?)",
                                    arguments: [outcome.inbox])
                 }
-                let hostDown = outcome.status.map { $0 >= 500 || $0 == 429 || $0 == 408 } ?? true
-                if outcome.result == .delivered || !hostDown {
-                    try db.execute(sql: "UPDATE hosts SET failing_since = NULL, paused = 0 WHERE host = ? AND failing_since IS NOT NULL",
-                                   arguments: [outcome.host])
-                } else {
+                if decision.hostDown {
                     try db.execute(sql: """
                         INSERT INTO hosts (host, failing_since) VALUES (?, ?)
                         ON CONFLICT(host) DO UPDATE SET failing_since = COALESCE(hosts.failing_since, excluded.failing_since)
                         """, arguments: [outcome.host, now.timeIntervalSince1970])
                     try db.execute(sql: "UPDATE hosts SET paused = 1 WHERE host = ? AND failing_since <= ?",
-                                   arguments: [outcome.host, now.timeIntervalSince1970 - pauseAfter])
+                                   arguments: [outcome.host, decision.pauseHostIfDownSince.timeIntervalSince1970])
+                } else {
+                    try db.execute(sql: "UPDATE hosts SET failing_since = NULL, paused = 0 WHERE host = ? AND failing_since IS NOT NULL",
+                                   arguments: [outcome.host])
                 }
             }
         }
@@ -246,14 +259,6 @@ extension Store {
                                    paused: $0["paused"], failingSince: ($0["failing_since"] as Double?).map(Date.init(timeIntervalSince1970:)))
             }
             return stats
-        }
-    }
-
-    /// Deliveries of one activity by state (tests and `lectern publish` progress).
-    public func deliveryStates(activityID: String) throws -> [String: String] {
-        try database.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT inbox, state FROM deliveries WHERE activity_id = ?",
-                                                              arguments: [activityID]).map { ($0["inbox"], $0["state"]) })
         }
     }
 }

@@ -63,8 +63,6 @@ extension Store {
         }
     }
 
-    public func completeInbound(seq: Int64) throws { try completeInbound(seqs: [seq]) }
-
     /// Removes applied activities from the queue, in one transaction.
     public func completeInbound(seqs: [Int64]) throws {
         guard !seqs.isEmpty else { return }

@@ -1,6 +1,7 @@
 import Delivery
 import Federation
 import Foundation
+import HTTPSignatures
 import Store
 import Testing
 @testable import LecternServer
@@ -120,9 +121,17 @@ import Testing
         // After about two days of failures a delivery is given up.
         let policy = RetryPolicy()
         #expect(policy.decide(status: 503, error: nil, retryAfter: nil, attempts: 12, queuedAt: start,
-                              now: start.addingTimeInterval(47 * 3600), jitter: 1) == .fail)
-        #expect(policy.decide(status: 503, error: nil, retryAfter: nil, attempts: 3, queuedAt: start, now: start, jitter: 1)
+                              now: start.addingTimeInterval(47 * 3600), jitter: 1).next == .failed)
+        #expect(policy.decide(status: 503, error: nil, retryAfter: nil, attempts: 3, queuedAt: start, now: start, jitter: 1).next
                 == .retry(at: start.addingTimeInterval(240)))
+        // The policy decides everything the store saves: the host's health and the followers.
+        #expect(policy.decide(status: 404, error: nil, retryAfter: nil, attempts: 0, queuedAt: start, now: start).hostDown == false)
+        #expect(policy.decide(status: 410, error: nil, retryAfter: nil, attempts: 0, queuedAt: start, now: start).removeFollowers)
+        #expect(policy.decide(status: nil, error: .timedOut, retryAfter: nil, attempts: 0, queuedAt: start, now: start).hostDown)
+        let inFifty = Date(timeIntervalSince1970: (start.timeIntervalSince1970 + 3000).rounded(.down))
+        let dated = policy.decide(status: 429, error: nil, retryAfter: HTTPDate.format(inFifty),
+                                  attempts: 0, queuedAt: start, now: start, jitter: 1)
+        #expect(dated.next == .retry(at: start.addingTimeInterval(inFifty.timeIntervalSince(start))), "Retry-After as an HTTP date")
     }
 
     @Test func doubleKnockFallsBackToCavageAndRemembers() async throws {

@@ -54,3 +54,39 @@ import Testing
         #expect(throws: SiteError.self) { try site.build() }
     }
 }
+
+/// Hugo and Zola write front matter in TOML between `+++` lines; it builds as it is.
+@Suite struct TOMLFrontMatterBuildTests {
+    @Test func tomlFrontMatterBuilds() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.write("content/posts/toml.md", """
+            +++
+            title = "From Hugo"
+            date = 2024-05-01T10:00:00Z
+            tags = ["swift", "hugo"]
+            categories = ["Notes"]
+            description = "TOML front matter"
+            [params]
+            author = "someone"
+            +++
+            The body.
+            """)
+        try site.build()
+        #expect(try site.read("2024/from-hugo/index.html").contains("The body."))
+        #expect(site.exists("tags/hugo/index.html"))
+        #expect(site.exists("categories/notes/index.html"))
+    }
+
+    @Test func brokenTOMLNamesFileAndLine() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.write("content/posts/bad.md", "+++\ntitle = \"ok\"\ndate = \n+++\nx\n")
+        do {
+            try site.build()
+            Issue.record("built broken TOML")
+        } catch let error as SiteError {
+            #expect(error.description.hasPrefix("content/posts/bad.md:3:"), "\(error)")
+        }
+    }
+}

@@ -159,12 +159,16 @@ import Testing
                                   inboxes: ["https://down.example/inbox", "https://down.example/inbox"], now: t0)
         let job = try #require(try store.leaseDeliveries(limit: 10, now: t0).first)
         #expect(try store.leaseDeliveries(limit: 10, now: t0).isEmpty, "leased rows are not handed out twice")
+        func down(_ next: Store.DeliveryDecision.Next, at now: Date) -> Store.DeliveryDecision {
+            Store.DeliveryDecision(next: next, hostDown: true, removeFollowers: false, pauseHostIfDownSince: now.addingTimeInterval(-7 * 86_400))
+        }
         try store.recordOutcomes([.init(id: job.id, host: job.host, inbox: job.inbox, status: 503, error: "HTTP 503",
-                                        result: .retry(at: t0.addingTimeInterval(30)))], now: t0)
+                                        decision: down(.retry(at: t0.addingTimeInterval(30)), at: t0))], now: t0)
         #expect(try store.senderStatus(actorID: "https://down.example/users/x") == (false, true))
         // Still failing a week later: paused, nothing handed out even when due.
         try store.recordOutcomes([.init(id: job.id, host: job.host, inbox: job.inbox, status: nil, error: "refused",
-                                        result: .retry(at: t0.addingTimeInterval(8 * 86_400)))], now: t0.addingTimeInterval(7 * 86_400 + 1))
+                                        decision: down(.retry(at: t0.addingTimeInterval(8 * 86_400)), at: t0.addingTimeInterval(7 * 86_400 + 1)))],
+                                 now: t0.addingTimeInterval(7 * 86_400 + 1))
         #expect(try store.deliveryStats().hosts.first?.paused == true)
         #expect(try store.leaseDeliveries(limit: 10, now: t0.addingTimeInterval(9 * 86_400)).isEmpty)
         // An activity from the host: resumed and due at once.

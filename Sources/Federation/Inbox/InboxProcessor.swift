@@ -67,7 +67,7 @@ public struct InboxProcessor: Sendable {
             try store.removeFollower(actorID: actorID)
         case "Like"?, "Announce"?:
             let kind: Store.ReactionKind = object?.type == "Like" ? .like : .announce
-            let path = object.flatMap { $0.id("object") }.flatMap { try? postPath(for: $0) }
+            let path = try object.flatMap { $0.id("object") }.flatMap { try postPath(for: $0) }
             if let changed = try store.removeReaction(activityID: objectID, actorID: actorID, kind: kind, postPath: path) {
                 effects.changedPosts.insert(changed)
             }

@@ -44,7 +44,12 @@ public struct InboxWorker: Sendable {
             // Effects are idempotent (a comment, follow or reaction is stored once), so clearing
             // the batch's rows together after applying them is safe if the process dies between.
             var done: [Int64] = []
-            defer { try? store.completeInbound(seqs: done) }
+            defer {
+                do { try store.completeInbound(seqs: done) } catch {
+                    // They stay queued and are applied again: harmless, effects are idempotent.
+                    logger.error("could not clear \(done.count) applied inbox activities: \(error)")
+                }
+            }
             for item in batch {
                 do {
                     let activity = try ASObject(json: Array(item.json.utf8))

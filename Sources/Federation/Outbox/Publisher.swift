@@ -35,7 +35,9 @@ public struct Publisher: Sendable {
     /// the deliveries wait until a running server serves that site generation (see
     /// `Store.releaseHeldDeliveries`), so followers never fetch a page that is not there yet.
     @discardableResult
-    public func publish(announce: Bool = true, heldFor generation: Int? = nil, now: Date = Date()) throws -> Report {
+    /// New posts at the `quiet` paths are recorded as announced without being sent (imports).
+    public func publish(announce: Bool = true, heldFor generation: Int? = nil, quiet: Set<String> = [],
+                        now: Date = Date()) throws -> Report {
         let store = site.store
         let firstPublish: Date
         if let stored = try store.setting(Self.firstPublishKey).flatMap(Double.init) {
@@ -51,7 +53,7 @@ public struct Publisher: Sendable {
             let post = state.post
             let needed = state.needed
             guard needed != .nothing else { continue }
-            let silent = (!announce && needed == .create) || (needed == .create && state.announcedAt == nil
+            let silent = (needed == .create && (!announce || quiet.contains(post.path))) || (needed == .create && state.announcedAt == nil
                                        && post.publishedAt < firstPublish.addingTimeInterval(-Self.backdateGrace))
                 || (needed == .create && state.announcedAt == nil && firstPublish == now && !isRestoredDelete(state))
             var activity: JSONValue?

@@ -27,7 +27,13 @@ final class RenderLane: Sendable {
         try perform(SiteService.Work(allDiscussions: true, settings: false, sources: true), onSiteChanged: onSiteChanged)
     }
 
+    /// Does `work` holding the build lock: no other process builds meanwhile, so the files and
+    /// posts read here are a whole build, not half of one.
     func perform(_ work: SiteService.Work, onSiteChanged: @Sendable () throws -> Void) throws {
+        try blog.withBuildLock { try performLocked(work, onSiteChanged: onSiteChanged) }
+    }
+
+    private func performLocked(_ work: SiteService.Work, onSiteChanged: @Sendable () throws -> Void) throws {
         let logger = blog.logger
         if work.settings {
             try blog.reloadSettings()
@@ -39,7 +45,7 @@ final class RenderLane: Sendable {
         let rebuild = work.settings || work.sources || work.allDiscussions || !work.posts.isEmpty
         if rebuild {
             let discussions = try discussions(all: work.settings || work.sources || work.allDiscussions, changed: work.posts)
-            let report = try blog.build(discussions: discussions)
+            let report = try blog.buildLocked(discussions: discussions)
             try onSiteChanged()
             for warning in report.warnings { logger.warning("\(warning)") }
             logger.info("rebuilt: \(report.written) files written, \(report.reused) reused in \(Int(report.seconds * 1000)) ms")

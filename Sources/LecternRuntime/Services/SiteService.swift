@@ -68,7 +68,7 @@ public struct SiteService: Service {
     public func run() async throws {
         let hangups = Flag()
         let wake = wake
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await _ in await UnixSignalsSequence(trapping: .sighup) {
@@ -91,19 +91,38 @@ public struct SiteService: Service {
         var settings = false
         var sources = false
         var isEmpty: Bool { posts.isEmpty && !allDiscussions && !siteSwapped && !settings && !sources }
+
+        mutating func merge(_ other: Work) {
+            posts.formUnion(other.posts)
+            allDiscussions = allDiscussions || other.allDiscussions
+            siteSwapped = siteSwapped || other.siteSwapped
+            settings = settings || other.settings
+            sources = sources || other.sources
+        }
     }
 
     func loop(hangups: Flag) async {
         let logger = blog.logger
-        var known = (try? blog.store.changeGenerations()) ?? [:]
+        var known: [ChangeKind: Int] = [:]
+        do { known = try blog.store.changeGenerations() } catch { logger.error("reading the store's change log failed: \(error)") }
         var stamp = watch ? SourceStamp.of(blog.root) : ContentHash()
         let lane = lane
-        var lastBuild = Duration.zero
+        // Work that failed is tried again, later and later, until it succeeds or more comes.
+        var carried = Work()
+        var retryAt: ContinuousClock.Instant?
+        var retryDelay = Duration.seconds(2)
+        var lastCommentBuild = Duration.zero
+        var lastCommentBuildEnded = ContinuousClock.now - .seconds(60)
         while !Task.isCancelled {
             let woken = await wake.wait(upTo: pollInterval)
             guard !Task.isCancelled else { return }
             var work = Work()
             if woken { work.posts = changedPosts.take() }
+            if let due = retryAt, ContinuousClock.now >= due {
+                work.merge(carried)
+                carried = Work()
+                retryAt = nil
+            }
             do {
                 let generations = try blog.store.changeGenerations()
                 let changed = Set(generations.keys.filter { generations[$0] != known[$0] })
@@ -129,20 +148,32 @@ public struct SiteService: Service {
             if let due = lane.nextScheduled, due <= Date() { work.sources = true }
             guard !work.isEmpty else { continue }
             // A burst (a thread of replies) settles into one build; under a sustained stream of
-            // comments, builds are paced to three times their duration, leaving the inbox the rest.
-            if !work.posts.isEmpty, !work.sources, !work.settings {
-                try? await Task.sleep(for: max(.milliseconds(250), lastBuild * 3))
+            // comments (the last comment build ended moments ago), builds are paced to three times
+            // their duration, leaving the inbox the rest.
+            let commentsOnly = !work.posts.isEmpty && !work.sources && !work.settings && !work.allDiscussions && !work.siteSwapped
+            if commentsOnly {
+                let streaming = ContinuousClock.now - lastCommentBuildEnded < .seconds(2)
+                try? await Task.sleep(for: streaming ? max(.milliseconds(250), lastCommentBuild * 3) : .milliseconds(250))
                 work.posts.formUnion(changedPosts.take())
             }
             let started = ContinuousClock.now
             let job = work
             do {
                 try await OffPool.run { try lane.perform(job, onSiteChanged: onSiteChanged) }
+                carried = Work()
+                retryAt = nil
+                retryDelay = .seconds(2)
             } catch {
-                // The previous site stays live; the writer sees what to fix.
-                logger.error("could not apply a change, still serving the previous site: \(error)")
+                // The previous site stays live; the writer sees what to fix; it is tried again.
+                logger.error("could not apply a change, still serving the previous site (trying again in \(retryDelay)): \(error)")
+                carried.merge(job)
+                retryAt = ContinuousClock.now + retryDelay
+                retryDelay = min(retryDelay * 2, .seconds(60))
             }
-            lastBuild = ContinuousClock.now - started
+            if commentsOnly {
+                lastCommentBuild = ContinuousClock.now - started
+                lastCommentBuildEnded = ContinuousClock.now
+            }
         }
     }
 }

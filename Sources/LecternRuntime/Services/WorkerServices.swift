@@ -20,7 +20,7 @@ public struct InboxService: Service {
     }
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown { await worker.run() }
+        await cancelWhenGracefulShutdown { await worker.run() }
     }
 }
 
@@ -31,7 +31,7 @@ public struct DeliveryService: Service {
     public init(blog: Blog) { self.blog = blog }
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 let worker = blog.delivery
                 let report = await worker.runOnce()
@@ -58,7 +58,7 @@ public struct DigestService: Service {
     public init(blog: Blog) { self.blog = blog }
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
                     if case .sent(let items, let recipient) = try await blog.digest().sendIfDue() {
@@ -81,7 +81,7 @@ public struct MaintenanceService: Service {
     public init(blog: Blog) { self.blog = blog }
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
                     try await OffPool.run { [store = blog.store] in

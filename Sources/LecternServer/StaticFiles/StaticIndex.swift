@@ -41,7 +41,8 @@ struct StaticIndex: Sendable {
         for case let url as URL in walker {
             let resolved = url.resolvingSymlinksInPath().standardizedFileURL
             guard resolved.path.hasPrefix(root + "/") else { continue }  // a link pointing out of public/
-            let values = try resolved.resourceValues(forKeys: Set(keys))
+            // A file removed since the folder was listed is simply not there any more.
+            guard let values = try? resolved.resourceValues(forKeys: Set(keys)) else { continue }
             guard values.isRegularFile == true else { continue }
             let relative = String(url.standardizedFileURL.path.dropFirst(root.count + 1))
             let stamp = FileStamp(size: values.fileSize ?? 0, modified: values.contentModificationDate?.timeIntervalSince1970 ?? 0)

@@ -15,10 +15,13 @@ struct FrontMatter {
     let yamlFirstLine: Int
 
     /// `source` has `\n` line ends (see `SourceText`); a leading byte-order mark is skipped.
+    /// YAML between `---` lines, or TOML between `+++` lines (Hugo's and Zola's other form),
+    /// converted to YAML that keeps every key on its line.
     static func split(_ source: String, file: String) throws -> FrontMatter {
         var text = Substring(source)
         if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
-        guard text.hasPrefix("---\n") else {
+        let fence: String
+        if text.hasPrefix("---\n") { fence = "---" } else if text.hasPrefix("+++\n") { fence = "+++" } else {
             return FrontMatter(yaml: "", body: String(text), yamlFirstLine: 1)
         }
         let afterOpening = text.dropFirst(4)
@@ -26,14 +29,16 @@ struct FrontMatter {
         while lineStart < afterOpening.endIndex {
             let lineEnd = afterOpening[lineStart...].firstIndex(of: "\n") ?? afterOpening.endIndex
             let line = afterOpening[lineStart..<lineEnd].trimmingCharacters(in: .whitespaces)
-            if line == "---" || line == "..." {
-                let yaml = SourceText.untabbedIndentation(String(afterOpening[afterOpening.startIndex..<lineStart]))
+            if line == fence || (fence == "---" && line == "...") {
+                let matter = String(afterOpening[afterOpening.startIndex..<lineStart])
+                let yaml = fence == "+++" ? try TOMLFrontMatter.yaml(fromTOML: matter, file: file, firstLine: 2)
+                                          : SourceText.untabbedIndentation(matter)
                 let bodyStart = lineEnd < afterOpening.endIndex ? afterOpening.index(after: lineEnd) : lineEnd
                 return FrontMatter(yaml: yaml, body: String(afterOpening[bodyStart...]), yamlFirstLine: 2)
             }
             lineStart = lineEnd < afterOpening.endIndex ? afterOpening.index(after: lineEnd) : lineEnd
         }
         throw SiteError.source(file: file, line: 1,
-                               message: "front matter starts with '---' but has no closing '---' line")
+                               message: "front matter starts with '\(fence)' but has no closing '\(fence)' line")
     }
 }

@@ -36,9 +36,3 @@ public enum WebURL {
         return result
     }
 }
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

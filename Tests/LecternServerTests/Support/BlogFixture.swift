@@ -1,10 +1,12 @@
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import LecternRuntime
 import LecternServer
 import Site
 import Store
+import Testing
 
 /// A scaffolded blog served by the real runtime (server, inbox worker, deliveries, re-rendering)
 /// on a loopback port, federating with a `FakeInstance`.
@@ -41,7 +43,8 @@ final class BlogFixture: Sendable {
         try config.write(to: configFile, atomically: true, encoding: .utf8)
         presence = try ServerPresence(root: root).claim(address: "127.0.0.1:\(port)")!
         var options = Blog.Options()
-        options.logger = quietLogger("blog")
+        options.logger = Logger(label: "blog")
+        options.logger.logLevel = .error
         // Builds, reads the posts and publishes before it listens, as `lectern serve` does.
         let server = try BlogServer(blog: try Blog.open(root: root, options: options))
         self.server = server
@@ -56,6 +59,13 @@ final class BlogFixture: Sendable {
     func stop() {
         serverTask.cancel()
         try? FileManager.default.removeItem(at: root)
+    }
+
+    /// `name` on `remote` follows the blog; returns once the blog has recorded it.
+    func follow(by remote: FakeInstance, _ name: String) async throws {
+        #expect(try await remote.send(["id": remote.actorID(name) + "/follows/1", "type": "Follow",
+                                       "actor": remote.actorID(name), "object": actor], as: name, to: sharedInbox) == 202)
+        #expect(try await eventually { try store.isFollower(remote.actorID(name)) })
     }
 
     /// What the server does when it notices the sources changed: rebuild and publish.

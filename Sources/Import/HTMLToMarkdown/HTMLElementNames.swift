@@ -1,0 +1,64 @@
+/// What the converter needs to know about element names.
+enum HTMLElementNames {
+    static let void: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+                                    "source", "track", "wbr"]
+
+    /// Elements that start a new block: they end an open paragraph (`p`) in the tree builder.
+    static let closesParagraph: Set<String> = [
+        "address", "article", "aside", "blockquote", "details", "dialog", "div", "dl", "fieldset", "figcaption", "figure",
+        "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "main", "menu", "nav", "ol", "p",
+        "pre", "section", "table", "ul",
+    ]
+
+    /// Containers whose content is converted as if they were not there (their attributes are
+    /// presentation from the old theme): `<div class="entry">`, `<span style="…">`.
+    static let transparent: Set<String> = ["div", "section", "article", "header", "footer", "main", "nav", "aside",
+                                           "center", "hgroup", "span", "font", "body", "html", "tbody", "address",
+                                           "picture"]
+
+    /// Block-level elements kept as raw HTML blocks.
+    static let rawBlock: Set<String> = ["iframe", "video", "audio", "object", "embed", "svg", "canvas", "math", "script",
+                                        "noscript", "style", "form", "details", "dl", "dialog", "fieldset", "menu",
+                                        "template", "textarea", "select", "button"]
+
+    /// Everything that is converted or kept at block level.
+    static let block: Set<String> = closesParagraph.union(rawBlock).union(["li", "table", "tr", "td", "th", "thead",
+                                                                            "tfoot", "tbody", "caption"])
+
+    /// Inline elements kept as raw HTML tags around converted content.
+    static let rawInline: Set<String> = ["sup", "sub", "mark", "u", "ins", "small", "big", "abbr", "acronym", "q",
+                                         "time", "kbd", "samp", "var", "dfn", "bdi", "bdo", "ruby", "rt", "rp", "cite",
+                                         "data", "meter", "progress", "output", "label", "wbr", "nobr", "blink"]
+
+    /// CommonMark's HTML block start condition 6: these may start an HTML block anywhere.
+    static let markdownBlockTags: Set<String> = [
+        "address", "article", "aside", "base", "basefont", "blockquote", "body", "caption", "center", "col", "colgroup",
+        "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "frame",
+        "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hr", "html", "iframe", "legend", "li", "link",
+        "main", "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p", "param", "search", "section",
+        "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "track", "ul",
+    ]
+
+    private static let html: Set<String> = [
+        "a", "abbr", "acronym", "address", "applet", "area", "article", "aside", "audio", "b", "base", "basefont", "bdi",
+        "bdo", "big", "blink", "blockquote", "body", "br", "button", "canvas", "caption", "center", "cite", "code", "col",
+        "colgroup", "data", "datalist", "dd", "del", "details", "dfn", "dialog", "dir", "div", "dl", "dt", "em", "embed",
+        "fieldset", "figcaption", "figure", "font", "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5",
+        "h6", "head", "header", "hgroup", "hr", "html", "i", "iframe", "img", "input", "ins", "kbd", "label", "legend",
+        "li", "link", "main", "map", "mark", "marquee", "menu", "menuitem", "meta", "meter", "nav", "nobr", "noembed",
+        "noframes", "noscript", "object", "ol", "optgroup", "option", "output", "p", "param", "picture", "plaintext",
+        "pre", "progress", "q", "rp", "rt", "ruby", "s", "samp", "script", "search", "section", "select", "slot", "small",
+        "source", "span", "strike", "strong", "style", "sub", "summary", "sup", "table", "tbody", "td", "template",
+        "textarea", "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "xmp",
+        // SVG and MathML, which appear inline in posts.
+        "svg", "g", "path", "circle", "rect", "line", "polyline", "polygon", "ellipse", "defs", "use", "text", "tspan",
+        "symbol", "lineargradient", "radialgradient", "stop", "clippath", "mask", "pattern", "marker", "foreignobject",
+        "desc", "image", "math", "mi", "mo", "mn", "ms", "mtext", "mrow", "msup", "msub", "msubsup", "mfrac", "msqrt",
+        "mroot", "mtable", "mtr", "mtd", "mover", "munder", "munderover", "mspace", "mstyle", "semantics", "annotation",
+    ]
+
+    /// HTML, SVG and MathML names, custom elements (`<my-widget>`) and namespaced ones (`<o:p>`).
+    static func isKnown(_ name: String) -> Bool {
+        html.contains(name) || name.contains("-") || name.contains(":")
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Site
+
+/// Turns one planned item into its file: the body converted to Markdown (shortcodes and
+/// cross references handled), remote images downloaded when asked, bundle and static files
+/// copied, the front matter written. With `dryRun` it only reports.
+struct ItemWriter {
+    let options: Importer.Options
+    let downloader: (any ImageDownloader)?
+    /// The old site's address, for relative image sources.
+    let baseURL: String?
+    let kind: SourceKind
+
+    func write(_ plan: ImportPlanner.Plan, references: CrossReferences, links: LinkMap) async throws -> ImportReport.Item {
+        let item = plan.item
+        var entry = ImportReport.Item(origin: item.origin, title: plan.title, outcome: item.kind == .post ? .post : .page,
+                                      file: plan.file, url: plan.url, aliases: plan.aliases, draft: item.draft,
+                                      warnings: plan.warnings)
+        // 1. The body as Markdown, with the sources of its remote images.
+        var markdown: String
+        var remote: [String]
+        var absolute: [String: String] = [:]
+        var imageSources: [String] = []
+        switch item.body {
+        case .markdown(let source):
+            var shortcodes = Shortcodes(flavor: kind, resolve: references.url(for:))
+            markdown = MarkdownURLs.rewriteLinks(shortcodes.convert(source), links)
+            entry.warnings += shortcodes.warnings
+            remote = MarkdownURLs.remoteImages(in: markdown)
+        case .html(let html):
+            let first = HTMLToMarkdown.convert(html, imageURLs: [:], links: links)
+            imageSources = first.imageSources
+            for source in first.imageSources { absolute[source] = absoluteURL(source, page: item.link) }
+            let resolved = first.imageSources.map { absolute[$0] ?? $0 }
+            remote = resolved.filter(Self.isRemote)
+            markdown = first.markdown
+            entry.removed = first.removed
+        }
+        var image = item.image.map { absoluteURL($0, page: item.link) ?? $0 }
+        if let image, Self.isRemote(image), !remote.contains(image) { remote.append(image) }
+
+        // 2. Remote images, downloaded next to the post's URL under static/.
+        var local: [String: String] = [:]
+        if let downloader, !remote.isEmpty {
+            var taken = Set<String>()
+            for url in remote {
+                let result = await download(url, into: plan, downloader: downloader, taken: &taken)
+                entry.images.append(result)
+                if let path = result.url { local[url] = path }
+            }
+        }
+        switch item.body {
+        case .markdown:
+            markdown = MarkdownURLs.rewriteImages(markdown, local)
+        case .html(let html):
+            var map: [String: String] = [:]
+            for source in imageSources {
+                let resolved = absolute[source] ?? source
+                if let target = local[resolved] ?? (resolved == source ? nil : resolved) { map[source] = target }
+            }
+            if !map.isEmpty { markdown = HTMLToMarkdown.convert(html, imageURLs: map, links: links).markdown }
+        }
+        if let current = image, let path = local[current] { image = path }
+
+        // 3. Files that travel with the post.
+        let staticBase = "\(options.staticFolder)\(plan.url)"
+        for asset in item.assets {
+            let target = (plan.bundleFolder.map { "\($0)/" } ?? staticBase) + asset.name
+            entry.images.append(copy(asset.source, to: target, link: asset.name))
+        }
+        for file in item.staticFiles {
+            entry.images.append(copy(file.source, to: "\(options.staticFolder)/\(file.name)", link: "/" + file.name))
+        }
+
+        // 4. The file.
+        let writer = PostWriter(timeZone: options.timeZone)
+        var fields = PostWriter.Fields(title: plan.title, date: item.date, slug: plan.slug)
+        fields.metadata = item.metadata
+        if let updated = item.updated, let date = item.date, updated.timeIntervalSince(date) >= 60 { fields.updated = updated }
+        fields.category = item.category?.trimmingCharacters(in: .whitespaces).nonEmpty
+        if let category = fields.category, Slug.make(category).isEmpty {
+            entry.warnings.append("category '\(category)' has no letters or digits: left out")
+            fields.category = nil
+        }
+        fields.tags = FeedText.tags(item.tags)
+        fields.image = image
+        fields.aliases = plan.aliases
+        fields.series = plan.series?.name
+        fields.seriesOrder = plan.series?.order
+        let text = item.kind == .post ? writer.post(fields, body: markdown) : writer.page(fields, body: markdown)
+        if !options.dryRun {
+            try save(Data(text.utf8), to: plan.file)
+        }
+        entry.warnings = Self.unique(entry.warnings)
+        return entry
+    }
+
+    /// An image source made absolute against the post's old URL or the old site's address.
+    private func absoluteURL(_ source: String, page: String?) -> String? {
+        if Self.isRemote(source) || source.hasPrefix("data:") { return nil }
+        if source.hasPrefix("//") { return "https:" + source }
+        for base in [page, baseURL].compactMap({ $0 }) where Self.isRemote(base) {
+            if let url = URL(string: source, relativeTo: URL(string: base)) { return url.absoluteString }
+        }
+        return nil
+    }
+
+    private func download(_ url: String, into plan: ImportPlanner.Plan, downloader: any ImageDownloader,
+                          taken: inout Set<String>) async -> ImportReport.Image {
+        let folder = "\(options.staticFolder)\(plan.url)"
+        if options.dryRun {
+            let name = ImageFiles.name(for: url, bytes: nil, taken: taken)
+            taken.insert(name)
+            return ImportReport.Image(from: url, file: folder + name, url: plan.url + name, error: nil)
+        }
+        do {
+            let bytes = try await downloader.download(url)
+            let name = ImageFiles.name(for: url, bytes: bytes, taken: taken)
+            taken.insert(name)
+            let target = options.siteRoot.appendingPathComponent(folder + name)
+            if let existing = FileManager.default.contents(atPath: target.path) {
+                guard existing == Data(bytes) else {
+                    return ImportReport.Image(from: url, file: nil, url: nil,
+                                              error: "\(folder + name) exists with other content (not overwritten); link kept")
+                }
+            } else {
+                try save(Data(bytes), to: folder + name)
+            }
+            return ImportReport.Image(from: url, file: folder + name, url: plan.url + name, error: nil)
+        } catch {
+            return ImportReport.Image(from: url, file: nil, url: nil, error: "not downloaded (\(error)); link kept")
+        }
+    }
+
+    private func copy(_ source: URL, to target: String, link: String) -> ImportReport.Image {
+        let destination = options.siteRoot.appendingPathComponent(target)
+        if options.dryRun { return ImportReport.Image(from: link, file: target, url: nil, error: nil) }
+        guard let data = FileManager.default.contents(atPath: source.path) else {
+            return ImportReport.Image(from: link, file: nil, url: nil, error: "cannot read \(source.path)")
+        }
+        if let existing = FileManager.default.contents(atPath: destination.path) {
+            return existing == data ? ImportReport.Image(from: link, file: target, url: nil, error: nil)
+                : ImportReport.Image(from: link, file: nil, url: nil, error: "\(target) exists with other content (not overwritten)")
+        }
+        do {
+            try save(data, to: target)
+            return ImportReport.Image(from: link, file: target, url: nil, error: nil)
+        } catch {
+            return ImportReport.Image(from: link, file: nil, url: nil, error: "\(error)")
+        }
+    }
+
+    /// Writes a new file (creating folders); fails rather than replace one.
+    private func save(_ data: Data, to relative: String) throws {
+        let url = options.siteRoot.appendingPathComponent(relative)
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw SiteError.io(path: relative, message: "already exists (never overwritten)")
+        }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url, options: .withoutOverwriting)
+    }
+
+    static func isRemote(_ url: String) -> Bool { url.hasPrefix("https://") || url.hasPrefix("http://") }
+
+    private static func unique(_ items: [String]) -> [String] {
+        var seen = Set<String>()
+        return items.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Site
+
+/// Slugs and aliases from old URLs, so links to the old site keep working after the move:
+/// `https://old.example/2019/05/my-post/` → slug `my-post`, alias `/2019/05/my-post/`;
+/// `https://medium.com/@u/title-words-3f2a1b` → slug `title-words`, alias `/@u/title-words-3f2a1b`.
+enum Permalinks {
+    /// The path of a URL (absolute or root-relative), query and fragment dropped; nil when the
+    /// URL has no path worth keeping (`/`, `/?p=12`).
+    static func path(of link: String) -> String? {
+        var text = link.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let range = text.range(of: "://") {
+            let afterScheme = text[range.upperBound...]
+            guard let slash = afterScheme.firstIndex(of: "/") else { return nil }
+            text = String(afterScheme[slash...])
+        }
+        if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<cut]) }
+        guard text.hasPrefix("/"), text != "/" else { return nil }
+        return text
+    }
+
+    /// The slug an old path gives: its last segment without extension (`.html`, `.php`…),
+    /// percent-decoded, made a Lectern slug; Medium's trailing id removed when asked.
+    static func slug(fromPath path: String, mediumID: Bool) -> String? {
+        let segments = path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        guard var last = segments.last(where: { !["index.html", "index.htm", "index.php", "amp"].contains($0) }) else {
+            return nil
+        }
+        for ext in [".html", ".htm", ".php", ".aspx", ".asp", ".shtml", ".md"] where last.lowercased().hasSuffix(ext) {
+            last = String(last.dropLast(ext.count))
+        }
+        if mediumID { last = strippingMediumID(last) }
+        let slug = Slug.make(last)
+        // A bare number (`/?p=12`, `/archives/123`) says nothing about the post.
+        return slug.isEmpty || slug.allSatisfy(\.isNumber) ? nil : slug
+    }
+
+    /// `title-words-3f2a1b9c0d1e` → `title-words` (Medium's 8–12 hexadecimal digit suffix).
+    static func strippingMediumID(_ segment: String) -> String {
+        guard let dash = segment.lastIndex(of: "-") else { return segment }
+        let suffix = segment[segment.index(after: dash)...]
+        let isID = (8...12).contains(suffix.count) && suffix.allSatisfy(\.isHexDigit) && suffix.contains(where: \.isNumber)
+        return isID && dash > segment.startIndex ? String(segment[..<dash]) : segment
+    }
+
+    /// The alias to write for an old path: none when it is the new URL already.
+    static func alias(oldPath: String?, newPath: String) -> String? {
+        guard let oldPath else { return nil }
+        let normalized = oldPath.hasSuffix("/") ? oldPath : oldPath + "/"
+        return normalized == newPath ? nil : oldPath
+    }
+}

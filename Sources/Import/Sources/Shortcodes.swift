@@ -1,0 +1,152 @@
+import Foundation
+
+/// Converts Hugo shortcodes, Jekyll Liquid tags and Zola shortcodes in a Markdown body:
+///
+/// - with a Markdown equivalent: `{{< highlight go >}}…{{< /highlight >}}` and
+///   `{% highlight ruby %}…{% endhighlight %}` → fenced code; `{{< figure src=… >}}` → image;
+///   `{% raw %}` removed (its content kept literally); `{{< ref "x" >}}`, `{% post_url x %}`,
+///   `{% link x %}` and Zola's `@/x.md` → the new URL when the target is in the import;
+///   `{{< youtube id >}}`, `{{< vimeo id >}}`, `{{< gist u id >}}`, `{{< tweet … >}}` → links;
+///   `{{ site.baseurl }}` and `| relative_url` dropped;
+/// - without one: kept as visible inline code (`` `{{< notice >}}` ``) and reported.
+///
+/// Fenced code blocks and code spans are left as they are.
+struct Shortcodes {
+    let flavor: SourceKind
+    /// The new URL of a cross-referenced file (`posts/x.md`, `2019-05-14-x`, `@/blog/x.md`).
+    let resolve: (String) -> String?
+
+    private(set) var warnings: [String] = []
+    private var protected: [String] = []
+
+    init(flavor: SourceKind, resolve: @escaping (String) -> String?) {
+        self.flavor = flavor
+        self.resolve = resolve
+    }
+
+    mutating func convert(_ markdown: String) -> String {
+        var text = markdown
+        protected = []
+        let liquid = flavor == .jekyll || flavor == .zola
+        text = Patterns.replace(#"\{%-?\s*raw\s*-?%\}\n?(.*?)\n?\{%-?\s*endraw\s*-?%\}"#, in: text) { protect($0[1]) }
+        text = Patterns.replace(#"\{%-?\s*comment\s*-?%\}(.*?)\{%-?\s*endcomment\s*-?%\}"#, in: text) { groups in
+            protect("<!--" + groups[1].replacingOccurrences(of: "--", with: "- -") + "-->")
+        }
+        // Hugo's way of writing a shortcode literally: {{</* x */>}}.
+        text = Patterns.replace(#"\{\{([<%])/\*(.*?)\*/([>%])\}\}"#, in: text) { protect("{{\($0[1])\($0[2])\($0[3])}}") }
+        text = Patterns.replace(#"(?m)^([ \t]*)\{\{[<%]\s*highlight\s+([^\s>%]+)[^>%]*[>%]\}\}[ \t]*\n(.*?)\n?[ \t]*\{\{[<%]\s*/highlight\s*[>%]\}\}"#,
+                                in: text) { groups in protect(groups[1] + MarkdownEscaping.codeBlock(groups[3], language: groups[2])) }
+        text = Patterns.replace(#"(?m)^([ \t]*)\{%-?\s*highlight\s+([^\s%]+)[^%]*-?%\}[ \t]*\n?(.*?)\n?[ \t]*\{%-?\s*endhighlight\s*-?%\}"#,
+                                in: text) { groups in protect(groups[1] + MarkdownEscaping.codeBlock(groups[3], language: groups[2])) }
+        text = protectCode(text)
+        text = Patterns.replace(#"\{\{[<%]\s*figure\s+(.*?)\s*/?[>%]\}\}"#, in: text) { figure($0[1]) }
+        text = Patterns.replace(#"\{\{[<%]\s*(rel)?ref\s+"?([^"\s>%]+)"?\s*[>%]\}\}"#, in: text) { reference($0[2], original: $0[0]) }
+        text = Patterns.replace(#"\{\{[<%]\s*(youtube|vimeo|gist|tweet|x|instagram)\s+(.*?)\s*/?[>%]\}\}"#, in: text) { embed($0) }
+        text = Patterns.replace(#"\{\{\s*(youtube|vimeo)\((.*?)\)\s*\}\}"#, in: text) { embed($0) }
+        if flavor == .zola {
+            text = Patterns.replace(#"\]\((@/[^)\s#]+)(#[^)\s]*)?\)"#, in: text) { groups in
+                guard let url = resolve(String(groups[1].dropFirst(2))) else {
+                    warnings.append("link to \(groups[1]) is not in this import: kept as written")
+                    return groups[0]
+                }
+                return "](" + url + groups[2] + ")"
+            }
+        }
+        if flavor == .jekyll {
+            text = Patterns.replace(#"\{\{\s*site\.(baseurl|url)\s*\}\}(?=/|\{%)"#, in: text) { _ in "" }
+            text = Patterns.replace(#"\{%-?\s*(post_url|link)\s+([^\s%]+)\s*-?%\}"#, in: text) { reference($0[2], original: $0[0]) }
+            text = Patterns.replace(#"\{\{\s*["']([^"']+)["']\s*\|\s*(relative_url|absolute_url)\s*\}\}"#, in: text) { $0[1] }
+        }
+        // What is left has no Markdown equivalent: show it as code, and say so.
+        var patterns = [#"\{\{[<%].*?[>%]\}\}"#]
+        if liquid { patterns += [#"\{%.*?%\}"#, #"\{\{.*?\}\}"#] }
+        for pattern in patterns {
+            text = Patterns.replace(pattern, in: text) { groups in
+                let flat = groups[0].replacingOccurrences(of: "\n", with: " ")
+                warnings.append("\(flat) has no Markdown equivalent: kept as text")
+                return MarkdownEscaping.codeSpan(flat, inTable: false)
+            }
+        }
+        text = Patterns.replace(#"\n{3,}"#, in: text) { _ in "\n\n" }
+        for (index, original) in protected.enumerated().reversed() {
+            text = text.replacingOccurrences(of: "\u{E000}\(index)\u{E001}", with: original)
+        }
+        return text
+    }
+
+    private mutating func protect(_ text: String) -> String {
+        protected.append(text)
+        return "\u{E000}\(protected.count - 1)\u{E001}"
+    }
+
+    /// Fenced code blocks and code spans are the writer's literal text.
+    private mutating func protectCode(_ text: String) -> String {
+        var output: [String] = []
+        var fence: (character: Character, count: Int)?
+        var block: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop(while: { $0 == " " })
+            let marker = trimmed.prefix(while: { $0 == "`" || $0 == "~" })
+            if let open = fence {
+                block.append(String(line))
+                if marker.count >= open.count, marker.allSatisfy({ $0 == open.character }),
+                   trimmed.dropFirst(marker.count).allSatisfy(\.isWhitespace) {
+                    output.append(protect(block.joined(separator: "\n")))
+                    block = []
+                    fence = nil
+                }
+                continue
+            }
+            if line.count - trimmed.count < 4, marker.count >= 3, let first = marker.first, marker.allSatisfy({ $0 == first }) {
+                fence = (first, marker.count)
+                block = [String(line)]
+                continue
+            }
+            output.append(String(line))
+        }
+        if !block.isEmpty { output.append(protect(block.joined(separator: "\n"))) }
+        return Patterns.replace(#"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)"#, in: output.joined(separator: "\n")) { protect($0[0]) }
+    }
+
+    private mutating func figure(_ arguments: String) -> String {
+        let attributes = WordPressContent.attributes(arguments)
+        guard let source = attributes["src"] else {
+            warnings.append("figure without src has no Markdown equivalent: kept as text")
+            return protect(MarkdownEscaping.codeSpan("{{< figure \(arguments) >}}", inTable: false))
+        }
+        let alt = attributes["alt"] ?? attributes["title"] ?? ""
+        var image = "![\(MarkdownEscaping.altText(alt))](\(MarkdownEscaping.destination(source)))"
+        if let link = attributes["link"] { image = "[\(image)](\(MarkdownEscaping.destination(link)))" }
+        let caption = [attributes["title"], attributes["caption"]].compactMap { $0 }.filter { !$0.isEmpty && $0 != alt }
+        guard !caption.isEmpty else { return "\n\n" + image + "\n\n" }
+        let html = caption.map { HTMLSerializer.escape($0, attribute: false) }.joined(separator: " — ")
+        return "\n\n<figure>\n\n\(image)\n\n<figcaption>\(html)</figcaption>\n</figure>\n\n"
+    }
+
+    private mutating func reference(_ target: String, original: String) -> String {
+        let parts = target.split(separator: "#", maxSplits: 1).map(String.init)
+        guard let url = resolve(parts[0]) else {
+            warnings.append("\(original) points to a file that is not in this import: kept as text")
+            return protect(MarkdownEscaping.codeSpan(original, inTable: false))
+        }
+        return url + (parts.count > 1 ? "#" + parts[1] : "")
+    }
+
+    private mutating func embed(_ groups: [String]) -> String {
+        let name = groups[1]
+        let attributes = WordPressContent.attributes(groups[2])
+        let positional = groups[2].split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
+            .filter { !$0.contains("=") }
+        let id = attributes["id"] ?? positional.last ?? ""
+        let url: String
+        switch name {
+        case "youtube": url = "https://www.youtube.com/watch?v=\(id)"
+        case "vimeo": url = "https://vimeo.com/\(id)"
+        case "gist": url = "https://gist.github.com/\(attributes["user"] ?? positional.first ?? "")/\(id)"
+        case "instagram": url = "https://www.instagram.com/p/\(id)/"
+        default: url = "https://twitter.com/\(attributes["user"] ?? (positional.count > 1 ? positional[0] : "i"))/status/\(id)"
+        }
+        warnings.append("\(groups[0].replacingOccurrences(of: "\n", with: " ")) became a link to \(url) (no embed)")
+        return "<\(url)>"
+    }
+}

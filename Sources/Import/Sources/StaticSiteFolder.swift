@@ -1,0 +1,198 @@
+import Foundation
+import Site
+
+/// Reads a Hugo, Jekyll or Zola site folder. Posts keep their Markdown; their front matter is
+/// normalised (Hugo's `categories`, `lastmod`, `description`, `aliases`; Jekyll's dated file
+/// names, `permalink`, space-separated `categories`/`tags`, `published: false`, `redirect_from`;
+/// Zola's `[taxonomies]` and `path`). Page bundles (`post/index.md` with files next to it) bring
+/// those files along; images the posts link from the site's static folder are copied too.
+///
+/// - Hugo: `content/<section>/…` are posts, `content/*.md` pages, `_index.md` skipped.
+/// - Jekyll: `_posts/YYYY-MM-DD-slug.md` are posts, `_drafts/` drafts, root `*.md` pages.
+/// - Zola: like Hugo; a `YYYY-MM-DD-` or `YYYY-MM-DD_` file name prefix is the date.
+enum StaticSiteFolder {
+    private static let contentExtensions: Set<String> = ["md", "markdown", "mdown", "html"]
+    private static let handledKeys: Set<String> = [
+        "title", "date", "publishDate", "pubDate", "lastmod", "updated", "last_modified_at", "modified", "draft",
+        "published", "tags", "categories", "category", "taxonomies", "summary", "description", "excerpt", "slug", "url",
+        "permalink", "path", "aliases", "redirect_from", "image", "images", "featured_image", "feature_image", "cover",
+        "thumbnail", "header", "layout", "type", "pinned", "extra", "weight", "expiryDate", "headless",
+    ]
+
+    static func read(_ root: URL, flavor: SourceKind, timeZone siteTimeZone: TimeZone) throws -> SourceContent {
+        let config = StaticSiteConfig.load(root, flavor: flavor)
+        let timeZone = config.timeZone ?? siteTimeZone
+        var content = SourceContent(kind: flavor, items: [], baseURL: config.baseURL, warnings: config.warnings)
+        for file in try contentFiles(config) {
+            content.items.append(item(file, config: config, timeZone: timeZone))
+        }
+        return content
+    }
+
+    struct ContentFile {
+        var url: URL
+        /// Path relative to the site folder (`content/posts/x.md`, `_posts/2019-05-14-x.md`).
+        var relative: String
+        /// Folders between the content root and the file (the bundle folder excluded).
+        var sections: [String]
+        var isBundle: Bool
+        var isPost: Bool
+        var isDraft: Bool
+        var skipReason: String?
+    }
+
+    private static func contentFiles(_ config: StaticSiteConfig) throws -> [ContentFile] {
+        let manager = FileManager.default
+        var all: [String] = []
+        let base = config.root.standardizedFileURL.path + "/"
+        guard let walker = manager.enumerator(at: config.flavor == .jekyll ? config.root : config.contentRoot,
+                                              includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else {
+            throw ImportError.missing(config.contentRoot.path)
+        }
+        for case let url as URL in walker where contentExtensions.contains(url.pathExtension.lowercased()) {
+            all.append(String(url.standardizedFileURL.path.dropFirst(base.count)))
+        }
+        let contentPrefix = String(config.contentRoot.standardizedFileURL.path.dropFirst(base.count - 1))
+            .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        var files: [ContentFile] = []
+        for relative in all.sorted() {
+            let url = config.root.appendingPathComponent(relative)
+            var parts = relative.split(separator: "/").map(String.init)
+            let fileName = parts.removeLast()
+            if config.flavor == .jekyll {
+                if let index = parts.lastIndex(where: { $0 == "_posts" || $0 == "_drafts" }) {
+                    let draft = parts[index] == "_drafts"
+                    files.append(ContentFile(url: url, relative: relative, sections: Array(parts[..<index]), isBundle: false,
+                                             isPost: true, isDraft: draft))
+                } else if parts.isEmpty, url.pathExtension != "html",
+                          !["index", "readme", "404", "license", "changelog", "contributing"]
+                            .contains(url.deletingPathExtension().lastPathComponent.lowercased()) {
+                    files.append(ContentFile(url: url, relative: relative, sections: [], isBundle: false, isPost: false,
+                                             isDraft: false))
+                }
+                continue
+            }
+            if !contentPrefix.isEmpty, parts.first == contentPrefix { parts.removeFirst() }
+            // Files inside a leaf bundle (other than its index.md) are its resources.
+            if all.contains(where: { other in
+                other != relative && other.hasSuffix("/index.md") && relative.hasPrefix(String(other.dropLast("index.md".count)))
+            }) { continue }
+            let isSection = fileName.hasPrefix("_index.")
+            let isBundle = fileName.hasPrefix("index.")
+            let sections = isBundle ? Array(parts.dropLast()) : parts
+            var file = ContentFile(url: url, relative: relative, sections: sections, isBundle: isBundle,
+                                   isPost: !sections.isEmpty, isDraft: false)
+            if isSection { file.skipReason = "section list page (_index), not a post" }
+            if isBundle && parts.isEmpty { file.skipReason = "the home page (content/index), not a post" }
+            files.append(file)
+        }
+        return files
+    }
+
+    private static func item(_ file: ContentFile, config: StaticSiteConfig, timeZone: TimeZone) -> ImportedItem {
+        var item = ImportedItem(kind: file.isPost ? .post : .page, origin: file.relative, body: .markdown(""))
+        item.sourceFile = file.relative
+        if let reason = file.skipReason {
+            item.skipReason = reason
+            return item
+        }
+        guard let data = FileManager.default.contents(atPath: file.url.path), let source = String(data: data, encoding: .utf8) else {
+            item.skipReason = "cannot read the file as UTF-8 text"
+            return item
+        }
+        let front: FrontMatterReader
+        do {
+            front = try FrontMatterReader(source, file: file.relative)
+        } catch FrontMatterReader.Failure.invalid(let line, let message) {
+            item.skipReason = "\(file.relative):\(line): \(message)"
+            return item
+        } catch {
+            item.skipReason = "\(error)"
+            return item
+        }
+        item.body = file.url.pathExtension.lowercased() == "html" ? .html(front.body) : .markdown(front.body)
+
+        // The name and date the file name gives (Jekyll and Zola put the date in it).
+        var name = file.isBundle ? file.url.deletingLastPathComponent().lastPathComponent
+            : file.url.deletingPathExtension().lastPathComponent
+        var nameDate: Date?
+        if let match = Patterns.matches(#"^(\d{4}-\d{2}-\d{2})[-_](.+)$"#, in: name).first {
+            nameDate = DateReading.parse(match[1], timeZone: timeZone)
+            if nameDate != nil { name = match[2] }
+        }
+
+        item.title = front.string("title")
+        item.date = front.string("date", "publishDate", "pubDate").flatMap { DateReading.parse($0, timeZone: timeZone) } ?? nameDate
+        item.updated = front.string("lastmod", "updated", "last_modified_at", "modified")
+            .flatMap { DateReading.parse($0, timeZone: timeZone) }
+        item.draft = file.isDraft || front.bool("draft") == true || front.bool("published") == false
+        item.pinned = front.bool("pinned") == true
+        let split = config.flavor == .jekyll
+        var categories = front.strings("categories", split: split) + front.strings("category")
+            + front.strings("taxonomies.categories")
+        if config.flavor == .jekyll { categories = file.sections.filter { !$0.hasPrefix("_") } + categories }
+        item.category = categories.first
+        item.tags = FeedText.tags(front.strings("tags", split: split) + front.strings("taxonomies.tags") + categories.dropFirst())
+        item.summary = front.string("summary", "description", "excerpt")
+        item.image = front.string("image", "image.path", "image.src", "featured_image", "feature_image", "cover.image",
+                                  "thumbnail", "header.image", "extra.image") ?? front.strings("images").first
+        item.aliases = (front.strings("aliases") + front.strings("redirect_from")).map { $0.hasPrefix("/") ? $0 : "/" + $0 }
+        item.slug = front.string("slug")
+        if front.string("type", "layout") == "page" { item.kind = .page }
+        if config.flavor == .hugo, front.bool("headless") == true { item.skipReason = "headless bundle (not published)" }
+
+        let page = StaticSitePermalinks.Page(sections: file.sections, name: name, title: item.title ?? name, slug: item.slug,
+                                             date: item.date, categories: categories, isPost: item.kind == .post)
+        item.link = StaticSitePermalinks.path(for: page, front: front, config: config, timeZone: timeZone)
+        if item.title == nil {
+            item.title = name.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ").capitalized
+            item.warnings.append("no title in the front matter: made one from the file name")
+        }
+        if item.kind == .post, item.date == nil { item.skipReason = "no date (front matter or file name)" }
+        let ignored = front.fields.keys.filter { !handledKeys.contains($0) }.sorted()
+        if !ignored.isEmpty { item.warnings.append("front matter not imported: \(ignored.joined(separator: ", "))") }
+
+        if file.isBundle { item.assets = bundleAssets(file.url.deletingLastPathComponent()) }
+        var missing: [String] = []
+        item.staticFiles = staticFiles(referencedBy: front.body, image: item.image, config: config, missing: &missing)
+        for path in missing { item.warnings.append("\(path) is not in the old site's static folder: check the link") }
+        return item
+    }
+
+    /// Every file in a bundle folder except its content files, by path relative to the folder.
+    private static func bundleAssets(_ folder: URL) -> [ImportedItem.Asset] {
+        let base = folder.standardizedFileURL.path + "/"
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
+                                                          options: [.skipsHiddenFiles]) else { return [] }
+        var assets: [ImportedItem.Asset] = []
+        for case let url as URL in walker {
+            let isFile = (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) ?? false
+            guard isFile, !contentExtensions.contains(url.pathExtension.lowercased()) else { continue }
+            assets.append(ImportedItem.Asset(source: url, name: String(url.standardizedFileURL.path.dropFirst(base.count))))
+        }
+        return assets.sorted { $0.name < $1.name }
+    }
+
+    /// Root-relative images (`![](/images/x.png)`, `<img src="/x.png">`, `src="/x.png"` in a
+    /// shortcode) that exist in the old site's static folder.
+    private static func staticFiles(referencedBy source: String, image: String?, config: StaticSiteConfig,
+                                    missing: inout [String]) -> [ImportedItem.Asset] {
+        let body = Patterns.replace(#"\{\{\s*site\.(baseurl|url)\s*\}\}"#, in: source) { _ in "" }
+        var paths = Patterns.matches(#"!\[[^\]]*\]\(\s*<?(/[^)\s>]+)"#, in: body).map { $0[1] }
+        paths += Patterns.matches(#"\bsrc\s*=\s*["'](/[^"']+)["']"#, in: body).map { $0[1] }
+        if let image, image.hasPrefix("/") { paths.append(image) }
+        var seen = Set<String>()
+        return paths.compactMap { path in
+            var relative = String(path.dropFirst())
+            if !config.basePath.isEmpty, path.hasPrefix(config.basePath + "/") { relative = String(path.dropFirst(config.basePath.count + 1)) }
+            relative = relative.removingPercentEncoding ?? relative
+            guard !relative.hasPrefix("/"), !relative.contains(".."), seen.insert(relative).inserted else { return nil }
+            let url = config.staticRoot.appendingPathComponent(relative)
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                missing.append(path)
+                return nil
+            }
+            return ImportedItem.Asset(source: url, name: relative)
+        }
+    }
+}

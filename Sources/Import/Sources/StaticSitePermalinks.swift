@@ -1,0 +1,106 @@
+import Foundation
+import Site
+
+/// The URL a Hugo, Jekyll or Zola site gave a content file, from its configuration's permalink
+/// patterns, the file's place and its front matter (`url`, `permalink`, `path`, `slug`).
+enum StaticSitePermalinks {
+    struct Page {
+        /// Folders between the content root and the file (`["posts"]`).
+        var sections: [String]
+        /// File name without extension (the bundle folder's name for `index.md`), date prefix removed.
+        var name: String
+        var title: String
+        var slug: String?
+        var date: Date?
+        var categories: [String]
+        var isPost: Bool
+    }
+
+    static func path(for page: Page, front: FrontMatterReader, config: StaticSiteConfig, timeZone: TimeZone) -> String {
+        let path: String
+        switch config.flavor {
+        case .jekyll: path = jekyll(page, front: front, config: config, timeZone: timeZone)
+        case .zola: path = zola(page, front: front)
+        default: path = hugo(page, front: front, config: config, timeZone: timeZone)
+        }
+        return config.basePath + path
+    }
+
+    private static func hugo(_ page: Page, front: FrontMatterReader, config: StaticSiteConfig, timeZone: TimeZone) -> String {
+        if let url = front.string("url") { return normalized(url) }
+        let section = page.sections.first
+        let slugOrTitle = page.slug ?? Slug.make(page.title)
+        if let section, let pattern = config.permalinks[section] {
+            let values: [String: String] = [
+                "slugorcontentbasename": page.slug ?? page.name, "slugorfilename": page.slug ?? page.name,
+                "contentbasename": page.name, "filename": page.name, "sections": page.sections.joined(separator: "/"),
+                "section": section, "slug": slugOrTitle, "title": Slug.make(page.title),
+            ].merging(dateTokens(page.date, timeZone: timeZone)) { first, _ in first }
+            let expanded = normalized(expand(pattern, values))
+            return config.lowercasePaths ? expanded.lowercased() : expanded
+        }
+        let path = "/" + (page.sections + [page.slug ?? page.name]).joined(separator: "/") + "/"
+        return config.lowercasePaths ? path.lowercased() : path
+    }
+
+    private static func jekyll(_ page: Page, front: FrontMatterReader, config: StaticSiteConfig, timeZone: TimeZone) -> String {
+        let title = page.slug ?? page.name
+        guard page.isPost else {
+            if let permalink = front.string("permalink") { return normalized(permalink) }
+            return "/\(page.name).html"
+        }
+        let styles = ["date": "/:categories/:year/:month/:day/:title:output_ext",
+                      "pretty": "/:categories/:year/:month/:day/:title/",
+                      "ordinal": "/:categories/:year/:y_day/:title:output_ext",
+                      "weekdate": "/:categories/:year/W:week/:short_day/:title:output_ext",
+                      "none": "/:categories/:title:output_ext"]
+        let configured = config.permalinks["*"] ?? "date"
+        let pattern = front.string("permalink") ?? styles[configured] ?? configured
+        let values: [String: String] = [
+            "categories": page.categories.map { $0.lowercased().replacingOccurrences(of: " ", with: "-") }.joined(separator: "/"),
+            "title": title, "slug": title, "name": title, "output_ext": ".html",
+        ].merging(dateTokens(page.date, timeZone: timeZone)) { first, _ in first }
+        var path = expand(pattern, values)
+        while path.contains("//") { path = path.replacingOccurrences(of: "//", with: "/") }
+        return path.hasPrefix("/") ? path : "/" + path
+    }
+
+    private static func zola(_ page: Page, front: FrontMatterReader) -> String {
+        if let path = front.string("path") { return normalized(path) }
+        return "/" + (page.sections + [page.slug ?? Slug.make(page.name)]).joined(separator: "/") + "/"
+    }
+
+    private static func dateTokens(_ date: Date?, timeZone: TimeZone) -> [String: String] {
+        guard let date else { return [:] }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
+        let day = calendar.ordinality(of: .day, in: .year, for: date) ?? 1
+        let months = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                      "november", "december"]
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        return ["year": String(parts.year ?? 0), "month": two(parts.month), "day": two(parts.day),
+                "i_month": String(parts.month ?? 0), "i_day": String(parts.day ?? 0),
+                "short_year": two((parts.year ?? 0) % 100), "y_day": String(format: "%03d", day),
+                "hour": two(parts.hour), "minute": two(parts.minute), "second": two(parts.second),
+                "monthname": months[(parts.month ?? 1) - 1], "yearday": String(day)]
+    }
+
+    /// Replaces `:token` with its value, longest names first (`:slugorfilename` before `:slug`).
+    private static func expand(_ pattern: String, _ values: [String: String]) -> String {
+        var result = pattern
+        for key in values.keys.sorted(by: { $0.count > $1.count }) {
+            result = result.replacingOccurrences(of: ":" + key, with: values[key]!)
+        }
+        return result
+    }
+
+    /// Root-relative, and ending with `/` unless it names a file.
+    private static func normalized(_ path: String) -> String {
+        var path = path.trimmingCharacters(in: .whitespaces)
+        if let absolute = Permalinks.path(of: path), path.contains("://") { path = absolute }
+        if !path.hasPrefix("/") { path = "/" + path }
+        if !path.hasSuffix("/") && !(path.split(separator: "/").last?.contains(".") ?? false) { path += "/" }
+        return path
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Site
+
+/// Turns a WordPress post's stored content into HTML as WordPress would show it: shortcodes
+/// with an HTML equivalent converted (`[code]`/`[sourcecode]`, `[caption]`, `[gallery]`,
+/// `[embed]`, `[audio]`, `[video]`), others kept as text and reported, and — for classic-editor
+/// content, which is stored without `<p>` — paragraphs and line breaks added (`wpautop`).
+struct WordPressContent {
+    /// Attachment URLs by post id, for `[gallery ids="…"]` and featured images.
+    var attachments: [String: String] = [:]
+    /// Attachment URLs by parent post id, for a `[gallery]` without ids.
+    var attachmentsByParent: [String: [String]] = [:]
+
+    /// Shortcodes that WordPress core, Jetpack and common plugins register.
+    private static let knownShortcodes: Set<String> = [
+        "audio", "video", "playlist", "caption", "wp_caption", "gallery", "embed", "code", "sourcecode", "source",
+        "contact-form", "contact-form-7", "youtube", "vimeo", "tweet", "googlemaps", "soundcloud", "latex", "spotify",
+        "instagram", "slideshare", "gist", "recipe", "jetpack_subscription_form", "wpvideo", "archives", "polldaddy",
+    ]
+
+    private static let codeLanguages: Set<String> = ["bash", "c", "cpp", "csharp", "css", "go", "html", "java", "javascript",
+                                                     "js", "json", "php", "python", "py", "ruby", "rust", "scala", "sql",
+                                                     "swift", "text", "typescript", "xml", "yaml", "shell", "perl", "powershell"]
+
+    func html(from content: String, postID: String?, warnings: inout [String]) -> String {
+        var text = content.replacingOccurrences(of: "\r\n", with: "\n")
+        var protected: [String] = []
+        func protect(_ html: String) -> String {
+            protected.append(html)
+            return "\u{E000}\(protected.count - 1)\u{E001}"
+        }
+        // [[code]] is how WordPress writes a literal [code].
+        text = Patterns.replace(#"\[\[([^\[\]]+)\]\]"#, in: text) { groups in "&#91;\(groups[1])&#93;" }
+        let codeNames = (["code", "sourcecode", "source"] + Self.codeLanguages.sorted()).joined(separator: "|")
+        text = Patterns.replace(#"\[(\#(codeNames))(\s[^\]]*)?\]\n?(.*?)\n?\[/\1\]"#, in: text) { groups in
+            let attributes = Self.attributes(groups[2])
+            var language = attributes["lang"] ?? attributes["language"] ?? attributes["brush"]
+            if language == nil, Self.codeLanguages.contains(groups[1]) { language = groups[1] }
+            var code = groups[3]
+            // Stored escaped when written in the visual editor: decode once.
+            if !code.contains("<") && !code.contains(">") { code = HTMLEntities.decode(code) }
+            let classAttribute = language.map { " class=\"language-\(HTMLSerializer.escape($0, attribute: true))\"" } ?? ""
+            return protect("<pre><code\(classAttribute)>\(HTMLSerializer.escape(code, attribute: false))</code></pre>")
+        }
+        // Block editor: a syntax highlighter block names its language in the block comment.
+        text = Patterns.replace(#"<!-- wp:[a-z/-]*code (\{[^}]*\}) -->\s*<pre"#, in: text) { groups in
+            guard let language = Self.jsonLanguage(groups[1]) else { return groups[0] }
+            return groups[0].dropLast(4) + "<pre data-lang=\"\(HTMLSerializer.escape(language, attribute: true))\""
+        }
+        text = Patterns.replace(#"(?s)<pre[\s>].*?</pre>"#, in: text) { protect($0[0]) }
+        text = Patterns.replace(#"\[caption([^\]]*)\](.*?)\[/caption\]"#, in: text) { groups in
+            let attributes = Self.attributes(groups[1])
+            var media = groups[2]
+            var caption = attributes["caption"] ?? ""
+            if let match = media.range(of: #"^\s*((<a [^>]*>)?\s*<img [^>]*>\s*(</a>)?)"#, options: .regularExpression) {
+                caption = String(media[match.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines) + caption
+                media = String(media[match])
+            }
+            let figcaption = caption.isEmpty ? "" : "<figcaption>\(caption)</figcaption>"
+            return protect("<figure>\(media.trimmingCharacters(in: .whitespacesAndNewlines))\(figcaption)</figure>")
+        }
+        text = Patterns.replace(#"\[gallery([^\]]*)\]"#, in: text) { groups in
+            let ids = Self.attributes(groups[1])["ids"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            let urls = ids.map { $0.compactMap { attachments[$0] } } ?? postID.flatMap { attachmentsByParent[$0] } ?? []
+            guard !urls.isEmpty, urls.count == (ids?.count ?? urls.count) else {
+                warnings.append("shortcode \(groups[0]) has no images in the export: kept as text")
+                return groups[0]
+            }
+            return protect("<p>" + urls.map { "<img src=\"\(HTMLSerializer.escape($0, attribute: true))\" alt=\"\">" }
+                .joined(separator: "\n") + "</p>")
+        }
+        text = Patterns.replace(#"\[embed([^\]]*)\](.*?)\[/embed\]"#, in: text) { groups in
+            let url = HTMLSerializer.escape(groups[2].trimmingCharacters(in: .whitespaces), attribute: true)
+            return protect("<p><a href=\"\(url)\">\(url)</a></p>")
+        }
+        text = Patterns.replace(#"\[(audio|video)([^\]]*)\](?:\s*\[/\1\])?"#, in: text) { groups in
+            let attributes = Self.attributes(groups[2])
+            let source = attributes["src"] ?? ["mp3", "m4a", "ogg", "wav", "mp4", "m4v", "webm", "ogv"].lazy.compactMap { attributes[$0] }.first
+            guard let source else {
+                warnings.append("shortcode \(groups[0]) has no source: kept as text")
+                return groups[0]
+            }
+            return protect("<\(groups[1]) controls src=\"\(HTMLSerializer.escape(source, attribute: true))\"></\(groups[1])>")
+        }
+        for match in Patterns.matches(#"\[(/?)([a-z][a-z0-9_-]*)((?:\s[^\]]*)?)\]"#, in: text) where match[1].isEmpty {
+            let name = match[2]
+            let handled: Set<String> = ["caption", "gallery", "embed", "audio", "video", "code", "sourcecode", "source"]
+            guard !handled.contains(name) else { continue }
+            let isShortcode = Self.knownShortcodes.contains(name) || match[3].contains("=")
+                || text.contains("[/\(name)]")
+            if isShortcode { warnings.append("shortcode \(match[0]) has no Markdown equivalent: kept as text") }
+        }
+        if !text.contains("<!-- wp:") { text = Self.autop(text) }
+        for (index, html) in protected.enumerated().reversed() {
+            text = text.replacingOccurrences(of: "\u{E000}\(index)\u{E001}", with: html)
+        }
+        return text
+    }
+
+    /// WordPress's `wpautop`, simplified: blank-line separated chunks that do not start with a
+    /// block element become paragraphs; single line breaks inside them become `<br>`.
+    static func autop(_ text: String) -> String {
+        let blockStart = #"^\s*(<(p|div|h[1-6]|ul|ol|li|blockquote|pre|table|thead|tbody|tr|td|th|figure|hr|dl|dd|dt|section|article|aside|header|footer|address|form|iframe|video|audio|object|embed|style|script|details|nav|!--)[\s>/]|\x{E000})"#
+        var chunks: [String] = []
+        for chunk in text.components(separatedBy: "\n\n") {
+            let trimmed = chunk.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { continue }
+            if trimmed.range(of: blockStart, options: [.regularExpression, .caseInsensitive]) != nil {
+                chunks.append(trimmed)
+                continue
+            }
+            var lines = ""
+            let characters = Array(trimmed)
+            for (index, character) in characters.enumerated() {
+                if character == "\n", index > 0, characters[index - 1] != ">", index + 1 < characters.count,
+                   characters[index + 1] != "<" {
+                    lines += "<br />\n"
+                } else {
+                    lines.append(character)
+                }
+            }
+            chunks.append("<p>" + lines + "</p>")
+        }
+        return chunks.joined(separator: "\n\n")
+    }
+
+    /// `lang="rust" title='x' linenums=false` → dictionary.
+    static func attributes(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for match in Patterns.matches(#"([a-zA-Z0-9_-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s\]]+))"#, in: text) {
+            result[match[1].lowercased()] = [match[2], match[3], match[4]].first { !$0.isEmpty } ?? ""
+        }
+        return result
+    }
+
+    private static func jsonLanguage(_ json: String) -> String? {
+        guard let data = json.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["language"] as? String
+    }
+}

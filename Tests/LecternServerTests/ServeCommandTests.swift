@@ -1,0 +1,67 @@
+import Foundation
+import HTTPClient
+import Testing
+@testable import LecternServer
+
+/// `lectern serve` as an owner runs it: a real process, its options checked, reloaded by SIGHUP.
+@Suite(.serialized) struct ServeCommandTests {
+    /// A new site from `lectern init`, listening on a free port once served.
+    func makeSite() throws -> (root: URL, port: Int) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-serve-\(UUID().uuidString)")
+        let (status, output) = try run([lecternBinary, "init", root.path])
+        #expect(status == 0, "\(output)")
+        let port = try freePort()
+        let config = root.appendingPathComponent("lectern.yml")
+        try String(contentsOf: config, encoding: .utf8).replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
+            .write(to: config, atomically: true, encoding: .utf8)
+        return (root, port)
+    }
+
+    func start(_ root: URL, port: Int) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: lecternBinary)
+        process.arguments = ["serve", "-s", root.path, "--port", String(port), "--log-level", "warning"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    @Test func sighupReloadsEverything() async throws {
+        let (root, port) = try makeSite()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try start(root, port: port)
+        defer { server.terminate(); server.waitUntilExit() }
+        let base = "http://127.0.0.1:\(port)"
+        #expect(try await eventually(within: 20) { (try? await HTTPClientForTests.get(base + "/", accept: "text/html"))?.status == 200 })
+        let post = root.appendingPathComponent("content/posts/2025-01-12-welcome-to-lectern.md")
+        let text = try String(contentsOf: post, encoding: .utf8)
+        try text.replacingOccurrences(of: "title: Welcome to Lectern", with: "title: Welcome after a hangup")
+            .write(to: post, atomically: true, encoding: .utf8)
+        try await Task.sleep(for: .milliseconds(700))
+        let before = String(decoding: try await HTTPClientForTests.get(base + "/", accept: "text/html").body, as: UTF8.self)
+        #expect(!before.contains("Welcome after a hangup"), "without --watch, an edit alone is not picked up")
+        kill(server.processIdentifier, SIGHUP)
+        try await served("SIGHUP rebuilt the edited post") {
+            String(decoding: try await HTTPClientForTests.get(base + "/", accept: "text/html").body, as: UTF8.self)
+                .contains("Welcome after a hangup")
+        }
+        // A second server for the same site is refused, saying which one runs.
+        let (status, output) = try run([lecternBinary, "serve", "-s", root.path, "--port", "0"])
+        #expect(status != 0 && output.contains("error: another lectern serve runs for this site (pid \(server.processIdentifier)"),
+                "\(output)")
+    }
+
+    @Test func portsAreValidatedAndAPortInUseIsNamed() throws {
+        let (root, port) = try makeSite()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for bad in ["99999", "-1", "65536"] {
+            let (status, output) = try run([lecternBinary, "serve", "-s", root.path, "--port", bad])
+            #expect(status != 0 && output.contains("--port must be between 1 and 65535"), "--port \(bad): \(output)")
+        }
+        // Something else holds the port.
+        let holder = try StallingServer()
+        let (status, output) = try run([lecternBinary, "serve", "-s", root.path, "--port", String(holder.port)])
+        #expect(status != 0 && output.contains("error: port \(holder.port) is in use"), "\(output)")
+        _ = port
+    }
+}
