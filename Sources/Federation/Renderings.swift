@@ -2,7 +2,7 @@ import Foundation
 import Site
 import Synchronization
 
-/// Post bodies rendered for federation, by site path, kept while a post's source does not
+/// Post bodies rendered for federation (`MarkdownRenderer.Purpose.federation`), by site path, kept while a post's source does not
 /// change: a reload after a one-post edit renders one post.
 final class Renderings: Sendable {
     private let entries = Mutex<[String: (source: ContentHash, rendered: RenderedMarkdown)]>([:])
@@ -12,7 +12,7 @@ final class Renderings: Sendable {
         let previous = entries.withLock { $0 }
         var fresh: [String: (source: ContentHash, rendered: RenderedMarkdown)] = [:]
         let stale = posts.filter { previous[$0.path]?.source != $0.sourceHash }
-        let rendered = ParallelMap.map(stale) { MarkdownRenderer.render($0.markdown) }
+        let rendered = ParallelMap.map(stale) { MarkdownRenderer.render($0.markdown, for: .federation) }
         for post in posts { if let kept = previous[post.path], kept.source == post.sourceHash { fresh[post.path] = kept } }
         for (post, body) in zip(stale, rendered) { fresh[post.path] = (post.sourceHash, body) }
         entries.withLock { $0 = fresh }

@@ -49,7 +49,10 @@ public enum HTTPDate {
     }
 
     private static func obsolete(_ text: String) -> Date? {
-        obsoleteFormats.lazy.compactMap { $0.date(from: text) }.first
+        // DateFormatter traps on some non-ASCII text ("Incorrect range CFRange…" for "S\u{301}"),
+        // and HTTP dates are printable ASCII: anything else is no date (found by Fuzz/).
+        guard text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return obsoleteFormats.lazy.compactMap { $0.date(from: text) }.first
     }
 
     /// Howard Hinnant's days-from-civil and its inverse (proleptic Gregorian, day 0 = 1970-01-01).

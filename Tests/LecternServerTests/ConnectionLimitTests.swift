@@ -1,4 +1,7 @@
 import Foundation
+import GRDB
+import HTTPClient
+import HTTPSignatures
 import Testing
 @testable import LecternServer
 
@@ -47,5 +50,48 @@ import Testing
         let connection = try RawConnection(port: blog.port)
         connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n")
         #expect(connection.receive(within: 5)?.hasPrefix("HTTP/1.1 400") == true)
+    }
+}
+
+/// A database another process holds locked (a long command, a backup gone wrong) makes the inbox
+/// say "try later", never 500: the sender retries and nothing is lost.
+@Suite(.serialized) struct BusyDatabaseTests {
+    @Test func lockedDatabaseMeans503WithRetryAfter() async throws {
+        let remote = try FakeInstance(names: ["alice"])
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, busyTimeout: 1)
+        defer { blog.stop() }
+        let alice = remote.actorID("alice")
+        func like(_ n: Int) throws -> HTTPRequestParts {
+            try remote.signedPost(["id": alice + "/likes/\(n)", "type": "Like", "actor": alice, "object": blog.postID],
+                                  as: "alice", to: blog.sharedInbox)
+        }
+        #expect(try await remote.post(try like(1)) == 202, "alice's key is known before the lock")
+        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        let before = try blog.store.rowCounts()
+        // Another process's lock: a write transaction held open on a second connection, on a
+        // thread of its own, until released.
+        let other = try DatabaseQueue(path: blog.root.appendingPathComponent("data/lectern.sqlite").path)
+        let locked = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? other.inDatabase { db in
+                try db.execute(sql: "BEGIN EXCLUSIVE")
+                locked.signal()
+                release.wait()
+                try db.execute(sql: "ROLLBACK")
+            }
+        }
+        locked.wait()
+        let follow: [String: Any] = ["id": alice + "/follows/9", "type": "Follow", "actor": alice, "object": blog.actor]
+        let request = try remote.signedPost(follow, as: "alice", to: blog.sharedInbox)
+        let response = try await HTTPClient(allowPrivateAddresses: true).perform(
+            OutgoingRequest(method: "POST", url: request.targetURI, headers: request.headers, body: request.body), on: testTransfers)
+        #expect(response.status == 503 && response.header("retry-after") != nil, "\(response.status)")
+        release.signal()
+        #expect(try blog.store.rowCounts() == before, "nothing stored while locked")
+        // The sender retries the same request later: accepted.
+        #expect(try await remote.send(follow, as: "alice", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try blog.store.isFollower(alice) })
     }
 }

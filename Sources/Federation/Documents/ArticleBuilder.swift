@@ -68,18 +68,10 @@ struct ArticleBuilder {
                               to: article.to, cc: article.cc, object: object)
     }
 
-    /// Post HTML as other servers should get it: absolute links, and without the heading
-    /// self-links, which would show up as stray `#` characters.
+    /// Post HTML as other servers should get it: rendered for federation (no heading self-links,
+    /// no highlighting spans, which other servers strip), without the more marker, links absolute.
     static func federatedHTML(_ html: String, baseURL: String) -> String {
-        var output = ""
-        var rest = Substring(html.replacingOccurrences(of: "<!-- more -->\n", with: ""))
-        while let start = rest.range(of: " <a class=\"anchor\" href=\"#") {
-            output += rest[..<start.lowerBound]
-            guard let end = rest[start.upperBound...].range(of: "</a>") else { rest = rest[start.lowerBound...]; break }
-            rest = rest[end.upperBound...]
-        }
-        output += rest
-        return HTMLText.absolutizeLinks(output, baseURL: baseURL)
+        HTMLText.absolutizeLinks(html.replacingOccurrences(of: "<!-- more -->\n", with: ""), baseURL: baseURL)
     }
 
     /// Mastodon hashtags are letters, digits and underscores: "Swift UI" → "SwiftUI".

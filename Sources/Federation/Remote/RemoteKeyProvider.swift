@@ -88,6 +88,8 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
         } catch let error as RemoteFetchError where error.isTemporary {
             // Not remembered: the sender is told to retry (503), and the next try fetches again.
             throw SignatureError.keyTemporarilyUnavailable(error.description)
+        } catch StoreError.busy {
+            throw SignatureError.keyTemporarilyUnavailable(StoreError.busy.description)
         } catch {
             let refusal = error as? SignatureError ?? SignatureError.keyUnavailable("\(error)")
             recent.record(keyId, .failed(refusal), now: now)

@@ -153,7 +153,9 @@ public struct SiteService: Service {
             let commentsOnly = !work.posts.isEmpty && !work.sources && !work.settings && !work.allDiscussions && !work.siteSwapped
             if commentsOnly {
                 let streaming = ContinuousClock.now - lastCommentBuildEnded < .seconds(2)
-                try? await Task.sleep(for: streaming ? max(.milliseconds(250), lastCommentBuild * 3) : .milliseconds(250))
+                // Capped: a comment shows within about a second of the previous build, however slow builds are.
+                let pace = streaming ? min(max(.milliseconds(250), lastCommentBuild * 3), .seconds(1)) : .milliseconds(250)
+                try? await Task.sleep(for: pace)
                 work.posts.formUnion(changedPosts.take())
             }
             let started = ContinuousClock.now

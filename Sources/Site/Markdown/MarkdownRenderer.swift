@@ -28,16 +28,20 @@ public enum MarkdownRenderer {
     }()
     static let moreMarker = "<!-- more -->"
 
-    public static func render(_ markdown: String) -> RenderedMarkdown {
+    /// What the HTML is for: a page of the site (heading anchors, highlighted code), or other
+    /// servers (`federation`: plain headings and code, which Mastodon and friends keep).
+    public enum Purpose: Sendable { case site, federation }
+
+    public static func render(_ markdown: String, for purpose: Purpose = .site) -> RenderedMarkdown {
         precondition(registered)
         let (before, hasMarker) = splitAtMoreMarker(markdown)
         return withDocument(markdown) { document, extensions in
-            let html = renderHTML(document, extensions)
+            let html = renderHTML(document, extensions, purpose: purpose)
             let words = countWords(document)
             var excerpt: String
             var hasMore = hasMarker
             if hasMarker {
-                excerpt = withDocument(before) { renderHTML($0, $1) }
+                excerpt = withDocument(before) { renderHTML($0, $1, purpose: purpose) }
             } else if let paragraph = firstParagraph(document) {
                 let node = paragraph
                 excerpt = renderNode(node, extensions)
@@ -75,7 +79,10 @@ public enum MarkdownRenderer {
         return body(document, cmark_parser_get_syntax_extensions(parser))
     }
 
-    private static func renderHTML(_ document: OpaquePointer, _ extensions: UnsafeMutablePointer<cmark_llist>?) -> String {
+    private static func renderHTML(_ document: OpaquePointer, _ extensions: UnsafeMutablePointer<cmark_llist>?,
+                                   purpose: Purpose) -> String {
+        guard purpose == .site else { return renderNode(document, extensions) }
+        CodeBlocks.highlight(document)
         HeadingAnchors.insertMarkers(document)
         return HeadingAnchors.applyMarkers(renderNode(document, extensions))
     }

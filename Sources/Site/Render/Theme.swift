@@ -27,6 +27,7 @@ public struct Theme: Sendable {
         "gone.mustache": PackageResources.gone_mustache,
         "comments.mustache": PackageResources.comments_mustache,
         "style.css": PackageResources.style_css,
+        "highlight.css": PackageResources.highlight_css,
         "comments.js": PackageResources.comments_js,
     ]
 
@@ -69,6 +70,11 @@ public struct Theme: Sendable {
                 throw SiteError.template(name: origin, line: error.context.lineNumber,
                                          message: "\(error.error) near “\(error.context.line)”")
             }
+        }
+        // One stylesheet for pages: the code colours (highlight.css, overridable on its own) are
+        // served as part of style.css, so a page costs one request for its styles.
+        if let colours = assets.removeValue(forKey: "highlight.css") {
+            assets["style.css", default: []] += Array("\n".utf8) + colours
         }
         for name in requiredTemplates where library.getTemplate(named: name) == nil {
             throw SiteError.template(name: "\(name).mustache", line: nil, message: "unknown template")

@@ -31,7 +31,8 @@ final class BlogFixture: Sendable {
     /// `extraConfig` is appended to `lectern.yml` (a `comments:` block, say).
     /// `background: false` leaves the workers off (tests drive deliveries themselves).
     init(remote: FakeInstance, extraConfig: String = "", owner: String? = nil, privateAddresses: Bool = true,
-         background: Bool = true, requestTimeout: TimeAmount = LecternServer.requestTimeout) async throws {
+         background: Bool = true, requestTimeout: TimeAmount = LecternServer.requestTimeout,
+         busyTimeout: TimeInterval = 5) async throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-e2e-\(UUID().uuidString)")
         try SiteScaffold.create(at: root)
         port = try freePort()
@@ -44,9 +45,13 @@ final class BlogFixture: Sendable {
         presence = try ServerPresence(root: root).claim(address: "127.0.0.1:\(port)")!
         var options = Blog.Options()
         options.logger = Logger(label: "blog")
-        options.logger.logLevel = .error
+        options.logger.logLevel = ProcessInfo.processInfo.environment["LECTERN_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .error
+        options.busyTimeout = busyTimeout
         // Builds, reads the posts and publishes before it listens, as `lectern serve` does.
-        let server = try BlogServer(blog: try Blog.open(root: root, options: options))
+        // The first build runs on a thread of its own, as in `lectern serve`: not on the threads
+        // the other servers of the test process answer on.
+        let root = root, settings = options
+        let server = try await OffPool.run { try BlogServer(blog: try Blog.open(root: root, options: settings)) }
         self.server = server
         let port = port
         let (_, task) = try await startApplication { onRunning in
