@@ -75,3 +75,34 @@ CREATE TABLE changes (
 -- a Create or Update never reaches followers before the page and the Article answer with it.
 ALTER TABLE deliveries ADD COLUMN held_generation INTEGER;
 CREATE INDEX deliveries_held ON deliveries(held_generation) WHERE held_generation IS NOT NULL;
+
+-- Replies as their authors wrote them: what kind of post (a Note, an Article…) with its title,
+-- its attachments and poll (JSON, URLs already checked), and the post it quotes.
+ALTER TABLE comments ADD COLUMN kind TEXT NOT NULL DEFAULT 'Note';
+ALTER TABLE comments ADD COLUMN title TEXT;
+ALTER TABLE comments ADD COLUMN attachments TEXT;
+ALTER TABLE comments ADD COLUMN poll TEXT;
+ALTER TABLE comments ADD COLUMN quote_url TEXT;
+
+-- Replies whose parent is not known yet (not received, not fetchable now): kept until it
+-- arrives, then attached; after a day shown at the top of their post's thread when their
+-- `context` names the post, else given up (and counted).
+CREATE TABLE pending_replies (
+    note_id       TEXT PRIMARY KEY,
+    parent_id     TEXT NOT NULL,
+    author_id     TEXT NOT NULL,
+    json          TEXT NOT NULL,               -- the reply object as received
+    context       TEXT,
+    received_at   REAL NOT NULL
+);
+CREATE INDEX pending_replies_parent ON pending_replies(parent_id);
+
+-- What the inbox did with what it received, counted per day: accepted with an effect, accepted
+-- with none (and why), or refused (and why). `lectern status` and the metrics read it.
+CREATE TABLE inbox_counts (
+    day           TEXT NOT NULL,               -- UTC, 2026-11-23
+    outcome       TEXT NOT NULL CHECK (outcome IN ('applied', 'ignored', 'refused')),
+    reason        TEXT NOT NULL,
+    count         INTEGER NOT NULL,
+    PRIMARY KEY (day, outcome, reason)
+);

@@ -36,10 +36,15 @@ public struct Discussions: Sendable {
         let handle = DisplayText.name(author.handle ?? author.id, limit: 200)
         let name = author.name.map { DisplayText.name($0) }.flatMap { $0.isEmpty ? nil : $0 } ?? handle
         let profile = author.url.flatMap(WebURL.parse) ?? WebURL.parse(author.id) ?? ""
-        return Discussion.Comment(id: c.id, parentID: c.parentID, authorName: name, authorHandle: handle,
-                                  authorURL: profile, avatarURL: author.icon.flatMap(WebURL.parse),
-                                  url: c.url.flatMap(WebURL.parse) ?? WebURL.parse(c.id) ?? profile,
-                                  contentHTML: c.contentHTML, summary: c.summary.map { DisplayText.name($0, limit: 500) },
-                                  sensitive: c.sensitive, published: c.publishedAt, updated: c.updatedAt)
+        var comment = Discussion.Comment(id: c.id, parentID: c.parentID, authorName: name, authorHandle: handle,
+                                         authorURL: profile, avatarURL: author.icon.flatMap(WebURL.parse),
+                                         url: c.url.flatMap(WebURL.parse) ?? WebURL.parse(c.id) ?? profile,
+                                         contentHTML: c.contentHTML, summary: c.summary.map { DisplayText.name($0, limit: 500) },
+                                         sensitive: c.sensitive, published: c.publishedAt, updated: c.updatedAt)
+        comment.title = c.title.map { DisplayText.name($0, limit: 300) }
+        comment.attachments = CommentAttachment.decode(c.attachments).filter { WebURL.parse($0.url) == $0.url }
+        comment.poll = CommentPoll.decode(c.poll)
+        comment.quoteURL = c.quoteURL.flatMap(WebURL.parse)
+        return comment
     }
 }

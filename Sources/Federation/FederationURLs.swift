@@ -30,6 +30,15 @@ public struct FederationURLs: Sendable {
     /// `acct:blog@blog.example`
     public var account: String { "acct:\(username)@\(host)" }
 
+    /// A post's thread (FEP-7888 `context`): `/2025/hello/context`, a collection of the post's
+    /// public comments, which servers that backfill threads read.
+    public func context(forPostPath path: String) -> String { base + path + "context" }
+
+    /// The post a `context` names: ours end in `/context`; anything else is taken as it is.
+    public static func postID(fromContext context: String) -> String {
+        context.hasSuffix("/context") ? String(context.dropLast("context".count)) : context
+    }
+
     /// A post's comments collection: `/2025/hello/replies`.
     public func replies(forPostPath path: String) -> String { base + path + "replies" }
     public func absolute(_ path: String) -> String { path.hasPrefix("/") ? base + path : path }

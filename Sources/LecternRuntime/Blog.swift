@@ -36,6 +36,8 @@ public final class Blog: Sendable {
     public let keys: KeyStore
     /// Wakes this process's delivery worker (whichever is current) when activities are queued.
     public let deliverySignal = QueueSignal()
+    /// What the inbox refused, by reason, until `MaintenanceService` writes it to the store.
+    public let inboxCounter = InboxCounter()
     private let state: Mutex<State>
 
     /// What depends on `lectern.yml` and the keys, replaced whole when they change.

@@ -34,14 +34,18 @@ public final class BlogServer: Sendable {
 
     public var services: [any Service] {
         [siteService, InboxService(blog: blog, signal: inboxSignal, site: siteService), DeliveryService(blog: blog),
-         DigestService(blog: blog), MaintenanceService(blog: blog)]
+         DigestService(blog: blog), MaintenanceService(blog: blog) { [siteService] posts in
+            siteService.changedPosts.add(posts)
+            siteService.wake.signal()
+         }]
     }
 
     public func makeApplication(host: String? = nil, port: Int? = nil, requestTimeout: TimeAmount = LecternServer.requestTimeout,
                                 background: Bool = true,
                                 onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let blog = blog, inboxSignal = inboxSignal
-        let interactions = LecternServer.Interactions(gate: InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys),
+        let interactions = LecternServer.Interactions(gate: InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys,
+                                                                                    counter: blog.inboxCounter),
                                                       discussions: Discussions(store: blog.store)) { inboxSignal.signal() }
         var logger = blog.logger
         logger[metadataKey: "component"] = "http"

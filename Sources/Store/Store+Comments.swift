@@ -20,6 +20,13 @@ public struct CommentRecord: Sendable, Equatable {
     public var publishedAt: Date
     public var updatedAt: Date?
     public var receivedAt: Date
+    /// What the author posted it as (`Note`, `Article`, `Question`…), and its title when it has one.
+    public var kind = "Note"
+    public var title: String?
+    /// Attachments and poll as JSON (their URLs already checked), and the URL of a quoted post.
+    public var attachments: String?
+    public var poll: String?
+    public var quoteURL: String?
 
     public init(id: String, postPath: String, parentID: String?, authorID: String, url: String?, contentHTML: String,
                 summary: String?, sensitive: Bool, language: String?, visibility: Visibility, state: State,
@@ -38,6 +45,11 @@ public struct CommentRecord: Sendable, Equatable {
                   publishedAt: Date(timeIntervalSince1970: row["published_at"]),
                   updatedAt: (row["updated_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
                   receivedAt: Date(timeIntervalSince1970: row["received_at"]))
+        kind = row["kind"] ?? "Note"
+        title = row["title"]
+        attachments = row["attachments"]
+        poll = row["poll"]
+        quoteURL = row["quote_url"]
     }
 }
 
@@ -54,11 +66,12 @@ extension Store {
         try database.write { db in
             try db.execute(sql: """
                 INSERT OR IGNORE INTO comments (id, post_path, parent_id, author_id, url, content_html, summary, sensitive,
-                    language, visibility, state, published_at, updated_at, received_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    language, visibility, state, published_at, updated_at, received_at, kind, title, attachments, poll, quote_url)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [c.id, c.postPath, c.parentID, c.authorID, c.url, c.contentHTML, c.summary, c.sensitive,
                                  c.language, c.visibility.rawValue, c.state.rawValue, c.publishedAt.timeIntervalSince1970,
-                                 c.updatedAt?.timeIntervalSince1970, c.receivedAt.timeIntervalSince1970])
+                                 c.updatedAt?.timeIntervalSince1970, c.receivedAt.timeIntervalSince1970, c.kind, c.title,
+                                 c.attachments, c.poll, c.quoteURL])
             return db.changesCount == 1
         }
     }
@@ -69,14 +82,17 @@ extension Store {
         }
     }
 
-    /// Edits a comment's text, only when `authorID` wrote it. Returns the post path when it changed.
-    public func editComment(id: String, authorID: String, contentHTML: String, summary: String?, sensitive: Bool,
-                            updatedAt: Date) throws -> String? {
+    /// Edits a comment, only when `edit.authorID` wrote it: its text, warning, title, attachments,
+    /// poll and quote (id, post, parent and state stay). Returns the post path when it changed.
+    public func editComment(_ edit: CommentRecord) throws -> String? {
         try database.write { db in
             try db.execute(sql: """
-                UPDATE comments SET content_html = ?, summary = ?, sensitive = ?, updated_at = ?
+                UPDATE comments SET content_html = ?, summary = ?, sensitive = ?, updated_at = ?, kind = ?, title = ?,
+                    attachments = ?, poll = ?, quote_url = ?
                 WHERE id = ? AND author_id = ?
-                """, arguments: [contentHTML, summary, sensitive, updatedAt.timeIntervalSince1970, id, authorID])
+                """, arguments: [edit.contentHTML, edit.summary, edit.sensitive, (edit.updatedAt ?? edit.receivedAt).timeIntervalSince1970,
+                                 edit.kind, edit.title, edit.attachments, edit.poll, edit.quoteURL, edit.id, edit.authorID])
+            let id = edit.id
             guard db.changesCount == 1 else { return nil }
             return try String.fetchOne(db, sql: "SELECT post_path FROM comments WHERE id = ?", arguments: [id])
         }

@@ -63,12 +63,14 @@ extension Store {
         }
     }
 
-    /// Removes applied activities from the queue, in one transaction.
-    public func completeInbound(seqs: [Int64]) throws {
-        guard !seqs.isEmpty else { return }
+    /// Removes applied activities from the queue and adds their outcomes to the day's counts,
+    /// in one transaction.
+    public func completeInbound(seqs: [Int64], counts: [InboxOutcome: Int] = [:], now: Date = Date()) throws {
+        guard !seqs.isEmpty || !counts.isEmpty else { return }
         try database.write { db in
             let statement = try db.makeStatement(sql: "DELETE FROM inbox_queue WHERE seq = ?")
             for seq in seqs { try statement.execute(arguments: [seq]) }
+            try Self.count(db, counts, day: Self.day(now))
         }
     }
 

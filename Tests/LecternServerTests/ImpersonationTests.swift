@@ -29,11 +29,11 @@ import Testing
     /// Sends each request and checks it is refused with `status` and that nothing was stored.
     func expectRefused(_ requests: [(name: String, request: HTTPRequestParts)], status: Int = 401) async throws {
         for (name, request) in requests {
-            let before = try blog.store.rowCounts()
+            let before = try blog.store.rowCounts().filter { $0.key != "inbox_counts" }
             let actors = try blog.store.remoteActor(id: honest.actorID("alice"))
             #expect(try await attacker.post(request) == status, "\(name)")
             #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-            #expect(try blog.store.rowCounts() == before, "\(name) changed a table")
+            #expect(try blog.store.rowCounts().filter { $0.key != "inbox_counts" } == before, "\(name) changed a table")
             #expect(try blog.store.remoteActor(id: honest.actorID("alice")) == actors, "\(name) changed alice's record")
         }
     }

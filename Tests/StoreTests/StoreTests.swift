@@ -28,7 +28,7 @@ import Testing
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb%' AND name NOT LIKE 'sqlite%' ORDER BY name")
         }
         #expect(tables == ["actor_keys", "blocks", "changes", "comments", "deliveries", "digest_state", "followers", "hosts",
-                           "inbox_queue", "mentions", "outbound_activities", "post_aliases", "posts", "reactions",
+                           "inbox_counts", "inbox_queue", "mentions", "outbound_activities", "pending_replies", "post_aliases", "posts", "reactions",
                            "received_activities", "remote_actors", "seen_signatures", "settings"])
         _ = try store.syncPosts([CurrentPost(record: PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
                                                                 contentHash: "1", publishedAt: Date()))])

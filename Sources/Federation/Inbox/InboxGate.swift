@@ -21,10 +21,16 @@ public struct InboxGate: Sendable {
 
     public let store: Store
     public let keys: RemoteKeyProvider
+    /// Where refusals are counted (by reason); nil counts nothing.
+    public let counter: InboxCounter?
+    /// Types the blog never acts on: accepted (with no effect) even without an id, which some
+    /// servers leave out (Mastodon's `Add` to a featured collection).
+    static let ignoredTypes: Set<String> = ["Add", "Remove", "Block", "Flag", "Listen", "Read", "View", "Accept", "Reject"]
 
-    public init(store: Store, keys: RemoteKeyProvider) {
+    public init(store: Store, keys: RemoteKeyProvider, counter: InboxCounter? = nil) {
         self.store = store
         self.keys = keys
+        self.counter = counter
     }
 
     public struct Outcome: Sendable, Equatable {
@@ -35,54 +41,71 @@ public struct InboxGate: Sendable {
         public var queued: Bool
         /// With 503: seconds the sender should wait before trying again.
         public var retryAfter: Int?
+        /// A short code for the counts: `bad-signature`, `origin`, `duplicate`…
+        public var code = "queued"
 
-        public init(status: Int, reason: String, queued: Bool, retryAfter: Int? = nil) {
-            (self.status, self.reason, self.queued, self.retryAfter) = (status, reason, queued, retryAfter)
+        public init(status: Int, reason: String, queued: Bool, retryAfter: Int? = nil, code: String = "queued") {
+            (self.status, self.reason, self.queued, self.retryAfter, self.code) = (status, reason, queued, retryAfter, code)
         }
 
-        static func refuse(_ status: Int, _ reason: String) -> Outcome { Outcome(status: status, reason: reason, queued: false) }
-        static func later(_ reason: String) -> Outcome {
-            Outcome(status: 503, reason: reason, queued: false, retryAfter: InboxGate.retryAfterSeconds)
+        static func refuse(_ status: Int, _ code: String, _ reason: String) -> Outcome {
+            Outcome(status: status, reason: reason, queued: false, code: code)
         }
+        static func later(_ code: String, _ reason: String) -> Outcome {
+            Outcome(status: 503, reason: reason, queued: false, retryAfter: InboxGate.retryAfterSeconds, code: code)
+        }
+        static func ignore(_ code: String, _ reason: String) -> Outcome { Outcome(status: 202, reason: reason, queued: false, code: code) }
     }
 
-    /// `request` must carry the body; its headers are as received.
+    /// `request` must carry the body; its headers are as received. Refusals and activities
+    /// accepted without effect are counted by reason.
     public func receive(_ request: HTTPRequestParts, now: Date = Date()) async -> Outcome {
+        let outcome = await decide(request, now: now)
+        if !outcome.queued {
+            counter?.record(InboxOutcome(outcome.status == 202 ? .ignored : .refused, outcome.code))
+        }
+        return outcome
+    }
+
+    private func decide(_ request: HTTPRequestParts, now: Date) async -> Outcome {
         let body = request.body
-        guard body.count <= Self.maximumBodySize else { return .refuse(413, "body over \(Self.maximumBodySize) bytes") }
+        guard body.count <= Self.maximumBodySize else { return .refuse(413, "too-large", "body over \(Self.maximumBodySize) bytes") }
         let contentType = (request.field("content-type") ?? "").split(separator: ";").first?
             .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard Self.acceptedTypes.contains(contentType) else {
-            return .refuse(415, "content type '\(contentType)' is not an ActivityPub type")
+            return .refuse(415, "content-type", "content type '\(contentType)' is not an ActivityPub type")
         }
         let activity: ASObject
-        do { activity = try ASObject(json: body) } catch { return .refuse(400, "\(error)") }
-        guard let id = activity.id, let type = activity.type, let actor = activity.id("actor") else {
-            return .refuse(400, "an activity needs an id, a type and an actor")
+        do { activity = try ASObject(json: body) } catch { return .refuse(400, "malformed", "\(error)") }
+        guard let type = activity.type, let actor = activity.id("actor"), activity.id != nil || Self.ignoredTypes.contains(type) else {
+            return .refuse(400, "malformed", "an activity needs an id, a type and an actor")
         }
-        guard Origin(actor) != nil else { return .refuse(400, "the actor \(actor) is not an http(s) URL") }
+        guard Origin(actor) != nil else { return .refuse(400, "malformed", "the actor \(actor) is not an http(s) URL") }
         do {
             // A server announcing that an account we never heard of is gone: nothing to undo, and
             // its key cannot be fetched any more. Accept without storing, so it stops retrying.
             if type == "Delete", activity.id("object") == actor, try store.remoteActor(id: actor) == nil {
-                return Outcome(status: 202, reason: "deletion of an unknown actor", queued: false)
+                return .ignore("unknown-actor-deleted", "deletion of an unknown actor")
             }
             let verified: VerifiedSignature
             do {
                 verified = try await SignatureVerifier(now: now).verify(request, keys: keys)
             } catch SignatureError.keyTemporarilyUnavailable(let why) {
-                return .later("signing key not available now: \(why)")
+                return .later("key-unavailable-now", "signing key not available now: \(why)")
+            } catch let error as SignatureError {
+                return .refuse(401, Self.code(error), "signature: \(error)")
             } catch {
-                return .refuse(401, "signature: \(error)")
+                return .refuse(401, "bad-signature", "signature: \(error)")
             }
             guard let signer = try keys.owner(ofKey: verified.keyId) else {
-                return .refuse(401, "key \(verified.keyId) has no known owner")
+                return .refuse(401, "key-owner", "key \(verified.keyId) has no known owner")
             }
-            guard signer == actor else { return .refuse(401, "signed by \(signer) but the activity's actor is \(actor)") }
-            if let violation = OriginRules.violation(activity, actor: actor) { return .refuse(401, violation) }
+            guard signer == actor else { return .refuse(401, "not-the-signer", "signed by \(signer) but the activity's actor is \(actor)") }
+            guard let id = activity.id else { return .ignore("unsupported-type:\(type)", "\(type) without an id, which the blog does not act on") }
+            if let violation = OriginRules.violation(activity, actor: actor) { return .refuse(401, "origin", violation) }
             let sender = try store.senderStatus(actorID: actor)
-            if sender.blocked { return .refuse(403, "\(actor) is blocked") }
-            guard let json = String(validating: body, as: UTF8.self) else { return .refuse(400, "the body is not UTF-8") }
+            if sender.blocked { return .refuse(403, "blocked", "\(actor) is blocked") }
+            guard let json = String(validating: body, as: UTF8.self) else { return .refuse(400, "malformed", "the body is not UTF-8") }
             let signature = request.field("signature").map { value in
                 (fingerprint: Data(Digest.sha256(Array(value.utf8))).base64EncodedString(), until: verified.acceptedUntil ?? now.addingTimeInterval(2 * 3600))
             }
@@ -91,13 +114,24 @@ public struct InboxGate: Sendable {
             if sender.hostTroubled, let host = Origin(actor)?.host { try await store.hostIsBack(host, now: now) }
             switch result {
             case .queued: return Outcome(status: 202, reason: "\(type) \(id) queued", queued: true)
-            case .duplicate: return Outcome(status: 202, reason: "duplicate \(id)", queued: false)
-            case .replayed: return .refuse(401, "replayed signature")
+            case .duplicate: return .ignore("duplicate", "duplicate \(id)")
+            case .replayed: return .refuse(401, "replay", "replayed signature")
             }
         } catch StoreError.busy {
-            return .later("the database is busy")
+            return .later("busy", "the database is busy")
         } catch {
-            return .refuse(500, "store: \(error)")
+            return .refuse(500, "store-error", "store: \(error)")
+        }
+    }
+
+    /// The count's name for a signature refusal.
+    static func code(_ error: SignatureError) -> String {
+        switch error {
+        case .missingSignature: return "unsigned"
+        case .expired, .notYetValid: return "stale"
+        case .keyUnavailable: return "key-unavailable"
+        case .digestMissing, .digestMismatch, .unsupportedDigest: return "digest"
+        default: return "bad-signature"
         }
     }
 }

@@ -32,7 +32,8 @@ public struct InboxWorker: Sendable {
         }
     }
 
-    /// Processes everything due; returns how many activities were applied.
+    /// Processes everything due; returns how many activities were applied. Each activity's
+    /// outcome (what it did, or why nothing) is logged and counted, with the batch's completion.
     @discardableResult
     public func drain(now: @Sendable () -> Date = Date.init) async throws -> Int {
         var applied = 0
@@ -44,22 +45,28 @@ public struct InboxWorker: Sendable {
             // Effects are idempotent (a comment, follow or reaction is stored once), so clearing
             // the batch's rows together after applying them is safe if the process dies between.
             var done: [Int64] = []
+            var counts: [InboxOutcome: Int] = [:]
             defer {
-                do { try store.completeInbound(seqs: done) } catch {
+                do { try store.completeInbound(seqs: done, counts: counts, now: now()) } catch {
                     // They stay queued and are applied again: harmless, effects are idempotent.
                     logger.error("could not clear \(done.count) applied inbox activities: \(error)")
                 }
             }
             for item in batch {
                 do {
-                    let activity = try ASObject(json: Array(item.json.utf8))
-                    let effects = try await processor.apply(activity, signedBy: item.actorID, now: now())
+                    let effects = try await processor.apply(json: item.json, signedBy: item.actorID, now: now())
                     changed.formUnion(effects.changedPosts)
+                    counts[effects.outcome, default: 0] += 1
                     done.append(item.seq)
                     applied += 1
+                    logger.info("\(item.activityID) from \(item.actorID): \(effects.outcome.kind.rawValue) \(effects.outcome.reason)")
+                } catch is DecodingError {
+                    counts[InboxOutcome(.ignored, "undecodable"), default: 0] += 1
+                    done.append(item.seq)
+                    logger.notice("\(item.activityID) from \(item.actorID): ignored, not an ActivityStreams document")
                 } catch {
                     let delay = min(3600, 30 * pow(2, Double(item.attempts)))
-                    logger.warning("could not apply \(item.activityID) (attempt \(item.attempts + 1)): \(error)")
+                    logger.warning("could not apply \(item.activityID) (attempt \(item.attempts + 1)), trying again in \(Int(delay)) s: \(error)")
                     try store.failInbound(seq: item.seq, error: "\(error)", retryAt: now().addingTimeInterval(delay))
                 }
             }

@@ -58,7 +58,10 @@ public struct CavageSignatureHeader: Sendable, Equatable {
         }
         func timestamp(_ name: String) throws -> Date? {
             guard let value = text(name) else { return nil }
-            guard let seconds = Double(value) else { throw SignatureError.malformed("\(name) is not a number") }
+            // Finite and within Int's range: signingString writes it back as Int (found by Fuzz/).
+            guard let seconds = Double(value), seconds.isFinite, seconds.magnitude < 1e15 else {
+                throw SignatureError.malformed("\(name) is not a Unix time")
+            }
             return Date(timeIntervalSince1970: seconds)
         }
         let headers = text("headers").map { $0.lowercased().split(separator: " ").map(String.init) } ?? ["date"]

@@ -73,26 +73,47 @@ public struct DigestService: Service {
     }
 }
 
-/// Forgets what no longer matters, once a day: received activity ids after 30 days, replay
-/// fingerprints once their signatures expired.
+/// Housekeeping: every 10 seconds the inbox's refusal counts are written; every hour, received
+/// activity ids older than 30 days and replay fingerprints of expired signatures are forgotten,
+/// and replies that waited a day for their parent are settled.
 public struct MaintenanceService: Service {
     public let blog: Blog
+    /// Tells the site lane which posts' discussions changed (settled replies).
+    let changed: @Sendable (Set<String>) -> Void
 
-    public init(blog: Blog) { self.blog = blog }
+    public init(blog: Blog, changed: @escaping @Sendable (Set<String>) -> Void = { _ in }) {
+        self.blog = blog
+        self.changed = changed
+    }
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
+            var lastHourly = ContinuousClock.now - .seconds(3600)
             while !Task.isCancelled {
-                do {
-                    try await OffPool.run { [store = blog.store] in
-                        try store.pruneReceivedActivities(before: Date().addingTimeInterval(-30 * 86_400))
-                        try store.pruneSeenSignatures()
-                    }
-                } catch {
-                    blog.logger.warning("maintenance: \(error)")
+                do { try blog.inboxCounter.flush(to: blog.store) } catch { blog.logger.warning("writing inbox counts: \(error)") }
+                if ContinuousClock.now - lastHourly >= .seconds(3600) {
+                    lastHourly = .now
+                    await hourly()
                 }
-                try? await Task.sleep(for: .seconds(3600))
+                try? await Task.sleep(for: .seconds(10))
             }
+            try? blog.inboxCounter.flush(to: blog.store)
+        }
+    }
+
+    func hourly() async {
+        do {
+            try await OffPool.run { [store = blog.store] in
+                try store.pruneReceivedActivities(before: Date().addingTimeInterval(-30 * 86_400))
+                try store.pruneSeenSignatures()
+            }
+            let settled = try await blog.inboxProcessor().settlePendingReplies()
+            if !settled.posts.isEmpty { changed(settled.posts) }
+            if !settled.outcomes.isEmpty {
+                try blog.store.countInboxOutcomes(Dictionary(settled.outcomes.map { ($0, 1) }, uniquingKeysWith: +))
+            }
+        } catch {
+            blog.logger.warning("maintenance: \(error)")
         }
     }
 }

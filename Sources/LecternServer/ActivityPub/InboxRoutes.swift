@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Site
+import Store
 
 /// `POST /inbox` (shared) and `POST /actor/inbox`: the body is read with a limit, judged by
 /// `InboxGate`, and answered at once; what it means is applied later by the inbox worker.
@@ -29,13 +30,15 @@ struct InboxRoutes: Sendable {
         var request = request
         let limit = InboxGate.maximumBodySize
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            return answer(request, .init(status: 413, reason: "Content-Length \(length) over \(limit)", queued: false))
+            gate.counter?.record(InboxOutcome(.refused, "too-large"))
+            return answer(request, .init(status: 413, reason: "Content-Length \(length) over \(limit)", queued: false, code: "too-large"))
         }
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: limit)
         } catch is NIOTooManyBytesError {
-            return answer(request, .init(status: 413, reason: "body over \(limit) bytes", queued: false))
+            gate.counter?.record(InboxOutcome(.refused, "too-large"))
+            return answer(request, .init(status: 413, reason: "body over \(limit) bytes", queued: false, code: "too-large"))
         }
         var parts = SignedFetch.parts(of: request, baseURL: baseURL)
         parts.body = Array(buffer: body)

@@ -32,6 +32,12 @@ public struct Discussion: Sendable, Equatable {
         public var sensitive: Bool
         public var published: Date
         public var updated: Date?
+        /// A reply that is not a Note (an Article, an Event…) is shown by its title.
+        public var title: String?
+        public var attachments: [CommentAttachment] = []
+        public var poll: CommentPoll?
+        /// The URL of a post it quotes.
+        public var quoteURL: String?
 
         public init(id: String, parentID: String?, authorName: String, authorHandle: String, authorURL: String,
                     avatarURL: String?, url: String, contentHTML: String, summary: String?, sensitive: Bool,
@@ -75,6 +81,8 @@ public struct Discussion: Sendable, Equatable {
             hash.combine("\(comment.avatarURL ?? "")|\(comment.url)|\(comment.summary ?? "")|\(comment.sensitive)")
             hash.combine("\(comment.published.timeIntervalSince1970)|\(comment.updated?.timeIntervalSince1970 ?? 0)")
             hash.combine(comment.contentHTML)
+            hash.combine("\(comment.title ?? "")|\(comment.quoteURL ?? "")|\(CommentAttachment.encode(comment.attachments))")
+            if let poll = comment.poll { hash.combine(poll.options.map { "\($0.name)=\($0.votes)" }.joined(separator: "|")) }
         }
         return hash
     }

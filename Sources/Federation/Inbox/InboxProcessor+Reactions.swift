@@ -1,0 +1,38 @@
+import ActivityStreams
+import Foundation
+import Store
+
+/// Likes and boosts of posts, counted per post.
+extension InboxProcessor {
+    func react(_ kind: Store.ReactionKind, _ activity: APObject, actorID: String, now: Date) throws -> Effects {
+        guard let activityID = activity.id, let target = activity.object?.id, let path = try postPath(for: target) else {
+            return .ignored("not-for-us")
+        }
+        guard try store.addReaction(activityID: activityID, kind: kind, postPath: path, actorID: actorID, now: now) else {
+            return .ignored("duplicate")
+        }
+        return .applied("reaction", posts: [path])
+    }
+
+    /// A boost of one of our posts, or a group relaying an activity (FEP-1b12, Lemmy).
+    ///
+    /// A relayed activity is never taken from the `Announce`: its copy could say anything. It is
+    /// fetched from its own id, which must be on its actor's origin, and that copy is applied as
+    /// its actor's own — a comment by a Lemmy user reaches the blog as the user's reply.
+    func announce(_ activity: APObject, actorID: String, now: Date) async throws -> Effects {
+        guard let inner = activity.object, let innerID = inner.id else { return .ignored("unknown-object") }
+        if try postPath(for: innerID) != nil { return try react(.announce, activity, actorID: actorID, now: now) }
+        guard let fetcher, Origin(innerID) != nil, !innerID.hasPrefix(config.baseURL + "/") else { return .ignored("not-for-us") }
+        let fetched = try JSONDecoder().decode(APObject.self, from: JSONSerialization.data(withJSONObject: try await fetcher.fetchAuthentic(innerID).object))
+        if let innerActor = fetched.actor.first {
+            // An activity: applied as its actor's, when its id is on that actor's origin.
+            guard Origin.same(fetched.id, innerActor), fetched.activityType != .announce else { return .ignored("not-author") }
+            guard try await knownActor(innerActor) != nil else { return .ignored("unknown-object") }
+            return try await apply(fetched, signedBy: innerActor, now: now)
+        }
+        // An object (a post shared by a group): a reply of its author's, if it replies to us.
+        guard let author = fetched.attributedTo.first, Origin.same(fetched.id, author) else { return .ignored("not-for-us") }
+        guard try await knownActor(author) != nil else { return .ignored("unknown-object") }
+        return try await reply(fetched, authorID: author, activity: nil, now: now)
+    }
+}

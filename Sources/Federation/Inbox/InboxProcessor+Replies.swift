@@ -1,0 +1,212 @@
+import ActivityStreams
+import Foundation
+import Site
+import Store
+
+/// Replies and mentions: `Create` and `Update` of notes (and of articles, events, videos… that
+/// reply to a post), threads whose parents arrive late or must be fetched.
+extension InboxProcessor {
+    func create(_ activity: APObject, actorID: String, now: Date) async throws -> Effects {
+        guard let note = try await embeddedOrFetched(activity, actorID: actorID) else { return .ignored("unknown-object") }
+        guard note.attributedTo.isEmpty || note.attributedTo.contains(actorID) else { return .ignored("not-author") }
+        return try await reply(note, authorID: actorID, activity: activity, now: now)
+    }
+
+    /// What a note by `authorID` becomes: a comment on a post, a reply kept for its parent, a
+    /// mention for the owner's digest, an automatic answer (not public), or nothing (and why).
+    func reply(_ note: APObject, authorID: String, activity: APObject?, now: Date) async throws -> Effects {
+        guard let noteID = note.id, Origin.same(noteID, authorID) else { return .ignored("not-author") }
+        guard let kind = note.kind, kind.canBeComment else { return .ignored("unsupported-type:\(note.types.first ?? "none")") }
+        guard let author = try store.remoteActor(id: authorID) else { return .ignored("unknown-object") }
+        switch try await replyTarget(note.inReplyTo, depth: 0) {
+        case .none:
+            // Not a reply to anything here: kept for the owner's digest if it mentions the blog.
+            guard mentionsBlog(note) else { return .ignored("not-for-us") }
+            let html = CommentConversion.content(of: note, language: config.language).html
+            try store.insertMention(id: noteID, authorID: authorID, url: CommentConversion.webURL(note) ?? noteID,
+                                    contentHTML: html, now: now)
+            return .applied("mention")
+        case .waiting(let parentID):
+            // Kept only when addressed to the blog or in one of its threads: a reply to anything
+            // anywhere is not the blog's to store.
+            let context = note.context.map(FederationURLs.postID(fromContext:))
+            let inOurThread = try context.map { try postPath(for: $0) != nil } ?? false
+            guard mentionsBlog(note) || inOurThread else { return .ignored("not-for-us") }
+            guard try store.pendingReplyCount(authorID: authorID) < Self.maximumPendingPerAuthor else { return .ignored("too-many-waiting") }
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: try encodedForLater(note)), as: UTF8.self)
+            try store.keepPendingReply(PendingReply(noteID: noteID, parentID: parentID, authorID: authorID, json: json,
+                                                    context: note.context, receivedAt: now))
+            return .ignored("waiting-for-parent")
+        case .post(let path, let parentID):
+            return try await comment(note, id: noteID, author: author, path: path, parentID: parentID, activity: activity, now: now)
+        }
+    }
+
+    /// Stores `note` as a comment on `path` (if public or unlisted and not empty), then attaches
+    /// the replies that were waiting for it.
+    func comment(_ note: APObject, id: String, author: RemoteActor, path: String, parentID: String?, activity: APObject?,
+                 now: Date) async throws -> Effects {
+        guard let visibility = CommentConversion.visibility(note: note, activity: activity) else {
+            // Followers-only or direct: nothing is stored; the author learns why.
+            try outbox.send(activities.onlyPublicRepliesNote(to: author, inReplyTo: id, now: now), to: [author.inbox], now: now)
+            return .applied("auto-reply")
+        }
+        let record = CommentConversion.record(note, id: id, authorID: author.id, postPath: path, parentID: parentID,
+                                              visibility: visibility, state: try moderationState(authorID: author.id),
+                                              language: config.language, now: now)
+        guard !CommentConversion.content(of: note, language: config.language).isEmpty else { return .ignored("empty") }
+        guard try store.insertComment(record) else { return .ignored("duplicate") }
+        var effects = Effects.applied("comment", posts: record.state == .approved ? [path] : [])
+        for waiting in try store.takePendingReplies(parentID: id) {
+            guard let child = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)) else { continue }
+            let attached = try await reply(child, authorID: waiting.authorID, activity: nil, now: now)
+            effects.changedPosts.formUnion(attached.changedPosts)
+        }
+        return effects
+    }
+
+    func update(_ activity: APObject, actorID: String, now: Date) async throws -> Effects {
+        guard let object = activity.object, let objectID = object.id else { return .ignored("unknown-object") }
+        if objectID == actorID { return try await profileUpdate(actorID: actorID, now: now) }
+        var fetched: APObject?
+        if object.embedded == nil { fetched = try await fetchObject(objectID, of: actorID) }
+        guard let note = object.embedded ?? fetched else { return .ignored("unknown-object") }
+        guard let existing = try store.comment(id: objectID) else {
+            // An edit of a reply we never kept (its parent arrived since?): take it as a reply.
+            return try await reply(note, authorID: actorID, activity: activity, now: now)
+        }
+        guard existing.authorID == actorID, note.attributedTo.isEmpty || note.attributedTo.contains(actorID) else {
+            return .ignored("not-author")
+        }
+        var edited = CommentConversion.record(note, id: objectID, authorID: actorID, postPath: existing.postPath,
+                                              parentID: existing.parentID, visibility: existing.visibility, state: existing.state,
+                                              language: config.language, now: now)
+        edited.updatedAt = CommentConversion.date(note.updated) ?? now
+        guard let path = try store.editComment(edited) else { return .ignored("not-author") }
+        return .applied("edit", posts: [path])
+    }
+
+    /// A profile change. The embedded copy is not trusted: the actor's document is fetched from
+    /// its own origin, and keys it lists never move from another actor (see
+    /// `Store.saveRemoteActor`), so an Update cannot take over someone else's key.
+    func profileUpdate(actorID: String, now: Date) async throws -> Effects {
+        guard let fetcher else { return .ignored("unknown-object") }
+        let document = try await fetcher.fetchAuthentic(actorID).object
+        guard let actor = ActorConversion.actor(from: document), actor.id == actorID else { return .ignored("unknown-object") }
+        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actorID), now: now)
+        let posts = Set(try store.comments(state: .approved, authorID: actorID, limit: Int.max).map(\.comment.postPath))
+        return .applied("profile-update", posts: posts)
+    }
+
+    /// The object of a Create: embedded (Mastodon; the inbox checked its id is on the actor's
+    /// origin), or fetched from its own id when given by reference (it must be on the actor's
+    /// origin and say so itself).
+    func embeddedOrFetched(_ activity: APObject, actorID: String) async throws -> APObject? {
+        if let object = activity.object?.embedded { return object }
+        guard let id = activity.object?.id else { return nil }
+        return try await fetchObject(id, of: actorID)
+    }
+
+    /// An object fetched from its own id, which must be on `actorID`'s origin.
+    func fetchObject(_ id: String, of actorID: String) async throws -> APObject? {
+        guard Origin.same(id, actorID), let fetcher else { return nil }
+        let document = try await fetcher.fetchAuthentic(id).object
+        return try JSONDecoder().decode(APObject.self, from: JSONSerialization.data(withJSONObject: document))
+    }
+
+    // MARK: threads
+
+    /// Where a reply belongs.
+    enum Target: Equatable {
+        case none
+        /// Its parent is not known and cannot be had now.
+        case waiting(parentID: String)
+        case post(path: String, parentID: String?)
+    }
+
+    /// A post (by its Article id or URL) or a known comment (threads of any depth); a parent we
+    /// never saw is fetched from its own server, up to `maximumAncestors` levels, and kept as a
+    /// comment when it is public, so the thread holds together.
+    func replyTarget(_ inReplyTo: Reference<APObject>?, depth: Int) async throws -> Target {
+        guard let parentID = inReplyTo?.id else { return .none }
+        if let path = try postPath(for: parentID) { return .post(path: path, parentID: nil) }
+        if let parent = try store.comment(id: parentID) { return .post(path: parent.postPath, parentID: parent.id) }
+        guard depth < Self.maximumAncestors, let fetcher, Origin(parentID) != nil,
+              !parentID.hasPrefix(config.baseURL + "/") else { return .none }
+        let parent: APObject
+        do {
+            let document = try await fetcher.fetchAuthentic(parentID).object
+            parent = try JSONDecoder().decode(APObject.self, from: JSONSerialization.data(withJSONObject: document))
+        } catch {
+            return .waiting(parentID: parentID)  // followers-only, deleted, or its server is down
+        }
+        switch try await replyTarget(parent.inReplyTo, depth: depth + 1) {
+        case .none: return .none
+        case .waiting(let ancestor): return .waiting(parentID: ancestor)
+        case .post(let path, let grandparentID):
+            guard let authorID = parent.attributedTo.first, Origin.same(parentID, authorID),
+                  let author = try await knownActor(authorID), CommentConversion.visibility(note: parent, activity: nil) != nil
+            else { return .waiting(parentID: parentID) }
+            _ = try await comment(parent, id: parentID, author: author, path: path, parentID: grandparentID, activity: nil, now: Date())
+            return try store.comment(id: parentID) != nil ? .post(path: path, parentID: parentID) : .waiting(parentID: parentID)
+        }
+    }
+
+    /// A reply's JSON as kept while it waits: the object alone.
+    func encodedForLater(_ note: APObject) throws -> [String: Any] {
+        var object: [String: Any] = ["id": note.id ?? "", "type": note.types.first ?? "Note", "attributedTo": note.attributedTo,
+                                     "to": note.to, "cc": note.cc, "sensitive": note.sensitive]
+        if let parent = note.inReplyTo?.id { object["inReplyTo"] = parent }
+        if let content = note.content { object["content"] = content }
+        if !note.contentMap.isEmpty { object["contentMap"] = note.contentMap }
+        for (key, value) in [("summary", note.summary), ("name", note.name), ("published", note.published),
+                             ("updated", note.updated), ("quoteUrl", note.quote), ("context", note.context)] {
+            if let value { object[key] = value }
+        }
+        object["url"] = note.url.map { ["type": "Link", "href": $0.href, "mediaType": $0.mediaType ?? "text/html"] }
+        if !note.pollOptions.isEmpty {
+            object[note.multipleChoice ? "anyOf" : "oneOf"] = note.pollOptions.map {
+                ["type": "Note", "name": $0.name, "replies": ["type": "Collection", "totalItems": $0.votes]] as [String: Any]
+            }
+        }
+        object["attachment"] = note.attachment.map { attachment -> [String: Any] in
+            var entry: [String: Any] = ["type": attachment.type ?? "Document", "url": attachment.url.first?.href ?? ""]
+            if let mediaType = attachment.mediaType { entry["mediaType"] = mediaType }
+            if let name = attachment.name { entry["name"] = name }
+            return entry
+        }
+        return object
+    }
+
+    /// Replies that waited a day for a parent that never came: shown at the top of their post's
+    /// thread when their `context` names one of our posts, else given up. Returns what changed
+    /// and one outcome per reply, for the counts.
+    public func settlePendingReplies(now: Date = Date()) async throws -> (posts: Set<String>, outcomes: [InboxOutcome]) {
+        var posts = Set<String>()
+        var outcomes: [InboxOutcome] = []
+        for waiting in try store.takePendingReplies(receivedBefore: now.addingTimeInterval(-86_400)) {
+            guard let note = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)),
+                  let context = waiting.context, let path = try postPath(for: FederationURLs.postID(fromContext: context)),
+                  let author = try store.remoteActor(id: waiting.authorID) else {
+                outcomes.append(InboxOutcome(.ignored, "parent-unavailable"))
+                continue
+            }
+            let effects = try await comment(note, id: waiting.noteID, author: author, path: path, parentID: nil, activity: nil, now: now)
+            posts.formUnion(effects.changedPosts)
+            outcomes.append(effects.outcome)
+        }
+        return (posts, outcomes)
+    }
+
+    func moderationState(authorID: String) throws -> CommentRecord.State {
+        switch config.comments.moderation {
+        case .open: return .approved
+        case .closed: return .pending
+        case .firstTime: return try store.hasApprovedComment(authorID: authorID) ? .approved : .pending
+        }
+    }
+
+    func mentionsBlog(_ note: APObject) -> Bool {
+        note.tag.contains { $0.type == "Mention" && isBlogActor($0.href) } || note.audience.contains(where: isBlogActor)
+    }
+}

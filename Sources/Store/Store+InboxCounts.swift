@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+
+/// What the inbox did with an activity, for the daily counts.
+public struct InboxOutcome: Sendable, Hashable {
+    public enum Kind: String, Sendable, CaseIterable { case applied, ignored, refused }
+    public var kind: Kind
+    /// A short code: `comment`, `follow`, `not-for-us`, `bad-signature`…
+    public var reason: String
+
+    public init(_ kind: Kind, _ reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+}
+
+extension Store {
+    /// Adds to the day's counts (UTC) in one transaction.
+    public func countInboxOutcomes(_ counts: [InboxOutcome: Int], on date: Date = Date()) throws {
+        guard !counts.isEmpty else { return }
+        try database.write { db in try Self.count(db, counts, day: Self.day(date)) }
+    }
+
+    static func count(_ db: Database, _ counts: [InboxOutcome: Int], day: String) throws {
+        guard !counts.isEmpty else { return }
+        let statement = try db.makeStatement(sql: """
+            INSERT INTO inbox_counts (day, outcome, reason, count) VALUES (?, ?, ?, ?)
+            ON CONFLICT(day, outcome, reason) DO UPDATE SET count = count + excluded.count
+            """)
+        for (outcome, count) in counts { try statement.execute(arguments: [day, outcome.kind.rawValue, outcome.reason, count]) }
+    }
+
+    /// Counts since `date` (whole days, UTC), summed per outcome and reason.
+    public func inboxCounts(since date: Date) throws -> [InboxOutcome: Int] {
+        try database.read { db in
+            var counts: [InboxOutcome: Int] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT outcome, reason, SUM(count) AS total FROM inbox_counts WHERE day >= ? GROUP BY outcome, reason
+                """, arguments: [Self.day(date)]) {
+                guard let kind = InboxOutcome.Kind(rawValue: row["outcome"]) else { continue }
+                counts[InboxOutcome(kind, row["reason"])] = row["total"]
+            }
+            return counts
+        }
+    }
+
+    static func day(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    }
+}
