@@ -45,8 +45,7 @@ public final class BlogServer: Sendable {
                                 onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let blog = blog, inboxSignal = inboxSignal
         let interactions = LecternServer.Interactions(gate: InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys,
-                                                                                    counter: blog.inboxCounter),
-                                                      discussions: Discussions(store: blog.store)) { inboxSignal.signal() }
+                                                                                    counter: blog.inboxCounter)) { inboxSignal.signal() }
         var logger = blog.logger
         logger[metadataKey: "component"] = "http"
         return LecternServer.makeApplication(site: site, activityPub: { blog.activityPub }, interactions: interactions,

@@ -15,16 +15,14 @@ import Site
 /// try await app.runService()   // stops gracefully on SIGTERM / SIGINT
 /// ```
 public enum LecternServer {
-    /// The write side: the inboxes and the comments JSON.
+    /// The write side: the inboxes.
     public struct Interactions: Sendable {
         public let gate: InboxGate
-        public let discussions: Discussions
         /// Called when the inbox queued an activity.
         public let queued: @Sendable () -> Void
 
-        public init(gate: InboxGate, discussions: Discussions, queued: @escaping @Sendable () -> Void) {
+        public init(gate: InboxGate, queued: @escaping @Sendable () -> Void) {
             self.gate = gate
-            self.discussions = discussions
             self.queued = queued
         }
     }
@@ -44,7 +42,7 @@ public enum LecternServer {
         if let activityPub, let interactions {
             InboxRoutes(gate: interactions.gate, baseURL: activityPub().config.baseURL, queued: interactions.queued,
                         logger: logger).add(to: router)
-            CommentsRoute(current: activityPub, discussions: interactions.discussions).add(to: router)
+            CommentsRoute(current: activityPub).add(to: router)
         }
         let responder = SiteResponder(files: StaticFileResponder(site: site), posts: activityPub.map(PostNegotiation.init),
                                       routes: router.buildResponder(), accessLog: AccessLog(logger: logger))

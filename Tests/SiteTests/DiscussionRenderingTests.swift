@@ -5,11 +5,11 @@ import Testing
 /// Comments are an input of the build: they show on the post's page, change only that page and
 /// the feeds listing the post, and carry no markup of their own beyond the sanitized body.
 @Suite struct DiscussionRenderingTests {
-    func comment(_ id: String, parent: String? = nil, content: String, summary: String? = nil) -> Discussion.Comment {
+    func comment(_ id: String, parent: String? = nil, content: String, summary: String? = nil, minute: Int = 0) -> Discussion.Comment {
         Discussion.Comment(id: "https://m.example/notes/\(id)", parentID: parent.map { "https://m.example/notes/\($0)" },
                            authorName: "Ana <b>", authorHandle: "@ana@m.example", authorURL: "https://m.example/@ana",
                            avatarURL: "https://m.example/a.png", url: "https://m.example/@ana/\(id)", contentHTML: content,
-                           summary: summary, sensitive: summary != nil, published: Date(timeIntervalSince1970: 1_750_000_000),
+                           summary: summary, sensitive: summary != nil, published: Date(timeIntervalSince1970: 1_750_000_000 + Double(minute * 60)),
                            updated: nil)
     }
 
@@ -37,8 +37,47 @@ import Testing
         #expect(try site.read("feed.xml").contains("thr:count=\"2\""))
         #expect(try site.read("rss.xml").contains("<slash:comments>2</slash:comments>"))
         #expect(try !site.read("2025/second/index.html").contains("Great"))
-        // The post's page and the site's three feeds (Atom, RSS, JSON Feed), nothing else.
-        #expect(report.pages == 4, "outputs rendered: \(report.pages)")
+        // The post's page, its comments JSON and the site's three feeds (Atom, RSS, JSON Feed), nothing else.
+        #expect(report.pages == 5, "outputs rendered: \(report.pages)")
+        #expect(try site.read("comments/2025/first.json").contains("\"count\":2"))
+    }
+
+    /// Threads are paged from the oldest, twenty to a page; the post shows the newest page, a new
+    /// comment renders that page (and the JSON and feeds) only.
+    @Test func manyCommentsArePagedAndOnlyTheNewestPageChanges() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("a", title: "First", date: "2025-01-01")
+        var comments = (1...45).map { comment("c\($0)", content: "<p>Comment number \($0).</p>", minute: $0) }
+        comments.append(comment("r1", parent: "c3", content: "<p>A reply to three.</p>", minute: 50))
+        try SiteBuilder(root: site.root).build(.init(discussions: ["/2025/first/": Discussion(comments: comments)]))
+        let post = try site.read("2025/first/index.html")
+        #expect(post.contains("Comment number 45.") && post.contains("Comment number 41.") && !post.contains("Comment number 40."))
+        #expect(post.contains("href=\"/2025/first/comments/2/\"") && post.contains("Page 3 of 3"))
+        let first = try site.read("2025/first/comments/1/index.html")
+        #expect(first.contains("Comment number 1.") && first.contains("A reply to three.") && !first.contains("Comment number 21."))
+        #expect(try site.read("2025/first/comments/2/index.html").contains("Comment number 21."))
+        comments.append(comment("c46", content: "<p>Comment number 46.</p>", minute: 60))
+        let report = try SiteBuilder(root: site.root).build(.init(discussions: ["/2025/first/": Discussion(comments: comments)]))
+        #expect(try site.read("2025/first/index.html").contains("Comment number 46."))
+        #expect(report.pages == 5, "the post, its JSON and three feeds; older pages untouched: \(report.pages)")
+    }
+
+    @Test func attachmentsPollsQuotesAndTitlesAreShown() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("a", title: "First", date: "2025-01-01")
+        var rich = comment("x", content: "<p>See this.</p>")
+        rich.title = "A reply written as an article"
+        rich.attachments = [CommentAttachment(url: "https://files.example/a.png", name: "A diagram", kind: .image)]
+        rich.poll = CommentPoll(options: [.init(name: "Yes", votes: 3), .init(name: "No", votes: 1)], multiple: false, closed: true)
+        rich.quoteURL = "https://q.example/@q/1"
+        try SiteBuilder(root: site.root).build(.init(discussions: ["/2025/first/": Discussion(comments: [rich])]))
+        let page = try site.read("2025/first/index.html")
+        #expect(page.contains("<strong>A reply written as an article</strong>"))
+        #expect(page.contains("<a href=\"https://files.example/a.png\" rel=\"nofollow ugc\">Image: A diagram</a>"))
+        #expect(page.contains("<meter min=\"0\" max=\"100\" value=\"75\">") && page.contains("Poll, closed"))
+        #expect(page.contains("Quoting <a href=\"https://q.example/@q/1\""))
     }
 
     @Test func ownerAddsTheCreatorTag() throws {

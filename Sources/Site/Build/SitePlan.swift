@@ -48,17 +48,34 @@ struct SitePlan {
 
     private func postFiles() -> [OutputFile] {
         let posts = model.posts
-        return posts.indices.map { index in
+        var files: [OutputFile] = []
+        for index in posts.indices {
+            let view = model.discussions[posts[index].path] == nil ? nil : model.discussionView(index)
             var hash = global
             hash.combine(posts[index].sourceHash)
-            if let discussion = model.discussions[posts[index].path] { hash.combine(discussion.fingerprint) }
+            // The post's page shows the newest page of comments; older pages are files of their own.
+            if let view { hash.combine(view.fingerprint(ofPage: view.pageCount)) }
             for neighbour in [index - 1, index + 1] where posts.indices.contains(neighbour) {
                 hash.combine("\(posts[neighbour].title)|\(posts[neighbour].path)")
             }
             let renderer = renderer
-            return OutputFile(path: OutputFile.filePath(forSitePath: posts[index].path), fingerprint: hash,
-                              source: .text { try renderer.post(index) })
+            files.append(OutputFile(path: OutputFile.filePath(forSitePath: posts[index].path), fingerprint: hash,
+                                    source: .text { try renderer.post(index) }))
+            guard let view else { continue }
+            for number in 1..<view.pageCount {
+                var pageHash = global
+                pageHash.combine(posts[index].title)
+                pageHash.combine(view.fingerprint(ofPage: number))
+                files.append(OutputFile(path: OutputFile.filePath(forSitePath: view.path(ofPage: number)), fingerprint: pageHash,
+                                        source: .text { try renderer.comments(index, page: number) }))
+            }
+            // What the live-refresh script reads, served from memory like the page itself.
+            var jsonHash = ContentHash("comments-json")
+            jsonHash.combine(view.fingerprint(ofPage: view.pageCount))
+            files.append(OutputFile(path: String(DiscussionView.jsonPath(forPostPath: posts[index].path).dropFirst()),
+                                    fingerprint: jsonHash, source: .text { String(decoding: try view.json(), as: UTF8.self) }))
         }
+        return files
     }
 
     private func listFiles(title: String?, heading: String?, basePath: String, indices: [Int],

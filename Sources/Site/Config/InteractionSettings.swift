@@ -12,6 +12,9 @@ public struct CommentSettings: Sendable, Equatable {
     }
 
     public var moderation = Moderation.open
+    /// Post pages load a small script that refreshes comments while a reader is on the page. The
+    /// pages show their comments without it; `liveRefresh: false` leaves it out everywhere.
+    public var liveRefresh = true
     public init() {}
 }
 
@@ -37,7 +40,8 @@ extension YAMLFields {
     func commentSettings() throws -> CommentSettings {
         var settings = CommentSettings()
         guard let block = try nested("comments") else { return settings }
-        try block.rejectUnknown(allowed: ["moderation"])
+        try block.rejectUnknown(allowed: ["moderation", "liveRefresh"])
+        settings.liveRefresh = try block.bool("liveRefresh") ?? true
         if let mode = try block.string("moderation") {
             guard let moderation = CommentSettings.Moderation(rawValue: mode) else {
                 throw block.error("moderation", "must be one of open, first-time, closed")

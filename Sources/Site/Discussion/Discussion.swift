@@ -76,14 +76,19 @@ public struct Discussion: Sendable, Equatable {
     /// Changes whenever anything the page shows of the discussion changes.
     public var fingerprint: ContentHash {
         var hash = ContentHash("discussion", String(likes), String(announces))
-        for comment in comments {
-            hash.combine("\(comment.id)|\(comment.parentID ?? "")|\(comment.authorName)|\(comment.authorHandle)")
-            hash.combine("\(comment.avatarURL ?? "")|\(comment.url)|\(comment.summary ?? "")|\(comment.sensitive)")
-            hash.combine("\(comment.published.timeIntervalSince1970)|\(comment.updated?.timeIntervalSince1970 ?? 0)")
-            hash.combine(comment.contentHTML)
-            hash.combine("\(comment.title ?? "")|\(comment.quoteURL ?? "")|\(CommentAttachment.encode(comment.attachments))")
-            if let poll = comment.poll { hash.combine(poll.options.map { "\($0.name)=\($0.votes)" }.joined(separator: "|")) }
-        }
+        for comment in comments { comment.fingerprint(into: &hash) }
         return hash
+    }
+}
+
+extension Discussion.Comment {
+    /// Adds everything the page shows of this comment to `hash`.
+    func fingerprint(into hash: inout ContentHash) {
+        hash.combine("\(id)|\(parentID ?? "")|\(authorName)|\(authorHandle)")
+        hash.combine("\(avatarURL ?? "")|\(url)|\(summary ?? "")|\(sensitive)")
+        hash.combine("\(published.timeIntervalSince1970)|\(updated?.timeIntervalSince1970 ?? 0)")
+        hash.combine(contentHTML)
+        hash.combine("\(title ?? "")|\(quoteURL ?? "")|\(CommentAttachment.encode(attachments))")
+        if let poll { hash.combine(poll.options.map { "\($0.name)=\($0.votes)" }.joined(separator: "|")) }
     }
 }

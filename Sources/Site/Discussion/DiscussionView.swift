@@ -2,19 +2,40 @@ import Foundation
 
 /// A post's discussion as the page template and `/comments/<post>.json` show it: one place
 /// computes what both display, so the live-refresh script renders what the page would.
+///
+/// Threads are paged from the oldest, `threadsPerPage` to a page: the post's own page shows the
+/// newest page, with a link to older ones (`/2025/hello/comments/1/`, …). A new comment changes
+/// the newest page only, so a post with 10,000 comments re-renders one page of twenty threads.
 public struct DiscussionView: Sendable {
+    public static let threadsPerPage = 20
+
     public let discussion: Discussion
     public let postPath: String
     /// The blog's handle, `@blog@blog.example`, which readers can follow to comment.
     public let account: String
     let dates: DateFormats
+    /// Threads in reading order, split into pages (oldest page first); always at least one page.
+    let pages: [[(comment: Discussion.Comment, depth: Int)]]
 
     public init(discussion: Discussion, postPath: String, account: String, timeZone: TimeZone) {
         self.discussion = discussion
         self.postPath = postPath
         self.account = account
         self.dates = DateFormats(timeZone: timeZone)
+        var pages: [[(comment: Discussion.Comment, depth: Int)]] = [[]]
+        var roots = 0
+        for entry in discussion.threaded() {
+            if entry.depth == 0 {
+                if roots == Self.threadsPerPage { pages.append([]); roots = 0 }
+                roots += 1
+            }
+            pages[pages.count - 1].append(entry)
+        }
+        self.pages = pages
     }
+
+    /// Number of pages of comments; the last is on the post's page.
+    public var pageCount: Int { pages.count }
 
     /// `/2025/hello/` → `/comments/2025/hello.json`
     public static func jsonPath(forPostPath path: String) -> String {
@@ -29,6 +50,11 @@ public struct DiscussionView: Sendable {
         return "/\(inner)/"
     }
 
+    /// Where older comments page `number` (1-based, oldest first) lives; the newest is the post.
+    public func path(ofPage number: Int) -> String {
+        number >= pageCount ? postPath : "\(postPath)comments/\(number)/"
+    }
+
     /// `comment-` and 12 hex digits of the comment id's hash: stable, and safe in an id attribute.
     static func anchor(_ id: String) -> String { "comment-" + String(ContentHash(id).hex.prefix(12)) }
 
@@ -40,30 +66,68 @@ public struct DiscussionView: Sendable {
         }
     }
 
-    /// The Mustache context (`discussion.*` in `comments.mustache`).
-    var templateContext: [String: Any] {
-        let comments: [[String: Any]] = discussion.threaded().map { entry in
-            let comment = entry.comment
-            var context: [String: Any] = [
-                "anchor": Self.anchor(comment.id), "depth": min(entry.depth, 5), "authorName": comment.authorName,
-                "authorHandle": comment.authorHandle, "authorURL": comment.authorURL, "url": comment.url,
-                "content": comment.contentHTML, "dateISO": dates.iso8601(comment.published),
-                "dateHuman": dates.human(comment.published), "edited": comment.updated != nil,
-            ]
-            if let avatar = comment.avatarURL { context["avatar"] = avatar }
-            if let summary = comment.summary, !summary.isEmpty { context["summary"] = summary }
-            else if comment.sensitive { context["summary"] = "Sensitive content" }
-            return context
+    /// Changes whenever what page `number` shows changes (its comments, the links; for the newest
+    /// page, the counts). An older page does not show totals, so new comments leave it alone.
+    public func fingerprint(ofPage number: Int) -> ContentHash {
+        let newest = number == pageCount
+        var hash = ContentHash("discussion-page", String(number), String(newest), String(number == pageCount - 1))
+        if newest {
+            hash.combine("\(heading)|\(pageCount)|\(discussion.likes)|\(discussion.announces)")
         }
-        var context: [String: Any] = ["heading": heading, "comments": comments, "account": account,
-                                      "jsonURL": Self.jsonPath(forPostPath: postPath),
-                                      "hasReactions": discussion.likes + discussion.announces > 0]
-        if discussion.likes > 0 { context["likes"] = discussion.likes }
-        if discussion.announces > 0 { context["announces"] = discussion.announces }
+        for entry in pages[number - 1] {
+            hash.combine(String(entry.depth))
+            entry.comment.fingerprint(into: &hash)
+        }
+        return hash
+    }
+
+    /// The Mustache context (`discussion.*` in `comments.mustache`) for page `number` (the post's
+    /// own page when nil).
+    func templateContext(page number: Int? = nil) -> [String: Any] {
+        let number = number ?? pageCount
+        let comments: [[String: Any]] = pages[number - 1].map { entry in Self.context(entry.comment, depth: entry.depth, dates: dates) }
+        var context: [String: Any] = ["comments": comments, "account": account, "jsonURL": Self.jsonPath(forPostPath: postPath)]
+        if number == pageCount {
+            context["heading"] = heading
+            context["hasReactions"] = discussion.likes + discussion.announces > 0
+            if discussion.likes > 0 { context["likes"] = discussion.likes }
+            if discussion.announces > 0 { context["announces"] = discussion.announces }
+            if pageCount > 1 { context["pageLabel"] = "Page \(number) of \(pageCount)" }
+        } else {
+            context["heading"] = "Older comments, page \(number)"
+        }
+        if number > 1 { context["olderURL"] = path(ofPage: number - 1) }
+        if number < pageCount { context["newerURL"] = path(ofPage: number + 1) }
         return context
     }
 
-    /// The JSON the page script reads.
+    static func context(_ comment: Discussion.Comment, depth: Int, dates: DateFormats) -> [String: Any] {
+        var context: [String: Any] = [
+            "anchor": anchor(comment.id), "depth": min(depth, 5), "authorName": comment.authorName,
+            "authorHandle": comment.authorHandle, "authorURL": comment.authorURL, "url": comment.url,
+            "content": comment.contentHTML, "dateISO": dates.iso8601(comment.published),
+            "dateHuman": dates.human(comment.published), "edited": comment.updated != nil,
+        ]
+        if let avatar = comment.avatarURL { context["avatar"] = avatar }
+        if let summary = comment.summary, !summary.isEmpty { context["summary"] = summary }
+        else if comment.sensitive { context["summary"] = "Sensitive content" }
+        if let title = comment.title { context["title"] = title }
+        if !comment.attachments.isEmpty {
+            context["attachments"] = comment.attachments.map { ["url": $0.url, "label": $0.label, "kind": $0.kind.rawValue] }
+            context["hasAttachments"] = true
+        }
+        if let poll = comment.poll {
+            let total = max(1, poll.totalVotes)
+            context["poll"] = [
+                "options": poll.options.map { ["name": $0.name, "votes": $0.votes, "percent": $0.votes * 100 / total] },
+                "total": poll.totalVotes, "closed": poll.closed, "multiple": poll.multiple,
+            ] as [String: Any]
+        }
+        if let quote = comment.quoteURL { context["quote"] = quote }
+        return context
+    }
+
+    /// The JSON the page script reads: the newest page of comments, like the post's page.
     public func json() throws -> Data {
         struct Author: Encodable { let name, handle, url: String; let avatar: String? }
         struct Item: Encodable {
@@ -76,24 +140,32 @@ public struct DiscussionView: Sendable {
             let sensitive: Bool
             let published: String
             let updated: String?
+            let title: String?
+            let attachments: [CommentAttachment]
+            let poll: CommentPoll?
+            let quote: String?
         }
         struct Document: Encodable {
             let post, heading: String
             let count, likes, announces: Int
             let comments: [Item]
+            /// Pages of older comments, oldest first.
+            let olderPages: [String]
         }
         let iso = ISO8601DateFormatter()
-        let items = discussion.threaded().map { entry in
+        let items = pages[pageCount - 1].map { entry in
             let c = entry.comment
             return Item(id: c.id, anchor: Self.anchor(c.id), depth: entry.depth, parent: c.parentID,
                         author: Author(name: c.authorName, handle: c.authorHandle, url: c.authorURL, avatar: c.avatarURL),
                         url: c.url, content: c.contentHTML, summary: c.summary ?? (c.sensitive ? "Sensitive content" : nil),
                         sensitive: c.sensitive, published: iso.string(from: c.published),
-                        updated: c.updated.map(iso.string(from:)))
+                        updated: c.updated.map(iso.string(from:)), title: c.title, attachments: c.attachments,
+                        poll: c.poll, quote: c.quoteURL)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(Document(post: postPath, heading: heading, count: items.count,
-                                           likes: discussion.likes, announces: discussion.announces, comments: items))
+        return try encoder.encode(Document(post: postPath, heading: heading, count: discussion.comments.count,
+                                           likes: discussion.likes, announces: discussion.announces, comments: items,
+                                           olderPages: (1..<pageCount).map(path(ofPage:))))
     }
 }

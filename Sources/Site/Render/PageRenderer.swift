@@ -56,10 +56,27 @@ struct PageRenderer: Sendable {
             "modifiedISO": post.updated.map(model.dates.iso8601) ?? "",
         ])
         context["post"] = full
-        context["discussion"] = model.discussionView(index).templateContext
+        var discussion = model.discussionView(index).templateContext()
+        // The refresh script only where comments can arrive: posts that federate.
+        if model.config.comments.liveRefresh && post.federate { discussion["live"] = true }
+        context["discussion"] = discussion
         if index > 0 { context["newer"] = link(index - 1) }
         if index + 1 < model.posts.count { context["older"] = link(index + 1) }
         return try theme.render(context, template: "post")
+    }
+
+    /// Page `number` of a post's older comments.
+    func comments(_ index: Int, page number: Int) throws -> String {
+        let post = model.posts[index]
+        let view = model.discussionView(index)
+        var context = base(page: [
+            "title": "Comments on \(post.title)", "fullTitle": "Comments on \(post.title), page \(number) – \(model.config.title)",
+            "description": "Comments on \(post.title), page \(number) of \(view.pageCount)",
+            "canonical": model.config.absoluteURL(view.path(ofPage: number)), "ogType": "website",
+        ])
+        context["post"] = ["title": post.title, "url": post.path]
+        context["discussion"] = view.templateContext(page: number)
+        return try theme.render(context, template: "comment-page")
     }
 
     /// A paginated list of posts (home, a category or a tag).

@@ -26,6 +26,8 @@ public struct Theme: Sendable {
         "not-found.mustache": PackageResources.not_found_mustache,
         "gone.mustache": PackageResources.gone_mustache,
         "comments.mustache": PackageResources.comments_mustache,
+        "comment-body.mustache": PackageResources.comment_body_mustache,
+        "comment-page.mustache": PackageResources.comment_page_mustache,
         "style.css": PackageResources.style_css,
         "highlight.css": PackageResources.highlight_css,
         "comments.js": PackageResources.comments_js,

@@ -12,12 +12,13 @@ import html5lib
 COMMENT_ELEMENTS = {
     "section", "h2", "p", "span", "ol", "li", "header", "img", "a", "bdi", "time", "details", "summary", "div",
     "br", "em", "strong", "b", "i", "u", "s", "del", "code", "pre", "blockquote", "ul", "form", "label", "input",
-    "button", "figure", "figcaption", "nav", "small", "video", "audio", "source",
+    "button", "figure", "figcaption", "nav", "small", "video", "audio", "source", "meter",
 }
 COMMENT_ATTRIBUTES = {
     "class", "id", "href", "rel", "src", "alt", "width", "height", "loading", "referrerpolicy", "datetime",
     "aria-labelledby", "data-comments", "title", "lang", "dir", "decoding", "method", "action", "name", "type",
     "placeholder", "required", "pattern", "autocomplete", "for", "value", "hidden", "open", "controls", "preload",
+    "min", "max", "aria-label",
 }
 URL_ATTRIBUTES = {"href", "src", "action", "formaction", "poster", "cite", "background", "srcset", "data", "xlink:href"}
 BAD_SCHEMES = ("javascript:", "data:", "vbscript:")
