@@ -31,7 +31,7 @@ run: build
 
 ## Tools the interoperability tests use (third-party signature implementations).
 test-tools:
-	@python3 -c "import cryptography, httpsig, http_message_signatures, html5lib" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check cryptography httpsig http-message-signatures html5lib
+	@python3 -c "import cryptography, httpsig, http_message_signatures, html5lib, bovine" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check cryptography httpsig http-message-signatures html5lib bovine==0.5.19
 
 ## Build everything (our own code must be warning-free), then run the whole suite: unit tests, then
 ## the end-to-end suites one at a time (each starts real servers and measures how fast they serve;
@@ -43,6 +43,16 @@ test: deps test-tools
 	$(SWIFT) test --skip-build --skip LecternServerTests
 	$(SWIFT) test --skip-build --filter LecternServerTests --no-parallel
 	LECTERN_STALL_TEST=1 $(SWIFT) test --skip-build --filter StallTests
+	$(MAKE) --no-print-directory interop LECTERN_BUILT=1
+
+## Interoperability with an independent ActivityPub implementation (bovine, from PyPI): the real
+## `lectern serve` and a bovine peer on 127.0.0.1 follow, publish, reply, edit, delete, digest and
+## replay every fixture in Tests/Fixtures/activities (docs/interop.md). Builds the debug binary
+## first, unless LECTERN_BUILT is set (`make test` has just built it).
+.PHONY: interop
+interop: test-tools
+	$(if $(LECTERN_BUILT),,$(SWIFT) build --product lectern)
+	python3 -B Tests/Interop --lectern .build/debug/lectern
 
 bench: build
 	bench/build

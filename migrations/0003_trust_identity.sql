@@ -106,3 +106,18 @@ CREATE TABLE inbox_counts (
     count         INTEGER NOT NULL,
     PRIMARY KEY (day, outcome, reason)
 );
+
+-- How a post federates (`Article` or `Note`, chosen by the configuration when it first appears;
+-- kept for its Updates and Delete). Posts federated before this column existed were Articles.
+ALTER TABLE posts ADD COLUMN ap_type TEXT NOT NULL DEFAULT 'Article';
+
+-- Objects the blog wrote that are not posts (direct notes, quote authorizations): their ids
+-- answer with them, addressed ones only to a signed fetch by an addressee; a Tombstone once deleted.
+CREATE TABLE sent_objects (
+    id            TEXT PRIMARY KEY,
+    type          TEXT NOT NULL,
+    json          TEXT NOT NULL,               -- the object, with its @context
+    recipients    TEXT,                        -- JSON array of actor ids; NULL: public
+    created_at    REAL NOT NULL,
+    deleted_at    REAL
+);

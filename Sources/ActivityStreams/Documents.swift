@@ -29,13 +29,15 @@ public struct ActorDocument: Encodable, Sendable {
     public var published: String
     public var attributionDomains: [String]?
     public var alsoKnownAs: [String]?
+    /// The account the blog moved to (`lectern move`): servers move its followers there.
+    public var movedTo: String?
     public var attachment: [PropertyValue]?
 
     enum CodingKeys: String, CodingKey {
         case context = "@context"
         case id, type, preferredUsername, name, summary, url, icon, image, inbox, outbox, followers, following
         case featured, endpoints, publicKey, manuallyApprovesFollowers, discoverable, indexable, published
-        case attributionDomains, alsoKnownAs, attachment
+        case attributionDomains, alsoKnownAs, movedTo, attachment
     }
 
     public init(id: String, type: String, preferredUsername: String, name: String, summary: String, url: String,
@@ -72,15 +74,24 @@ public struct ArticleDocument: Encodable, Sendable {
     public var tag: [Hashtag]
     public var attachment: [ImageObject]
     public var replies: String
-    /// Reaction counts (Mastodon reads `totalItems`); left out while zero.
+    /// Reaction counts, as collections (Mastodon reads `totalItems`), each fetchable at its id.
     public var likes: CountCollection?
     public var shares: CountCollection?
     public var sensitive = false
+    /// The image shown with the post (OpenGraph's `og:image` too).
+    public var image: ImageObject?
+    /// FEP-b2b8: a short Note some servers show instead of the whole article.
+    public var preview: NoteDocument?
+    /// FEP-7888: the thread, a collection of the post and its public comments.
+    public var threadContext: String?
+    /// Who may quote the post without asking (FEP-044f, as Mastodon 4.5 reads it).
+    public var interactionPolicy: InteractionPolicy?
 
     enum CodingKeys: String, CodingKey {
         case context = "@context"
         case id, type, name, summary, content, mediaType, url, attributedTo, published, updated, to, cc, tag
-        case attachment, replies, likes, shares, sensitive
+        case attachment, replies, likes, shares, sensitive, image, preview, interactionPolicy
+        case threadContext = "context"
     }
 
     public init(id: String, name: String, summary: String?, content: String, url: String, attributedTo: String,
@@ -93,15 +104,32 @@ public struct ArticleDocument: Encodable, Sendable {
     }
 }
 
+/// `interactionPolicy` (GoToSocial's, read by Mastodon 4.5 for quotes): who may quote without asking.
+public struct InteractionPolicy: Encodable, Sendable, Equatable {
+    public struct Rule: Encodable, Sendable, Equatable {
+        public var automaticApproval: [String]
+        public var manualApproval: [String] = []
+        public init(automaticApproval: [String]) { self.automaticApproval = automaticApproval }
+    }
+    public var canQuote: Rule
+    public init(canQuote: Rule) { self.canQuote = canQuote }
+}
+
 /// A collection known only by its size: a post's likes or shares.
 public struct CountCollection: Encodable, Equatable, Sendable {
+    /// Set when the collection is served on its own (embedded in a post, it has none).
+    public var context: JSONValue?
     public var id: String
     public var type = "Collection"
     public var totalItems: Int
 
-    public init(id: String, totalItems: Int) {
-        self.id = id
-        self.totalItems = totalItems
+    enum CodingKeys: String, CodingKey {
+        case context = "@context"
+        case id, type, totalItems
+    }
+
+    public init(id: String, totalItems: Int, context: JSONValue? = nil) {
+        (self.id, self.totalItems, self.context) = (id, totalItems, context)
     }
 }
 
@@ -149,10 +177,12 @@ public struct OrderedCollectionDocument: Encodable, Sendable {
     public var first: String?
     public var last: String?
     public var orderedItems: [JSONValue]?
+    /// Who the collection belongs to (FEP-7888 asks it of a thread's `context`).
+    public var attributedTo: String?
 
     enum CodingKeys: String, CodingKey {
         case context = "@context"
-        case id, type, totalItems, first, last, orderedItems
+        case id, type, totalItems, first, last, orderedItems, attributedTo
     }
 
     public init(id: String, totalItems: Int, first: String? = nil, last: String? = nil, orderedItems: [JSONValue]? = nil) {

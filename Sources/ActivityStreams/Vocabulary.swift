@@ -14,13 +14,21 @@ public enum AS {
             "manuallyApprovesFollowers": "as:manuallyApprovesFollowers", "toot": "http://joinmastodon.org/ns#",
             "featured": ["@id": "toot:featured", "@type": "@id"], "discoverable": "toot:discoverable",
             "indexable": "toot:indexable", "attributionDomains": ["@id": "toot:attributionDomains", "@type": "@id"],
-            "alsoKnownAs": ["@id": "as:alsoKnownAs", "@type": "@id"], "schema": "http://schema.org#",
+            "alsoKnownAs": ["@id": "as:alsoKnownAs", "@type": "@id"],
+            "movedTo": ["@id": "as:movedTo", "@type": "@id"], "schema": "http://schema.org#",
             "PropertyValue": "schema:PropertyValue", "value": "schema:value",
         ],
     ]
 
     /// The `@context` of objects and activities.
-    public static let objectContext: JSONValue = [.string(namespace), ["Hashtag": "as:Hashtag", "sensitive": "as:sensitive"]]
+    public static let objectContext: JSONValue = [.string(namespace), [
+        "Hashtag": "as:Hashtag", "sensitive": "as:sensitive", "gts": "https://gotosocial.org/ns#",
+        "interactionPolicy": ["@id": "gts:interactionPolicy", "@type": "@id"],
+        "canQuote": ["@id": "gts:canQuote", "@type": "@id"],
+        "automaticApproval": ["@id": "gts:automaticApproval", "@type": "@id"],
+        "manualApproval": ["@id": "gts:manualApproval", "@type": "@id"],
+        "preview": ["@id": "as:preview", "@type": "@id"],
+    ]]
 }
 
 /// `2025-03-01T09:30:00Z`: ActivityStreams dates, always UTC, no fractions.

@@ -17,6 +17,8 @@ import Synchronization
 /// ```
 public final class ActivityPubSite: Sendable {
     public static let softwareVersion = "0.1.0"
+    /// The store setting that holds the account the blog moved to (`lectern move`).
+    public static let movedToKey = "moved_to"
 
     public let config: SiteConfig
     public let urls: FederationURLs
@@ -47,7 +49,8 @@ public final class ActivityPubSite: Sendable {
         // The actor's `published`: when its key was made, which is when the blog first federated.
         let created = published ?? (try? FileManager.default.attributesOfItem(atPath: keys.url(named: KeyStore.actor).path)[.modificationDate]
                        as? Date) ?? Date(timeIntervalSince1970: 0)
-        actorJSON = try ASEncoder.encode(builder.blogActor(publicKeyPEM: try actorKey.publicKey.pemSPKI(), published: created))
+        actorJSON = try ASEncoder.encode(builder.blogActor(publicKeyPEM: try actorKey.publicKey.pemSPKI(), published: created,
+                                                           movedTo: try store.setting(Self.movedToKey)))
         instanceActorJSON = try ASEncoder.encode(builder.instanceActor(publicKeyPEM: try instanceKey.publicKey.pemSPKI(),
                                                                        published: created))
         discovery = Discovery(urls: urls, softwareVersion: Self.softwareVersion)
@@ -78,12 +81,12 @@ public final class ActivityPubSite: Sendable {
     @discardableResult
     public func reload(content: SiteContent, now: Date = Date()) throws -> PostSync {
         let rendered = renderings.update(content.posts)
-        let builder = ArticleBuilder(config: config, urls: urls)
+        let builder = PostConversion(config: config, urls: urls)
         let current = content.posts.map { post in
             CurrentPost(record: PostRecord(path: post.path, apID: config.absoluteURL(post.path), title: post.title,
                                            contentHash: builder.visibleFingerprint(post: post, rendered: rendered[post.path]!),
                                            publishedAt: post.date, updatedAt: post.updated, pinned: post.pinned,
-                                           source: post.sourcePath, federate: post.federate),
+                                           source: post.sourcePath, federate: post.federate, apType: config.federation.postsAs),
                         declaredID: post.declaredID)
         }
         let sync = try store.syncPosts(current, now: now)
@@ -104,23 +107,14 @@ public final class ActivityPubSite: Sendable {
         let reactions = try store.allReactionCounts().mapValues { PostCatalog.Reactions(likes: $0.likes, announces: $0.announces) }
         let previous = catalog.withLock { $0 }
         let fresh = try PostCatalog.make(content: content, records: records, deleted: deleted, aliases: try store.postAliases(),
-                                         rendered: rendered, builder: ArticleBuilder(config: config, urls: urls),
+                                         rendered: rendered, builder: PostConversion(config: config, urls: urls),
                                          reactions: reactions, reusing: previous)
         catalog.withLock { $0 = fresh }
     }
 
-    /// The `Create` of a post, with `@context`, for the publisher.
-    func createActivity(path: String) -> JSONValue? {
-        catalog.withLock { $0.byPath[path].map { entry in
-            guard case .object(var fields) = entry.create else { return entry.create }
-            fields["@context"] = AS.objectContext
-            return .object(fields)
-        } }
-    }
-
-    /// A post's Article without `@context`, for embedding in an `Update`.
-    func articleObject(path: String) -> JSONValue? {
-        catalog.withLock { $0.byPath[path]?.embedded }
+    /// A post's document (Article or Note) as it federates now, for the publisher.
+    func federatedDocument(path: String) -> FederatedPost? {
+        catalog.withLock { $0.byPath[path]?.document }
     }
 
     // MARK: posts
@@ -140,9 +134,9 @@ public final class ActivityPubSite: Sendable {
     /// The document for a post's site path (`/2025/hello/`), if it is or was a post.
     public func post(path: String) -> PostDocument? {
         catalog.withLock { catalog in
-            if let entry = catalog.byPath[path] { return .article(entry.articleJSON) }
+            if let entry = catalog.byPath[path] { return .article(entry.json) }
             if let tombstone = catalog.offFediverse[path] { return .offFediverse(tombstone) }
-            if let current = catalog.moved[path] { return .moved(to: current, article: catalog.byPath[current]?.articleJSON) }
+            if let current = catalog.moved[path] { return .moved(to: current, article: catalog.byPath[current]?.json) }
             return catalog.tombstones[path].map(PostDocument.gone)
         }
     }
@@ -153,6 +147,54 @@ public final class ActivityPubSite: Sendable {
         let items = try store.approvedComments(postPath: postPath).map { JSONValue.string($0.id) }
         return try CollectionBuilder.document(id: urls.replies(forPostPath: postPath), items: items, page: page)
     }
+
+    /// A post's thread (FEP-7888): the post, then its public comments (every depth), oldest first.
+    public func threadContext(postPath: String, page: Int?) throws -> Data? {
+        guard let entry = catalog.withLock({ $0.byPath[postPath] }) else { return nil }
+        let items = try [JSONValue.string(entry.record.apID)] + store.approvedComments(postPath: postPath).map { JSONValue.string($0.id) }
+        return try CollectionBuilder.document(id: urls.context(forPostPath: postPath), items: items, page: page,
+                                              attributedTo: urls.actor)
+    }
+
+    public enum ReactionCollection: Sendable { case likes, shares }
+
+    /// A post's likes or shares: the count only (who reacted is not published, as on Mastodon).
+    public func reactions(postPath: String, _ kind: ReactionCollection) throws -> Data? {
+        guard catalog.withLock({ $0.byPath[postPath] }) != nil else { return nil }
+        // Counted now, not when the catalog was built: a like is visible the moment it is stored.
+        let counts = try store.reactionCounts(postPath: postPath)
+        let context = JSONValue.string(AS.namespace)
+        return switch kind {
+        case .likes: try ASEncoder.encode(CountCollection(id: urls.likes(forPostPath: postPath), totalItems: counts.likes, context: context))
+        case .shares: try ASEncoder.encode(CountCollection(id: urls.shares(forPostPath: postPath), totalItems: counts.announces,
+                                                           context: context))
+        }
+    }
+
+    /// What a note or quote authorization id the blog handed out answers.
+    public enum SentObjectAnswer: Sendable, Equatable {
+        case document(Data)
+        /// Deleted: a Tombstone (410).
+        case gone(Data)
+        /// Not ours, or addressed to others than the one asking.
+        case notFound
+    }
+
+    /// A sent object, for `fetcher` (the actor whose signature the request carries, if any):
+    /// public ones to anyone, addressed ones only to an addressee.
+    public func sentObject(id: String, fetchedBy fetcher: String?) throws -> SentObjectAnswer {
+        guard let object = try store.sentObject(id: id) else { return .notFound }
+        if let recipients = object.recipients, !(fetcher.map(recipients.contains) ?? false) { return .notFound }
+        if let deleted = object.deletedAt {
+            var tombstone = TombstoneDocument(id: object.id, deleted: ASDate.format(deleted))
+            tombstone.formerType = object.type
+            return .gone(try ASEncoder.encode(tombstone))
+        }
+        return .document(Data(object.json.utf8))
+    }
+
+    /// The actor a verified key belongs to.
+    public func keyOwner(keyID: String) throws -> String? { try store.remoteKey(id: keyID)?.actorID }
 
     // MARK: actor collections
 

@@ -39,7 +39,16 @@ public struct FederationURLs: Sendable {
         context.hasSuffix("/context") ? String(context.dropLast("context".count)) : context
     }
 
+    /// A note the blog wrote (a direct message, an automatic answer): `/actor/notes/<uuid>`
+    /// (under the actor, so no site path can ever collide with it).
+    public func note(_ token: String) -> String { actor + "/notes/" + token }
+    /// A quote authorization (FEP-044f): `/actor/quotes/<token>`.
+    public func quoteAuthorization(_ token: String) -> String { actor + "/quotes/" + token }
+
     /// A post's comments collection: `/2025/hello/replies`.
     public func replies(forPostPath path: String) -> String { base + path + "replies" }
+    /// A post's like and share counts: `/2025/hello/likes`, `/2025/hello/shares`.
+    public func likes(forPostPath path: String) -> String { base + path + "likes" }
+    public func shares(forPostPath path: String) -> String { base + path + "shares" }
     public func absolute(_ path: String) -> String { path.hasPrefix("/") ? base + path : path }
 }

@@ -9,11 +9,13 @@ struct PostCatalog: Sendable {
     struct Entry: Sendable {
         let post: Post
         let record: PostRecord
-        let articleJSON: Data
+        /// The Article (or Note), as served at the post's URL.
+        let document: FederatedPost
+        let json: Data
         let reactions: Reactions
         /// The `Create` as the outbox lists it.
         let create: JSONValue
-        /// The Article without `@context`, for embedding (featured collection).
+        /// The document without `@context`, for embedding (featured collection).
         let embedded: JSONValue
     }
 
@@ -35,7 +37,7 @@ struct PostCatalog: Sendable {
     /// entries of `previous` whose source and record did not change are kept as they are (after
     /// a one-post edit, one post is encoded, not all of them).
     static func make(content: SiteContent, records: [PostRecord], deleted: [PostRecord], aliases: [String: String],
-                     rendered: [String: RenderedMarkdown], builder: ArticleBuilder, reactions: [String: Reactions] = [:],
+                     rendered: [String: RenderedMarkdown], builder: PostConversion, reactions: [String: Reactions] = [:],
                      reusing previous: PostCatalog = PostCatalog()) throws -> PostCatalog {
         var catalog = PostCatalog()
         let recordsByPath = Dictionary(uniqueKeysWithValues: records.map { ($0.path, $0) })
@@ -51,13 +53,9 @@ struct PostCatalog: Sendable {
                 catalog.add(old)
                 continue
             }
-            var article = builder.article(post: post, rendered: body, record: record)
-            if counts.likes > 0 { article.likes = CountCollection(id: record.apID + "#likes", totalItems: counts.likes) }
-            if counts.announces > 0 { article.shares = CountCollection(id: record.apID + "#shares", totalItems: counts.announces) }
-            var bare = article
-            bare.context = nil
-            catalog.add(Entry(post: post, record: record, articleJSON: try ASEncoder.encode(article), reactions: counts,
-                              create: try ASEncoder.value(builder.create(article)), embedded: try ASEncoder.value(bare)))
+            let document = builder.document(post: post, rendered: body, record: record, likes: counts.likes, shares: counts.announces)
+            catalog.add(Entry(post: post, record: record, document: document, json: try ASEncoder.encode(document), reactions: counts,
+                              create: try ASEncoder.value(builder.create(document)), embedded: try ASEncoder.value(document.embedded)))
         }
         for record in deleted {
             let tombstone = TombstoneDocument(id: record.apID, deleted: ASDate.format(record.deletedAt ?? Date()))

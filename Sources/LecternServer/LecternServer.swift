@@ -38,7 +38,10 @@ public enum LecternServer {
         logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
-        if let activityPub { ActivityPubRoutes.add(to: router, current: activityPub) }
+        if let activityPub {
+            ActivityPubRoutes.add(to: router, current: activityPub)
+            InteractRoute(current: activityPub).add(to: router)
+        }
         if let activityPub, let interactions {
             InboxRoutes(gate: interactions.gate, baseURL: activityPub().config.baseURL, queued: interactions.queued,
                         logger: logger).add(to: router)

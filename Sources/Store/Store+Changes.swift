@@ -11,7 +11,7 @@ public enum ChangeKind: String, Sendable, CaseIterable {
     case blocks
     /// Followers were removed.
     case followers
-    /// The blog's keys were rotated: sign with the new one, publish it.
+    /// The blog's keys were rotated or its account moved (`lectern move`): publish the actor anew.
     case keys
     /// Activities were queued: deliver them.
     case deliveries

@@ -31,9 +31,12 @@ public struct DeliveryStats: Sendable, Equatable {
 extension Store {
     /// Stores an activity and one delivery per distinct inbox, in one transaction. Queueing the
     /// same activity id again adds only inboxes it did not have.
+    /// With `keeping`, the object the activity carries is kept in the same transaction, so its
+    /// id answers (see `sentObject`) exactly when the activity is on its way.
     public func enqueueActivity(id: String, type: String, objectID: String?, json: String, inboxes: [String],
-                                now: Date = Date()) throws {
+                                keeping object: SentObject? = nil, now: Date = Date()) throws {
         try database.write { db in
+            if let object { try Self.keepSentObject(db, object) }
             try Self.enqueue(db, id: id, type: type, objectID: objectID, json: json, inboxes: inboxes, now: now)
         }
     }

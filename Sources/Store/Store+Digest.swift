@@ -56,9 +56,11 @@ extension Store {
 
     /// Marks items as reported and queues the digest message, in one transaction: none is
     /// reported twice or skipped, even if the process stops right here.
-    public func recordDigest(items: [DigestItem], activity: (id: String, json: String, inbox: String), now: Date = Date()) throws {
+    public func recordDigest(items: [DigestItem], activity: (id: String, json: String, inbox: String), note: SentObject,
+                             now: Date = Date()) throws {
         try database.write { db in
-            try Self.enqueue(db, id: activity.id, type: "Create", objectID: nil, json: activity.json, inboxes: [activity.inbox], now: now)
+            try Self.keepSentObject(db, note)
+            try Self.enqueue(db, id: activity.id, type: "Create", objectID: note.id, json: activity.json, inboxes: [activity.inbox], now: now)
             for item in items {
                 let table = item.kind == .comment ? "comments" : "mentions"
                 try db.execute(sql: "UPDATE \(table) SET digested_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, item.id])

@@ -12,7 +12,7 @@ struct Lectern: AsyncParsableCommand {
         version: version,
         subcommands: [InitCommand.self, NewCommand.self, BuildCommand.self, ServeCommand.self, PublishCommand.self,
                       DeliverCommand.self, DeliveriesCommand.self, ImportCommand.self, HighlightCommand.self, FollowersCommand.self, CommentsCommand.self,
-                      BlocksCommand.self, DigestCommand.self, KeysCommand.self, MigrateCommand.self, VersionCommand.self])
+                      BlocksCommand.self, DigestCommand.self, KeysCommand.self, MoveCommand.self, MigrateCommand.self, VersionCommand.self])
 }
 
 /// `--site DIR`, shared by every command that works on an existing site.

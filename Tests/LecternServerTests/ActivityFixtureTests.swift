@@ -139,6 +139,7 @@ import Testing
         var comment: CommentRecord?
         var objectComment: CommentRecord?
         var delivered: Int
+        var sentObjects: Int
         var commentIDs: Set<String>
 
         init(blog: BlogFixture, remote: FakeInstance, comment: String, activity: [String: Any]) throws {
@@ -151,6 +152,7 @@ import Testing
             let objectID = (activity["object"] as? [String: Any])?["id"] as? String ?? activity["object"] as? String
             objectComment = try objectID.flatMap { try blog.store.comment(id: $0) }
             delivered = remote.received.value.count
+            sentObjects = try blog.store.rowCounts()["sent_objects"] ?? 0
             commentIDs = Set(try blog.store.comments(limit: 100_000).map(\.comment.id))
         }
     }
@@ -207,6 +209,11 @@ import Testing
             return counted.contains { $0.reason == "auto-reply" } && after.objectComment == nil ? nil : "counted \(counted)"
         case "mention":
             return after.mentions > before.mentions ? nil : "no mention kept; counted \(counted)"
+        case "answered":
+            // An activity answered by one of ours (a quote request): counted, and the answer kept to be served.
+            let reason = expected.reason ?? ""
+            return counted.contains { $0.reason == reason } && after.sentObjects > before.sentObjects
+                ? nil : "not answered (\(reason)); counted \(counted), \(after.sentObjects - before.sentObjects) objects kept"
         default:
             return "unknown expectation \(expected.outcome)"
         }

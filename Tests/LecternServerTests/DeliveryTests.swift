@@ -1,3 +1,4 @@
+import ActivityStreams
 import Delivery
 import Federation
 import Foundation
@@ -88,7 +89,7 @@ import Testing
         settings.requestTimeout = .seconds(1)
         let worker = DeliveryWorker(store: store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
                                     settings: settings)
-        try Outbox(store: store).send(["id": .string(blog.actor + "#test/1"), "type": "Create", "actor": .string(blog.actor)],
+        try Outbox(store: store).send(Activity(id: blog.actor + "#test/1", type: .create, actor: blog.actor, object: blog.actor + "#test/1/object"),
                                       to: Array(inboxes.values))
         func row(_ key: String) throws -> (state: String, attempts: Int, next: Double, status: Int?) {
             try store.deliveryRow(activityID: blog.actor + "#test/1", inbox: inboxes[key]!)
@@ -146,19 +147,19 @@ import Testing
         let worker = DeliveryWorker(store: blog.store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
                                     settings: settings)
         remote.scripted.value = ["/users/old/inbox": [401]]
-        try Outbox(store: blog.store).send(["id": .string(blog.actor + "#knock/1"), "type": "Create"],
+        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#knock/1", type: .create, actor: blog.actor, object: blog.actor + "#knock/1/object"),
                                            to: [remote.actorID("old") + "/inbox"])
         #expect(await worker.runOnce().delivered == 1)
         let received = remote.activities(at: "/users/old/inbox")
         #expect(received.count == 1 && received[0].rfc9421 == false && received[0].verifiedKeyID != nil,
                 "refused RFC 9421, then accepted draft-cavage")
-        try Outbox(store: blog.store).send(["id": .string(blog.actor + "#knock/2"), "type": "Create"],
+        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#knock/2", type: .create, actor: blog.actor, object: blog.actor + "#knock/2/object"),
                                            to: [remote.actorID("old") + "/inbox"])
         #expect(await worker.runOnce().delivered == 1)
         #expect(remote.activities(at: "/users/old/inbox").last?.rfc9421 == false, "the host's answer is remembered")
 
         try blog.store.setAcceptsRFC9421(host: "127.0.0.1", true)
-        try Outbox(store: blog.store).send(["id": .string(blog.actor + "#knock/3"), "type": "Create"],
+        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#knock/3", type: .create, actor: blog.actor, object: blog.actor + "#knock/3/object"),
                                            to: [remote.actorID("new") + "/inbox"])
         #expect(await worker.runOnce().delivered == 1)
         let modern = try #require(remote.activities(at: "/users/new/inbox").last)

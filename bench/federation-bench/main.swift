@@ -5,6 +5,7 @@
 //   federation-bench inbox  <blog-url> <site-folder> <post-paths,…> [actors] [notes] [concurrency]
 //   federation-bench sink   <port> <blog-actor-url> <expected> [latency-ms]
 //   federation-bench seed   <site-folder> <sink-port> <shared-inboxes> <personal-inboxes> <followers>
+//   federation-bench stall  <blog-url> <count>   (signed POSTs whose key servers never answer)
 import Foundation
 import HTTPClient
 import HTTPSignatures
@@ -165,6 +166,48 @@ case "seed":
         try store.addFollower(actorID: actor.id, followActivityID: actor.id + "/follow")
     }
     print("seeded \(followers) followers; \(try store.followerInboxes().count) distinct inboxes")
+
+case "stall":
+    // A listening socket that never accepts (the kernel completes connections into its backlog,
+    // then nothing answers), and `count` signed inbox POSTs whose keyIds point at it, each from
+    // another loopback address so that no per-host limit is what protects the blog.
+    let blog = arguments[2], count = Int(arguments[3])!
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = INADDR_ANY
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+    }
+    listen(listener, 4096)
+    let port = Int(UInt16(bigEndian: address.sin_port))
+    let key = try PrivateKey.generate(.rsa(bits: 2048))
+    let requests = try (0..<count).map { n -> OutgoingRequest in
+        let actor = "http://127.0.\(1 + (n + 1) / 250).\((n + 1) % 250 + 2):\(port)/users/s\(n)"
+        let like: [String: Any] = ["id": actor + "/likes/1", "type": "Like", "actor": actor, "object": blog + "/"]
+        var parts = HTTPRequestParts(method: "POST", url: blog + "/inbox", headers: [("Content-Type", "application/activity+json")],
+                                     body: Array(try JSONSerialization.data(withJSONObject: like)))
+        try CavageSigner(keyId: actor + "#main-key", key: key).sign(&parts)
+        return OutgoingRequest(method: "POST", url: parts.targetURI, headers: parts.headers, body: parts.body)
+    }
+    var client = HTTPClient(allowPrivateAddresses: true)
+    client.totalTimeout = .seconds(60)
+    let transfers = ConcurrentTransfers(client: client, maximumInFlight: count)
+    var next = 0, statuses: [Int: Int] = [:], slowest = 0.0
+    let clock = ContinuousClock.now
+    FileHandle.standardError.write(Data("stalling \(count) key fetches\n".utf8))
+    transfers.run(next: { free in
+        let batch = (next..<min(requests.count, next + free)).map { (Int64($0), requests[$0]) }
+        next += batch.count
+        return batch
+    }, completed: { _, result in
+        statuses[(try? result.get().status) ?? 0, default: 0] += 1
+        let elapsed = ContinuousClock.now - clock
+        slowest = max(slowest, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    })
+    print("stall: \(count) POSTs answered (\(statuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))), the last after \(String(format: "%.1f", slowest)) s")
+    close(listener)
 
 default:
     fatalError("unknown mode \(arguments[1])")

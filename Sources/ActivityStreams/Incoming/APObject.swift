@@ -18,6 +18,8 @@ public struct APObject: Decodable, Sendable {
     public var actor: [String] = []
     public var object: Reference<APObject>?
     public var target: Reference<APObject>?
+    /// A quote request's quoting post (FEP-044f).
+    public var instrument: Reference<APObject>?
     public var attributedTo: [String] = []
     public var inReplyTo: Reference<APObject>?
     public var to: [String] = []
@@ -50,7 +52,7 @@ public struct APObject: Decodable, Sendable {
     }
 
     enum Key: String, CodingKey {
-        case id, type, actor, object, target, attributedTo, inReplyTo, to, cc, content, contentMap, summary, sensitive
+        case id, type, actor, object, target, instrument, attributedTo, inReplyTo, to, cc, content, contentMap, summary, sensitive
         case name, url, published, updated, tag, attachment, quote, quoteUrl, quoteUri, oneOf, anyOf, closed, endTime
         case context, conversation, misskeyQuote = "_misskey_quote", misskeyReaction = "_misskey_reaction"
     }
@@ -62,6 +64,7 @@ public struct APObject: Decodable, Sendable {
         actor = c.ids(.actor)
         object = c.lenient(Reference<APObject>.self, .object)
         target = c.lenient(Reference<APObject>.self, .target)
+        instrument = c.lenient(Reference<APObject>.self, .instrument)
         attributedTo = c.ids(.attributedTo)
         inReplyTo = c.lenient(Reference<APObject>.self, .inReplyTo)
         to = c.ids(.to)

@@ -35,11 +35,10 @@ public struct CommentDigest: Sendable {
         let items = try store.undigestedItems()
         guard !items.isEmpty else { return .nothingNew }
         let recipient = try await owner.resolve(ownerHandle)
-        let activity = Activities(urls: site.urls, config: site.config)
+        let digest = try Activities(urls: site.urls, config: site.config)
             .directNote(to: recipient, html: html(items), inReplyTo: nil, now: now)
-        guard case .object(let fields) = activity, case .string(let id)? = fields["id"] else { preconditionFailure() }
-        try store.recordDigest(items: items, activity: (id, String(decoding: try ASEncoder.encode(activity), as: UTF8.self),
-                                                        recipient.inbox), now: now)
+        try store.recordDigest(items: items, activity: (digest.activity.id, String(decoding: try ASEncoder.encode(digest.activity), as: UTF8.self),
+                                                        recipient.inbox), note: digest.kept, now: now)
         outbox.wake()
         return .sent(items: items.count, to: recipient.handle ?? recipient.id)
     }

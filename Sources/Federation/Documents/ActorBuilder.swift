@@ -8,10 +8,10 @@ struct ActorBuilder {
     let config: SiteConfig
     let urls: FederationURLs
 
-    func blogActor(publicKeyPEM: String, published: Date) -> ActorDocument {
+    func blogActor(publicKeyPEM: String, published: Date, movedTo: String? = nil) -> ActorDocument {
         let profile = config.profile
         let summary = config.description.isEmpty ? "" : "<p>\(HTMLText.escape(config.description))</p>"
-        return ActorDocument(
+        var actor = ActorDocument(
             id: urls.actor, type: config.federation.actorType, preferredUsername: config.username,
             name: config.title, summary: summary, url: urls.profilePage,
             icon: profile.avatar.map { ImageObject(url: urls.absolute($0), mediaType: MediaTypes.image($0)) },
@@ -24,6 +24,8 @@ struct ActorBuilder {
             attachment: profile.links.isEmpty ? nil : profile.links.map { link in
                 PropertyValue(name: link.name, value: Self.fieldValue(link.value))
             })
+        actor.movedTo = movedTo
+        return actor
     }
 
     /// The `Application` that signs the blog's outgoing GETs (servers in authorized-fetch mode

@@ -6,16 +6,17 @@ struct CollectionBuilder {
     static let pageSize = 20
 
     /// The collection (page nil) or one page (1-based) of `items`.
-    static func document(id: String, items: [JSONValue], page: Int?) throws -> Data {
-        guard let page else { return try collection(id: id, total: items.count) }
+    static func document(id: String, items: [JSONValue], page: Int?, attributedTo: String? = nil) throws -> Data {
+        guard let page else { return try collection(id: id, total: items.count, attributedTo: attributedTo) }
         return try self.page(page, of: id, total: items.count,
                              items: Array(items.dropFirst((page - 1) * pageSize).prefix(pageSize)))
     }
 
     /// The collection document, linking its first and last pages.
-    static func collection(id: String, total: Int) throws -> Data {
-        try ASEncoder.encode(OrderedCollectionDocument(id: id, totalItems: total, first: "\(id)?page=1",
-                                                       last: "\(id)?page=\(pageCount(total))"))
+    static func collection(id: String, total: Int, attributedTo: String? = nil) throws -> Data {
+        var collection = OrderedCollectionDocument(id: id, totalItems: total, first: "\(id)?page=1", last: "\(id)?page=\(pageCount(total))")
+        collection.attributedTo = attributedTo
+        return try ASEncoder.encode(collection)
     }
 
     /// One page, for callers that fetch only that page's items (followers, from the store).

@@ -48,7 +48,8 @@ extension InboxProcessor {
                  now: Date) async throws -> Effects {
         guard let visibility = CommentConversion.visibility(note: note, activity: activity) else {
             // Followers-only or direct: nothing is stored; the author learns why.
-            try outbox.send(activities.onlyPublicRepliesNote(to: author, inReplyTo: id, now: now), to: [author.inbox], now: now)
+            let answer = try activities.onlyPublicRepliesNote(to: author, inReplyTo: id, now: now)
+            try outbox.send(answer.activity, to: [author.inbox], keeping: answer.kept, now: now)
             return .applied("auto-reply")
         }
         let record = CommentConversion.record(note, id: id, authorID: author.id, postPath: path, parentID: parentID,

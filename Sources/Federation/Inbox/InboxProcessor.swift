@@ -57,6 +57,7 @@ public struct InboxProcessor: Sendable {
         case .delete: return try delete(activity, actorID: actorID)
         case .like: return try react(.like, activity, actorID: actorID, now: now)
         case .announce: return try await announce(activity, actorID: actorID, now: now)
+        case .quoteRequest: return try quoteRequest(activity, actorID: actorID, now: now)
         case .other(let name): return .ignored("unsupported-type:\(name.isEmpty ? "none" : name)")
         default: return .ignored("unsupported-type:\(activity.types.first ?? "none")")
         }

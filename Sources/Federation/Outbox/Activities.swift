@@ -3,62 +3,88 @@ import Foundation
 import Site
 import Store
 
-/// The activities the blog sends, as JSON. Ids hang off the actor's URL with a fragment, so
-/// they are unique, on our host, and never collide with a post.
+/// The activities the blog sends, typed. Activity ids hang off the object they are about with a
+/// fragment (unique, on our host, never a post's URL); the notes the blog writes get real URLs
+/// under `/notes/`, kept in the store so that they can be fetched.
 struct Activities {
     let urls: FederationURLs
     let config: SiteConfig
 
-    static let context: JSONValue = .string(AS.namespace)
-
     /// `Accept` of a follow, embedding the Follow as Mastodon expects.
-    func accept(followID: String, follower: String) -> JSONValue {
-        [
-            "@context": Self.context, "id": .string(urls.actor + "#accepts/follows/" + Self.token(followID)),
-            "type": "Accept", "actor": .string(urls.actor),
-            "object": ["id": .string(followID), "type": "Follow", "actor": .string(follower), "object": .string(urls.actor)],
-        ]
+    func accept(followID: String, follower: String) -> Activity<ActivityReference> {
+        Activity(id: urls.actor + "#accepts/follows/" + Self.token(followID), type: .accept, actor: urls.actor,
+                 object: ActivityReference(id: followID, type: "Follow", actor: follower, object: urls.actor))
     }
 
-    /// A direct message (a `Create` of a `Note` addressed only to `recipient`, mentioning them).
-    func directNote(to recipient: RemoteActor, html: String, inReplyTo: String?, now: Date) -> JSONValue {
-        let noteID = urls.actor + "#notes/" + UUID().uuidString.lowercased()
-        let published = JSONValue.string(ASDate.format(now))
-        var note: [String: JSONValue] = [
-            "id": .string(noteID), "type": "Note", "attributedTo": .string(urls.actor), "published": published,
-            "to": [.string(recipient.id)], "cc": [], "content": .string(Self.mention(recipient) + " " + html),
-            "tag": [["type": "Mention", "href": .string(recipient.id), "name": .string(recipient.handle ?? recipient.id)]],
-        ]
-        if let inReplyTo { note["inReplyTo"] = .string(inReplyTo) }
-        return [
-            "@context": Self.context, "id": .string(noteID + "/activity"), "type": "Create", "actor": .string(urls.actor),
-            "published": published, "to": [.string(recipient.id)], "cc": [], "object": .object(note),
-        ]
+    /// A note addressed to one person, and the copy kept so its id answers them (and only them).
+    struct DirectNote {
+        let activity: Activity<NoteDocument>
+        let kept: SentObject
+    }
+
+    /// A direct message: a `Create` of a `Note` addressed only to `recipient`, mentioning them.
+    func directNote(to recipient: RemoteActor, html: String, inReplyTo: String?, now: Date) throws -> DirectNote {
+        let published = ASDate.format(now)
+        var note = NoteDocument(id: urls.note(UUID().uuidString.lowercased()), attributedTo: urls.actor, published: published,
+                                to: [recipient.id], cc: [], content: Self.mention(recipient) + " " + html)
+        note.tag = [NoteDocument.Tag(type: "Mention", href: recipient.id, name: Self.mentionName(recipient))]
+        note.inReplyTo = inReplyTo
+        let activity = Activity(id: note.id + "/activity", type: .create, actor: urls.actor, published: published,
+                                to: note.to, cc: note.cc, object: note)
+        note.context = AS.objectContext
+        let kept = SentObject(id: note.id, type: note.type, json: String(decoding: try ASEncoder.encode(note), as: UTF8.self),
+                              recipients: note.to, createdAt: now)
+        return DirectNote(activity: activity, kept: kept)
     }
 
     /// The automatic answer to a followers-only or direct reply.
-    func onlyPublicRepliesNote(to author: RemoteActor, inReplyTo: String, now: Date) -> JSONValue {
+    func onlyPublicRepliesNote(to author: RemoteActor, inReplyTo: String, now: Date) throws -> DirectNote {
         let html = "<p>Thanks for your reply! Only public and unlisted replies appear as comments on \(HTMLText.escape(config.title)), "
             + "so this one was not kept. Reply publicly (or unlisted) to have it shown under the post.</p>"
-        return directNote(to: author, html: html, inReplyTo: inReplyTo, now: now)
+        return try directNote(to: author, html: html, inReplyTo: inReplyTo, now: now)
     }
 
-    /// `Update` of a post: the Article as it is now.
-    func update(article: JSONValue, articleID: String, now: Date) -> JSONValue {
-        [
-            "@context": AS.objectContext, "id": .string(articleID + "#updates/" + String(Int(now.timeIntervalSince1970))),
-            "type": "Update", "actor": .string(urls.actor), "published": .string(ASDate.format(now)),
-            "to": [.string(AS.publicAddress)], "cc": [.string(urls.followers)], "object": article,
-        ]
+    /// `Create` of a post, with `@context`.
+    func create(_ post: FederatedPost) -> Activity<FederatedPost> {
+        var create = PostConversion(config: config, urls: urls).create(post)
+        create.context = AS.objectContext
+        return create
+    }
+
+    /// `Update` of a post: the document as it is now. The id carries the time, so every edit is new.
+    func update(_ post: FederatedPost, now: Date) -> Activity<FederatedPost> {
+        Activity(id: post.id + "#updates/" + String(Int(now.timeIntervalSince1970)), type: .update, actor: urls.actor,
+                 published: ASDate.format(now), to: [AS.publicAddress], cc: [urls.followers], object: post.embedded)
     }
 
     /// `Delete` of a removed post: its URL answers 410 with a Tombstone.
-    func delete(articleID: String, now: Date) -> JSONValue {
-        [
-            "@context": Self.context, "id": .string(articleID + "#delete/" + String(Int(now.timeIntervalSince1970))),
-            "type": "Delete", "actor": .string(urls.actor), "to": [.string(AS.publicAddress)], "cc": [.string(urls.followers)],
-            "object": ["id": .string(articleID), "type": "Tombstone"],
-        ]
+    func delete(objectID: String, now: Date) -> Activity<TombstoneReference> {
+        Activity(id: objectID + "#delete/" + String(Int(now.timeIntervalSince1970)), type: .delete, actor: urls.actor,
+                 to: [AS.publicAddress], cc: [urls.followers], object: TombstoneReference(id: objectID))
+    }
+
+    /// `Move` of the blog to `target`, as Mastodon's account migration sends it: the object is the
+    /// blog itself, and followers' servers follow `target` once its `alsoKnownAs` names us.
+    func move(to target: String, now: Date) -> Activity<String> {
+        Activity(id: urls.actor + "#moves/" + String(Int(now.timeIntervalSince1970)), type: .move, actor: urls.actor,
+                 published: ASDate.format(now), to: [urls.followers], object: urls.actor, target: target)
+    }
+
+    /// The answer to a quote request (FEP-044f): `Accept` with the authorization's id as `result`
+    /// (and the authorization kept, so the id answers), or `Reject`.
+    func answerQuote(requestID: String, requester: String, quoted: String, quoting: String, allowed: Bool,
+                     now: Date) throws -> (activity: Activity<ActivityReference>, kept: SentObject?) {
+        let request = ActivityReference(id: requestID, type: "QuoteRequest", actor: requester, object: quoted, instrument: quoting)
+        guard allowed else {
+            return (Activity(id: urls.actor + "#rejects/quotes/" + Self.token(requestID), type: .reject, actor: urls.actor,
+                             to: [requester], object: request), nil)
+        }
+        let authorization = QuoteAuthorization(id: urls.quoteAuthorization(Self.token(requestID)), attributedTo: urls.actor,
+                                               interactingObject: quoting, interactionTarget: quoted)
+        let kept = SentObject(id: authorization.id, type: authorization.type,
+                              json: String(decoding: try ASEncoder.encode(authorization), as: UTF8.self), recipients: nil, createdAt: now)
+        return (Activity(id: urls.actor + "#accepts/quotes/" + Self.token(requestID), type: .accept, actor: urls.actor,
+                         to: [requester], object: request, result: authorization.id), kept)
     }
 
     /// `<span class="h-card"><a href="…" class="u-url mention">@<span>name</span></a></span>`, Mastodon's markup.
@@ -66,6 +92,12 @@ struct Activities {
         let name = (actor.handle ?? actor.id).split(separator: "@").first.map(String.init) ?? "someone"
         return "<span class=\"h-card\"><a href=\"\(HTMLText.escape(actor.url ?? actor.id))\" class=\"u-url mention\">@<span>"
             + HTMLText.escape(name) + "</span></a></span>"
+    }
+
+    /// `@user@host` as a Mention tag names it.
+    static func mentionName(_ actor: RemoteActor) -> String {
+        guard let handle = actor.handle else { return actor.id }
+        return handle.hasPrefix("@") ? handle : "@" + handle
     }
 
     /// A short stable token for an id (to build our activity ids from theirs).

@@ -14,16 +14,13 @@ public struct Outbox: Sendable {
         self.wake = wake
     }
 
-    public func send(_ activity: JSONValue, to inboxes: [String], now: Date = Date()) throws {
-        guard case .object(let fields) = activity, case .string(let id)? = fields["id"],
-              case .string(let type)? = fields["type"] else { preconditionFailure("an activity has an id and a type") }
-        let objectID: String? = switch fields["object"] {
-        case .string(let id)?: id
-        case .object(let object)?: { if case .string(let id)? = object["id"] { return id } else { return nil } }()
-        default: nil
-        }
+    /// Queues `activity` for each inbox. With `keeping`, the object it carries is kept (same
+    /// transaction) so that its id can be fetched: a direct note, a quote authorization.
+    public func send<Object>(_ activity: Activity<Object>, to inboxes: [String], keeping object: SentObject? = nil,
+                             now: Date = Date()) throws {
         let json = String(decoding: try ASEncoder.encode(activity), as: UTF8.self)
-        try store.enqueueActivity(id: id, type: type, objectID: objectID, json: json, inboxes: inboxes, now: now)
+        try store.enqueueActivity(id: activity.id, type: activity.type.rawValue, objectID: activity.objectID, json: json,
+                                  inboxes: inboxes, keeping: object, now: now)
         wake()
     }
 }

@@ -56,23 +56,17 @@ public struct Publisher: Sendable {
             let silent = (needed == .create && (!announce || quiet.contains(post.path))) || (needed == .create && state.announcedAt == nil
                                        && post.publishedAt < firstPublish.addingTimeInterval(-Self.backdateGrace))
                 || (needed == .create && state.announcedAt == nil && firstPublish == now && !isRestoredDelete(state))
-            var activity: JSONValue?
+            var encoded: (id: String, type: String, json: String, inboxes: [String])?
             if !silent {
-                switch needed {
-                case .create: activity = site.createActivity(path: post.path)
-                case .update: activity = site.articleObject(path: post.path).map {
-                    activities.update(article: $0, articleID: post.apID, now: now)
-                }
-                case .delete: activity = activities.delete(articleID: post.apID, now: now)
-                case .nothing: break
-                }
+                let document = site.federatedDocument(path: post.path)
                 // A post the catalog does not have (a draft's leftover row) is not sent.
-                if activity == nil, needed != .delete { continue }
-            }
-            let encoded = try activity.map { value -> (id: String, type: String, json: String, inboxes: [String]) in
-                guard case .object(let fields) = value, case .string(let id)? = fields["id"], case .string(let type)? = fields["type"]
-                else { preconditionFailure("activities have an id and a type") }
-                return (id, type, String(decoding: try ASEncoder.encode(value), as: UTF8.self), inboxes)
+                if document == nil, needed != .delete { continue }
+                switch (needed, document) {
+                case (.create, let document?): encoded = try Self.encoded(activities.create(document), inboxes)
+                case (.update, let document?): encoded = try Self.encoded(activities.update(document, now: now), inboxes)
+                case (.delete, _): encoded = try Self.encoded(activities.delete(objectID: post.apID, now: now), inboxes)
+                default: break
+                }
             }
             try store.recordPublication(path: post.path, needed, contentHash: post.contentHash,
                                         activity: inboxes.isEmpty ? nil : encoded, objectID: post.apID,
@@ -88,6 +82,11 @@ public struct Publisher: Sendable {
         }
         if report.deliveries > 0, generation == nil { outbox.wake() }
         return report
+    }
+
+    static func encoded<Object>(_ activity: Activity<Object>, _ inboxes: [String]) throws
+        -> (id: String, type: String, json: String, inboxes: [String]) {
+        (activity.id, activity.type.rawValue, String(decoding: try ASEncoder.encode(activity), as: UTF8.self), inboxes)
     }
 
     /// A post that was deleted (and its deletion sent) and now is back: announce it again.

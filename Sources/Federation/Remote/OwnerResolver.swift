@@ -29,12 +29,19 @@ public struct OwnerResolver: Sendable {
     public func resolve(_ owner: String) async throws -> RemoteActor {
         let key = "owner_actor:" + owner
         if let id = try store.setting(key), let actor = try store.remoteActor(id: id) { return actor }
-        let actorURL = owner.hasPrefix("https://") || owner.hasPrefix("http://") ? owner : try await webFinger(owner)
+        let actor = try await lookUp(owner).actor
+        try store.setSetting(key, actor.id)
+        return actor
+    }
+
+    /// Fetches the actor a handle or URL names, from its own origin, and remembers it (uncached:
+    /// `lectern move` needs its `alsoKnownAs` as it is now).
+    public func lookUp(_ handleOrURL: String) async throws -> (actor: RemoteActor, document: [String: Any]) {
+        let actorURL = handleOrURL.hasPrefix("https://") || handleOrURL.hasPrefix("http://") ? handleOrURL : try await webFinger(handleOrURL)
         let document = try await fetcher.fetchAuthentic(actorURL).object
         guard let actor = ActorConversion.actor(from: document) else { throw ResolveError.notAnActor(actorURL) }
         try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actor.id))
-        try store.setSetting(key, actor.id)
-        return actor
+        return (actor, document)
     }
 
     /// `@me@social.example` → the `self` link of type activity+json.

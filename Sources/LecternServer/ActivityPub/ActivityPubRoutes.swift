@@ -47,13 +47,35 @@ enum ActivityPubRoutes {
         }
         router.get("/actor/following") { request, _ -> Response in try await signed.check(request) ?? json(try current().following()) }
         router.get("/actor/featured") { request, _ -> Response in try await signed.check(request) ?? json(try current().featured()) }
-        router.get("/:year/:slug/replies") { request, context -> Response in
-            if let refusal = try await signed.check(request) { return refusal }
-            let path = "/\(context.parameters.get("year") ?? "")/\(context.parameters.get("slug") ?? "")/"
-            guard let collection = try current().replies(postPath: path, page: try page(request)) else {
-                throw HTTPError(.notFound)
+        postCollection("replies") { site, path, request in try site.replies(postPath: path, page: try page(request)) }
+        postCollection("context") { site, path, request in try site.threadContext(postPath: path, page: try page(request)) }
+        postCollection("likes") { site, path, _ in try site.reactions(postPath: path, .likes) }
+        postCollection("shares") { site, path, _ in try site.reactions(postPath: path, .shares) }
+        for kind in ["notes", "quotes"] {
+            router.get("/actor/\(kind)/:token") { request, context -> Response in
+                let site = current()
+                let id = site.urls.actor + "/\(kind)/" + (context.parameters.get("token") ?? "")
+                let asker: String?
+                switch try await signed.asker(request) {
+                case .retryLater(let response): return response
+                case .actor(let actor): asker = actor
+                }
+                switch try site.sentObject(id: id, fetchedBy: asker) {
+                case .document(let data): return json(data, extra: [.cacheControl: "private, no-store"])
+                case .gone(let tombstone): return json(tombstone, status: .gone, extra: [.cacheControl: "private, no-store"])
+                case .notFound: return plain(.notFound, "not found\n")
+                }
             }
-            return json(collection)
+        }
+
+        /// `/:year/:slug/<name>`: a collection about one post; 404 when the path is no post.
+        func postCollection(_ name: String, _ document: @escaping @Sendable (ActivityPubSite, String, Request) throws -> Data?) {
+            router.get("/:year/:slug/\(name)") { request, context -> Response in
+                if let refusal = try await signed.check(request) { return refusal }
+                let path = "/\(context.parameters.get("year") ?? "")/\(context.parameters.get("slug") ?? "")/"
+                guard let collection = try document(current(), path, request) else { throw HTTPError(.notFound) }
+                return json(collection)
+            }
         }
     }
 

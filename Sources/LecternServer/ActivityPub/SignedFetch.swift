@@ -33,6 +33,27 @@ struct SignedFetch: Sendable {
         }
     }
 
+    /// Who is asking, for objects addressed to someone: the actor whose key signed the request,
+    /// or nil (unsigned, or a signature that does not verify). A key that cannot be had right now
+    /// is a 503, so the asker retries instead of concluding the object is not there.
+    enum Asker { case actor(String?), retryLater(Response) }
+
+    func asker(_ request: Request) async throws -> Asker {
+        guard request.headers[.init("Signature")!] != nil || request.headers[.init("Signature-Input")!] != nil else { return .actor(nil) }
+        let site = current()
+        do {
+            let verified = try await site.verifyFetch(Self.parts(of: request, baseURL: site.config.baseURL))
+            if try site.isBlocked(keyID: verified.keyId) { return .actor(nil) }
+            return .actor(try site.keyOwner(keyID: verified.keyId))
+        } catch SignatureError.keyTemporarilyUnavailable {
+            return .retryLater(ActivityPubRoutes.json(Data(#"{"error":"try again later"}"#.utf8), type: "application/json; charset=utf-8",
+                                                      status: .serviceUnavailable, extra: [.retryAfter: String(InboxGate.retryAfterSeconds)]))
+        } catch let error as SignatureError {
+            Self.logger.notice("a signed fetch of \(request.uri.path) did not verify: \(error)")
+            return .actor(nil)
+        }
+    }
+
     /// The request as the signature saw it: the public scheme (we may sit behind a TLS proxy),
     /// the Host the client sent, and the path and query as sent.
     static func parts(of request: Request, baseURL: String) -> HTTPRequestParts {

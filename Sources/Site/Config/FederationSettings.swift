@@ -8,6 +8,14 @@ public struct FederationSettings: Sendable, Equatable {
     public var actorType = "Person"
     /// List followers' ids in the followers collection (the count is always public).
     public var followersPublic = false
+    /// How new posts federate: `Article` (FEP-b2b8: title, summary, link, full text) or `Note`
+    /// (title, summary and link as a short post, images attached). Posts already federated keep
+    /// their type.
+    public var postsAs = "Article"
+    /// Who may quote posts without asking (Mastodon 4.5's quote posts): anyone, followers, nobody.
+    public var quotePolicy = QuotePolicy.anyone
+
+    public enum QuotePolicy: String, Sendable, CaseIterable { case anyone, followers, nobody }
 
     public init() {}
 
@@ -36,7 +44,18 @@ extension YAMLFields {
     func federationSettings() throws -> FederationSettings {
         var settings = FederationSettings()
         guard let block = try nested("federation") else { return settings }
-        try block.rejectUnknown(allowed: ["authorizedFetch", "allowPrivateAddresses", "actorType", "followersPublic"])
+        try block.rejectUnknown(allowed: ["authorizedFetch", "allowPrivateAddresses", "actorType", "followersPublic", "postsAs",
+                                          "quotePolicy"])
+        if let postsAs = try block.string("postsAs") {
+            guard ["Article", "Note"].contains(postsAs) else { throw block.error("postsAs", "must be Article or Note") }
+            settings.postsAs = postsAs
+        }
+        if let policy = try block.string("quotePolicy") {
+            guard let value = FederationSettings.QuotePolicy(rawValue: policy) else {
+                throw block.error("quotePolicy", "must be anyone, followers or nobody")
+            }
+            settings.quotePolicy = value
+        }
         settings.authorizedFetch = try block.bool("authorizedFetch") ?? false
         settings.allowPrivateAddresses = try block.bool("allowPrivateAddresses") ?? false
         settings.followersPublic = try block.bool("followersPublic") ?? false

@@ -17,9 +17,12 @@ public struct PostRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
     public var source: String?
     /// False for `federate: false`: on the site, off the fediverse.
     public var federate: Bool
+    /// `Article` or `Note`: how the post federates, fixed when it first appears.
+    public var apType: String
 
     enum CodingKeys: String, CodingKey {
         case path, title, pinned, source, federate
+        case apType = "ap_type"
         case apID = "ap_id", contentHash = "content_hash", publishedAt = "published_at"
         case updatedAt = "updated_at", deletedAt = "deleted_at"
     }
@@ -27,7 +30,8 @@ public struct PostRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
     /// `contentHash` fingerprints what followers see of the post (a change means an Update).
     public init(path: String, apID: String, title: String, contentHash: String, publishedAt: Date,
                 updatedAt: Date? = nil, pinned: Bool = false, deletedAt: Date? = nil, source: String? = nil,
-                federate: Bool = true) {
+                federate: Bool = true, apType: String = "Article") {
+        self.apType = apType
         self.path = path
         self.apID = apID
         self.title = title

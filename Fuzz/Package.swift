@@ -1,0 +1,80 @@
+// swift-tools-version:6.0
+// libFuzzer targets for Lectern (see docs/fuzzing.md). A package of its own so the fuzzers can
+// reach internal APIs (`@testable import`) without touching the main package: its library
+// targets are symlinks into ../Sources (and ../migrations), with the same settings as
+// ../Package.swift. Build it with Fuzz/fuzz.sh (or `make fuzz`), never as part of `swift test`.
+import Foundation
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+// Every migration of ../migrations, so a new one needs no edit here.
+let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+let migrationFiles = ((try? FileManager.default.contentsOfDirectory(
+    atPath: packageDirectory.appendingPathComponent("Sources/LecternMigrations").path)) ?? [])
+    .filter { $0.hasSuffix(".sql") }.sorted()
+
+/// One libFuzzer executable: Sources/<name>/<Name>.swift defines `LLVMFuzzerTestOneInput`.
+func fuzzer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies + ["FuzzEntryPoints"], path: "Sources/\(name)",
+                      swiftSettings: swiftSettings)
+}
+
+let package = Package(
+    name: "LecternFuzz",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "fuzz-front-matter", targets: ["fuzz-front-matter"]),
+        .executable(name: "fuzz-sanitizer", targets: ["fuzz-sanitizer"]),
+        .executable(name: "fuzz-signature-headers", targets: ["fuzz-signature-headers"]),
+        .executable(name: "fuzz-activity", targets: ["fuzz-activity"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+    ],
+    targets: [
+        // The real sources, through symlinks (Sources/Site -> ../../Sources/Site, …).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .systemLibrary(name: "CCmark", pkgConfig: "libcmark-gfm",
+                       providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "LecternCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "HTTPSignatures", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
+        .target(
+            name: "Site",
+            dependencies: [
+                "CCmark", "CZlib",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            resources: [.embedInCode("DefaultTheme")],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "LecternMigrations", path: "Sources/LecternMigrations", exclude: [], sources: ["Migrations.swift"],
+                resources: migrationFiles.map { .embedInCode($0) }),
+        .target(name: "Store", dependencies: ["LecternMigrations", .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: swiftSettings),
+        .target(name: "ActivityStreams", swiftSettings: swiftSettings),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim"], swiftSettings: swiftSettings),
+        .target(
+            name: "Federation",
+            dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Store", "Site",
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+
+        // The fuzzers. FuzzEntryPoints supplies the `<module>_main` SwiftPM links debug executables to.
+        .target(name: "FuzzEntryPoints", path: "Sources/FuzzEntryPoints"),
+        fuzzer("fuzz-front-matter", ["Site"]),
+        fuzzer("fuzz-sanitizer", ["Site"]),
+        fuzzer("fuzz-signature-headers", ["HTTPSignatures"]),
+        fuzzer("fuzz-activity", ["ActivityStreams", "Federation", "Site", "Store"]),
+    ]
+)

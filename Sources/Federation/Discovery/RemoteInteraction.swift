@@ -1,0 +1,59 @@
+import Foundation
+
+/// "Reply from your own server" without JavaScript: a reader types their instance under a post
+/// and is sent to that server's `authorize_interaction` page for the post (Mastodon's remote
+/// interaction; Misskey, Pleroma and GoToSocial answer it too). Lectern only redirects: it makes
+/// no request of its own for an anonymous reader.
+///
+/// ```swift
+/// try RemoteInteraction(baseURL: "https://blog.example").redirect(instance: "@me@Mastodon.Social",
+///                                                               uri: "https://blog.example/2025/hello/")
+/// // "https://mastodon.social/authorize_interaction?uri=https%3A%2F%2Fblog.example%2F2025%2Fhello%2F"
+/// ```
+public struct RemoteInteraction: Sendable {
+    public let baseURL: String
+
+    public init(baseURL: String) { self.baseURL = baseURL }
+
+    public enum Refusal: Error, Equatable, CustomStringConvertible {
+        case notAHostname
+        case notOurs
+
+        public var description: String {
+            switch self {
+            case .notAHostname: return "Type your server's name, like mastodon.social."
+            case .notOurs: return "That is not a post on this blog."
+            }
+        }
+    }
+
+    /// Where to send the reader. `instance` may be typed as `mastodon.social`, `https://mastodon.social/`
+    /// or a handle (`@me@mastodon.social`); `uri` must be one of this blog's URLs.
+    public func redirect(instance: String, uri: String) throws -> String {
+        guard uri.hasPrefix(baseURL + "/"), Origin(uri) != nil, !uri.contains(where: { $0.isWhitespace }) else { throw Refusal.notOurs }
+        guard let host = Self.hostname(instance) else { throw Refusal.notAHostname }
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return "https://\(host)/authorize_interaction?uri=" + (uri.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+    }
+
+    /// The DNS name in what the reader typed, lower-cased; nil unless it is a plain hostname
+    /// (ASCII letters, digits and hyphens in dot-separated labels, a top-level label with a
+    /// letter: no IP address, port, user, path or anything else).
+    static func hostname(_ typed: String) -> String? {
+        var text = Substring(typed.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+        for scheme in ["https://", "http://"] where text.hasPrefix(scheme) { text = text.dropFirst(scheme.count) }
+        if text.hasSuffix("/") { text = text.dropLast() }
+        if let at = text.lastIndex(of: "@") { text = text[text.index(after: at)...] }  // a handle: its server
+        if text.hasSuffix(".") { text = text.dropLast() }
+        guard !text.isEmpty, text.utf8.count <= 253 else { return nil }
+        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy(isLabel), labels.last!.contains(where: { $0.isLetter }) else { return nil }
+        return String(text)
+    }
+
+    private static func isLabel(_ label: Substring) -> Bool {
+        (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
+            && label.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7a) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2d }
+    }
+}
