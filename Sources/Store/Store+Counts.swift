@@ -48,3 +48,30 @@ extension Store {
         }
     }
 }
+
+/// The numbers `lectern status` shows, read in one transaction.
+public struct StoreSummary: Sendable, Equatable {
+    public var posts = 0
+    public var followers = 0
+    public var followersThisWeek = 0
+    public var commentsPending = 0
+    public var commentsApproved = 0
+}
+
+extension Store {
+    public func summary(now: Date = Date()) throws -> StoreSummary {
+        try database.read { db in
+            func count(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
+                try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
+            }
+            var summary = StoreSummary()
+            summary.posts = try count("SELECT COUNT(*) FROM posts WHERE deleted_at IS NULL")
+            summary.followers = try count("SELECT COUNT(*) FROM followers")
+            summary.followersThisWeek = try count("SELECT COUNT(*) FROM followers WHERE created_at >= ?",
+                                                  [now.addingTimeInterval(-7 * 86_400).timeIntervalSince1970])
+            summary.commentsPending = try count("SELECT COUNT(*) FROM comments WHERE state = 'pending'")
+            summary.commentsApproved = try count("SELECT COUNT(*) FROM comments WHERE state = 'approved'")
+            return summary
+        }
+    }
+}

@@ -44,6 +44,7 @@ class Snapshot:
     announces: int
     followers: set
     mentions: int
+    sent_objects: int
     comment: dict | None
     object_comment: dict | None
     comment_ids: set
@@ -129,6 +130,7 @@ class FixtureRun:
             likes=reactions.get("like", 0), announces=reactions.get("announce", 0),
             followers={row[0] for row in self.blog.query("SELECT actor_id FROM followers")},
             mentions=self.blog.scalar("SELECT COUNT(*) FROM mentions"),
+            sent_objects=self.blog.scalar("SELECT COUNT(*) FROM sent_objects"),
             comment=dict(comment) if comment else None,
             object_comment=dict(object_comment) if object_comment else None,
             comment_ids={row[0] for row in self.blog.query(
@@ -225,6 +227,11 @@ class FixtureRun:
             return None if "auto-reply" in reasons and after.object_comment is None else f"counted {sorted(counted)}"
         if outcome == "mention":
             return None if after.mentions > before.mentions else f"no mention kept; counted {sorted(counted)}"
+        if outcome == "answered":
+            # Answered by an activity of ours (a quote request): counted, and the answer kept to be served.
+            reason = expected.get("reason", "")
+            return (None if reason in reasons and after.sent_objects > before.sent_objects
+                    else f"not answered ({reason}); counted {sorted(counted)}")
         return f"unknown expectation {outcome}"
 
     # MARK: the run

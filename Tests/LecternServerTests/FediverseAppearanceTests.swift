@@ -246,11 +246,14 @@ import Testing
         let remote = try FakeInstance()
         try await remote.start()
         defer { remote.stop() }
-        let blog = try await BlogFixture(remote: remote, extraConfig: "profile:\n  alsoKnownAs: [\"https://old.example/users/me\"]\n")
+        // Moving in: the blog names the owner's old account, which moves its followers here; they arrive and are accepted.
+        let blog = try await BlogFixture(remote: remote, extraConfig: "profile:\n  alsoKnownAs: [\"\(remote.actorID("owner"))\"]\n")
         defer { blog.stop() }
+        #expect(try await fetch(blog.actor, on: remote).json["alsoKnownAs"] as? [String] == [remote.actorID("owner")],
+                "moving in: the old account is named, so servers carry out its Move")
         try await blog.follow(by: remote, "alice")
-        #expect(try await fetch(blog.actor, on: remote).json["alsoKnownAs"] as? [String] == ["https://old.example/users/me"],
-                "moving in: the old account is named")
+        try await served("Accept of the moved follower") { !remote.activities(type: "Accept").isEmpty }
+        #expect(remote.activities(type: "Accept").first?.verifiedKeyID == blog.actor + "#main-key")
 
         // carol is the new account; until she names the blog as an alias, a move is refused.
         let carol = remote.actorID("carol")

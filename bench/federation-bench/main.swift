@@ -6,6 +6,7 @@
 //   federation-bench sink   <port> <blog-actor-url> <expected> [latency-ms]
 //   federation-bench seed   <site-folder> <sink-port> <shared-inboxes> <personal-inboxes> <followers>
 //   federation-bench stall  <blog-url> <count>   (signed POSTs whose key servers never answer)
+//   federation-bench reply  <blog-url> <post-path> (one more reply: how long until the page shows it)
 import Foundation
 import HTTPClient
 import HTTPSignatures
@@ -33,14 +34,9 @@ nonisolated func serve(_ router: Router<BasicRequestContext>, host: String, port
     return Task { try await app.runService(gracefulShutdownSignals: []) }
 }
 
-switch arguments[1] {
-case "inbox":
-    // Sustained signed Create(Note) replies from many actors; keys are fetched once from here.
-    let blog = arguments[2], site = arguments[3], posts = arguments[4].split(separator: ",").map(String.init)
-    let actors = arguments.count > 5 ? Int(arguments[5])! : 100
-    let notes = arguments.count > 6 ? Int(arguments[6])! : 20_000
-    let concurrency = arguments.count > 7 ? Int(arguments[7])! : 64
-    let port = 18_290
+/// Actors 0..<actors with keys, served on a loopback port: their documents are what the blog
+/// fetches to verify their signatures (once; then cached).
+func actorServer(actors: Int, port: Int = 18_290) async throws -> (base: String, keys: [PrivateKey], task: Task<Void, any Error>) {
     let base = "http://127.0.0.1:\(port)"
     let keys = try (0..<actors).map { _ in try PrivateKey.generate(.rsa(bits: 2048)) }
     let pems = try keys.map { try $0.publicKey.pemSPKI() }
@@ -54,8 +50,56 @@ case "inbox":
         return Response(status: .ok, headers: [.contentType: "application/activity+json"],
                         body: .init(byteBuffer: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: actor))))
     }
-    let server = serve(router, host: "127.0.0.1", port: port)
+    let task = serve(router, host: "127.0.0.1", port: port)
     try await Task.sleep(for: .milliseconds(300))
+    return (base, keys, task)
+}
+
+/// A signed `Create(Note)` replying to `target`, ready to send to the blog's shared inbox.
+func signedReply(base: String, actor n: Int, note: String, to target: String, text: String, blog: String,
+                 signer: CavageSigner) -> OutgoingRequest {
+    let id = "\(base)/users/\(n)/notes/\(note)"
+    let create: [String: Any] = [
+        "id": "\(id)/activity", "type": "Create", "actor": "\(base)/users/\(n)",
+        "object": ["id": id, "type": "Note", "attributedTo": "\(base)/users/\(n)", "inReplyTo": target,
+                   "content": "<p>\(text)</p>", "published": "2026-11-22T10:00:00Z",
+                   "to": ["https://www.w3.org/ns/activitystreams#Public"]],
+    ]
+    var parts = HTTPRequestParts(method: "POST", url: blog + "/inbox", headers: [("Content-Type", "application/activity+json")],
+                                 body: Array(try! JSONSerialization.data(withJSONObject: create)))
+    try! signer.sign(&parts)
+    return OutgoingRequest(method: "POST", url: parts.targetURI, headers: parts.headers, body: parts.body)
+}
+
+switch arguments[1] {
+case "reply":
+    // One more reply to a post, then how long until its page shows it (what a commenter waits).
+    let blog = arguments[2], post = arguments[3]
+    let (base, keys, server) = try await actorServer(actors: 1)
+    let words = "Fresh reply \(UUID().uuidString.prefix(8))"
+    let request = signedReply(base: base, actor: 0, note: UUID().uuidString, to: blog + post, text: words, blog: blog,
+                              signer: CavageSigner(keyId: "\(base)/users/0#main-key", key: keys[0]))
+    let client = HTTPClient(allowPrivateAddresses: true)
+    let start = ContinuousClock.now
+    let status = try await client.perform(request).status
+    var shown = false
+    while !shown, ContinuousClock.now - start < .seconds(30) {
+        let page = try await client.perform(OutgoingRequest(url: blog + post, headers: [("Accept", "text/html")]))
+        shown = String(decoding: page.body, as: UTF8.self).contains(words)
+        if !shown { try await Task.sleep(for: .milliseconds(20)) }
+    }
+    let elapsed = ContinuousClock.now - start
+    print(String(format: "new comment: inbox answered %d, shown on the page after %.2f s%@", status,
+                 Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, shown ? "" : " (NOT SHOWN in 30 s)"))
+    server.cancel()
+
+case "inbox":
+    // Sustained signed Create(Note) replies from many actors; keys are fetched once from here.
+    let blog = arguments[2], site = arguments[3], posts = arguments[4].split(separator: ",").map(String.init)
+    let actors = arguments.count > 5 ? Int(arguments[5])! : 100
+    let notes = arguments.count > 6 ? Int(arguments[6])! : 20_000
+    let concurrency = arguments.count > 7 ? Int(arguments[7])! : 64
+    let (base, keys, server) = try await actorServer(actors: actors)
     let runID = UUID().uuidString.prefix(8)
     // Sign everything first (in parallel), so the measured run is the blog's work, not ours.
     let signer = keys.enumerated().map { CavageSigner(keyId: "\(base)/users/\($0.offset)#main-key", key: $0.element) }
@@ -65,18 +109,8 @@ case "inbox":
             group.addTask {
                 stride(from: worker, to: notes, by: cores).map { i in
                     let n = i % actors
-                    let id = "\(base)/users/\(n)/notes/\(runID)-\(i)"
-                    let note: [String: Any] = [
-                        "id": "\(id)/activity", "type": "Create", "actor": "\(base)/users/\(n)",
-                        "object": ["id": id, "type": "Note", "attributedTo": "\(base)/users/\(n)", "inReplyTo": blog + posts[i % posts.count],
-                                   "content": "<p>Reply \(i) to the post.</p>", "published": "2026-11-22T10:00:00Z",
-                                   "to": ["https://www.w3.org/ns/activitystreams#Public"]],
-                    ]
-                    var parts = HTTPRequestParts(method: "POST", url: blog + "/inbox",
-                                                 headers: [("Content-Type", "application/activity+json")],
-                                                 body: Array(try! JSONSerialization.data(withJSONObject: note)))
-                    try! signer[n].sign(&parts)
-                    return (i, OutgoingRequest(method: "POST", url: parts.targetURI, headers: parts.headers, body: parts.body))
+                    return (i, signedReply(base: base, actor: n, note: "\(runID)-\(i)", to: blog + posts[i % posts.count],
+                                           text: "Reply \(i) to the post.", blog: blog, signer: signer[n]))
                 }
             }
         }
