@@ -89,3 +89,22 @@ public struct Hashtag: Encodable, Equatable, Sendable {
         self.name = name
     }
 }
+
+/// A key served at its own id (a rotated key of the blog), as GoToSocial and others serve theirs:
+/// verifiers find its `owner` and check that the owner lists it.
+public struct KeyDocument: Encodable, Equatable, Sendable {
+    public var context: JSONValue = .array([.string(AS.namespace), .string("https://w3id.org/security/v1")])
+    public var id: String
+    public var type = "CryptographicKey"
+    public var owner: String
+    public var publicKeyPem: String
+
+    enum CodingKeys: String, CodingKey {
+        case context = "@context"
+        case id, type, owner, publicKeyPem
+    }
+
+    public init(id: String, owner: String, publicKeyPem: String) {
+        (self.id, self.owner, self.publicKeyPem) = (id, owner, publicKeyPem)
+    }
+}

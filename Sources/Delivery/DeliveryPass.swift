@@ -165,7 +165,8 @@ extension DeliveryWorker {
                                      headers: [("Content-Type", "application/activity+json"),
                                                ("Accept", "application/activity+json")],
                                      body: Array(job.json.utf8))
-        if rfc9421 { try self.rfc9421.sign(&parts) } else { try cavage.sign(&parts) }
+        let (keyID, key) = signingKey()
+        if rfc9421 { try RFC9421Signer(keyId: keyID, key: key).sign(&parts) } else { try CavageSigner(keyId: keyID, key: key).sign(&parts) }
         return OutgoingRequest(method: "POST", url: job.inbox, headers: parts.headers, body: parts.body)
     }
 }

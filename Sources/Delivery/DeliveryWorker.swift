@@ -11,7 +11,7 @@ import Store
 /// that dies mid-fan-out loses nothing: its rows come due again (at-least-once delivery).
 ///
 /// ```swift
-/// let worker = DeliveryWorker(store: store, keyID: urls.actorKeyID, key: actorKey, settings: .init(userAgent: ua))
+/// let worker = DeliveryWorker(store: store, keyID: activityPub.actorKeyID, key: actorKey, settings: .init(userAgent: ua))
 /// let report = await worker.runOnce()   // `lectern deliver`
 /// ```
 public final class DeliveryWorker: Sendable {
@@ -46,19 +46,24 @@ public final class DeliveryWorker: Sendable {
     public let settings: Settings
     /// Wakes `run` when activities were queued (shared, so a replacement worker hears it too).
     public let signal: QueueSignal
-    let cavage: CavageSigner
-    let rfc9421: RFC9421Signer
+    /// The key to sign with, asked for each request: a rotated key is used from the moment it is
+    /// current, whichever process rotated it.
+    let signingKey: @Sendable () -> (keyID: String, key: PrivateKey)
     let transfers: ConcurrentTransfers
     let logger: Logger
 
-    public init(store: Store, keyID: String, key: PrivateKey, settings: Settings, signal: QueueSignal = QueueSignal(),
-                logger: Logger = Logger(label: "lectern.delivery")) {
+    public convenience init(store: Store, keyID: String, key: PrivateKey, settings: Settings, signal: QueueSignal = QueueSignal(),
+                            logger: Logger = Logger(label: "lectern.delivery")) {
+        self.init(store: store, signingKey: { (keyID, key) }, settings: settings, signal: signal, logger: logger)
+    }
+
+    public init(store: Store, signingKey: @escaping @Sendable () -> (keyID: String, key: PrivateKey), settings: Settings,
+                signal: QueueSignal = QueueSignal(), logger: Logger = Logger(label: "lectern.delivery")) {
         self.signal = signal
         self.logger = logger
         self.store = store
         self.settings = settings
-        cavage = CavageSigner(keyId: keyID, key: key)
-        rfc9421 = RFC9421Signer(keyId: keyID, key: key)
+        self.signingKey = signingKey
         var client = HTTPClient(allowPrivateAddresses: settings.allowPrivateAddresses)
         client.connectTimeout = settings.connectTimeout
         client.totalTimeout = settings.requestTimeout

@@ -25,6 +25,13 @@ public final class ActivityPubSite: Sendable {
     public let store: Store
     /// Signs the blog's deliveries; its public half is in the actor document.
     public let actorKey: PrivateKey
+    /// The id of `actorKey` (`<actor>#main-key` until a rotation).
+    public let actorKeyID: String
+    /// The blog's keys over time: the retired ones still answer for a while.
+    public let keyring: ActorKeyring
+    /// When the blog first federated: the actor's `published`.
+    public let published: Date
+    public let actorDocument: ActorDocument
     /// Signs outgoing GETs.
     public let instanceKey: PrivateKey
     public let actorJSON: Data
@@ -43,14 +50,19 @@ public final class ActivityPubSite: Sendable {
         self.config = config
         self.urls = FederationURLs(config: config)
         self.store = store
-        actorKey = try keys.key(named: KeyStore.actor)
+        keyring = try ActorKeyring.load(from: store)
+        actorKey = try keys.key(named: keyring.keyName)
+        actorKeyID = keyring.keyID(urls)
         instanceKey = try keys.key(named: KeyStore.instanceActor)
         let builder = ActorBuilder(config: config, urls: urls)
-        // The actor's `published`: when its key was made, which is when the blog first federated.
-        let created = published ?? (try? FileManager.default.attributesOfItem(atPath: keys.url(named: KeyStore.actor).path)[.modificationDate]
-                       as? Date) ?? Date(timeIntervalSince1970: 0)
-        actorJSON = try ASEncoder.encode(builder.blogActor(publicKeyPEM: try actorKey.publicKey.pemSPKI(), published: created,
-                                                           movedTo: try store.setting(Self.movedToKey)))
+        // The actor's `published`: when its first key was made, which is when the blog first federated.
+        let created = published ?? keyring.published
+            ?? (try? FileManager.default.attributesOfItem(atPath: keys.url(named: KeyStore.actor).path)[.modificationDate] as? Date)
+            ?? Date(timeIntervalSince1970: 0)
+        self.published = created
+        actorDocument = builder.blogActor(publicKeyPEM: try actorKey.publicKey.pemSPKI(), keyID: actorKeyID, published: created,
+                                          movedTo: try store.setting(Self.movedToKey))
+        actorJSON = try ASEncoder.encode(actorDocument)
         instanceActorJSON = try ASEncoder.encode(builder.instanceActor(publicKeyPEM: try instanceKey.publicKey.pemSPKI(),
                                                                        published: created))
         discovery = Discovery(urls: urls, softwareVersion: Self.softwareVersion)
@@ -169,6 +181,23 @@ public final class ActivityPubSite: Sendable {
         case .shares: try ASEncoder.encode(CountCollection(id: urls.shares(forPostPath: postPath), totalItems: counts.announces,
                                                            context: context))
         }
+    }
+
+    /// `/actor/keys/<token>`: the current key or one retired less than 7 days ago, as a key
+    /// document naming its owner; nil otherwise.
+    public func keyDocument(token: String, now: Date = Date()) throws -> Data? {
+        let id = urls.actorKey(token)
+        // Read now, not when this was built: another process may have just rotated the key.
+        let keyring = try ActorKeyring.load(from: store)
+        let pem: String
+        if id == keyring.keyID(urls), let current = keyring.currentPublicKeyPem {
+            pem = current
+        } else if let retired = keyring.retiredKey(id: id, now: now) {
+            pem = retired.publicKeyPem
+        } else {
+            return nil
+        }
+        return try ASEncoder.encode(KeyDocument(id: id, owner: urls.actor, publicKeyPem: pem))
     }
 
     /// What a note or quote authorization id the blog handed out answers.

@@ -17,7 +17,8 @@ public struct FederationURLs: Sendable {
     }
 
     public var actor: String { base + "/actor" }
-    public var actorKeyID: String { actor + "#main-key" }
+    /// A rotated key's id (the first key is `<actor>#main-key`; see `ActorKeyring`).
+    public func actorKey(_ token: String) -> String { actor + "/keys/" + token }
     public var inbox: String { actor + "/inbox" }
     public var sharedInbox: String { base + "/inbox" }
     public var outbox: String { actor + "/outbox" }

@@ -84,7 +84,7 @@ public final class Blog: Sendable {
         let config = try SiteConfig.load(from: root)
         let activityPub = try ActivityPubSite(config: config, store: store, keys: keys)
         return State(config: config, activityPub: activityPub,
-                     delivery: deliveryWorker(activityPub, signal: signal, logger: logger), configStamp: stamp)
+                     delivery: deliveryWorker(activityPub, keys: keys, signal: signal, logger: logger), configStamp: stamp)
     }
 
     /// Reads `lectern.yml` and the keys again (the configuration was edited, or the keys rotated).
@@ -105,7 +105,7 @@ public final class Blog: Sendable {
     }
 
     /// The delivery worker as `lectern.yml` configures it, signing as the blog's actor.
-    static func deliveryWorker(_ activityPub: ActivityPubSite, signal: QueueSignal, logger: Logger) -> DeliveryWorker {
+    static func deliveryWorker(_ activityPub: ActivityPubSite, keys: KeyStore, signal: QueueSignal, logger: Logger) -> DeliveryWorker {
         let config = activityPub.config
         var settings = DeliveryWorker.Settings(userAgent: "Lectern/\(ActivityPubSite.softwareVersion) (+\(config.baseURL)/)")
         settings.concurrency = config.delivery.concurrency
@@ -114,8 +114,9 @@ public final class Blog: Sendable {
         settings.allowPrivateAddresses = config.federation.allowPrivateAddresses
         var logger = logger
         logger[metadataKey: "component"] = "delivery"
-        return DeliveryWorker(store: activityPub.store, keyID: activityPub.urls.actorKeyID, key: activityPub.actorKey,
-                              settings: settings, signal: signal, logger: logger)
+        let signingKey = CurrentActorKey(site: activityPub, keys: keys, logger: logger)
+        return DeliveryWorker(store: activityPub.store, signingKey: { signingKey.current() }, settings: settings, signal: signal,
+                              logger: logger)
     }
 
     /// Tells whoever serves this blog that something changed (another process polls; this one

@@ -18,6 +18,10 @@ public final class Store: Sendable {
     public convenience init(path: String, busyTimeout: TimeInterval = 5) throws {
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // Created private (SQLite would make it 0644, and its -wal and -shm files after it).
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))

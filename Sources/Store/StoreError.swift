@@ -8,6 +8,8 @@ public enum StoreError: Error, CustomStringConvertible {
     case busy
     /// The change would break a rule of the data (two posts at one URL, say).
     case conflict(String)
+    /// `PRAGMA integrity_check` found problems.
+    case damaged(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -16,6 +18,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case let .notFound(what): return "no \(what)"
         case let .conflict(why): return "conflict: \(why)"
         case .busy: return "the database is busy (another process holds a lock); try again"
+        case let .damaged(path, reason): return "the database \(path) is damaged (integrity_check: \(reason))"
         }
     }
 }

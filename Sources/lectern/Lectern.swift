@@ -11,7 +11,7 @@ struct Lectern: AsyncParsableCommand {
         abstract: "A blog engine that pre-renders Markdown and federates over ActivityPub.",
         version: version,
         subcommands: [InitCommand.self, NewCommand.self, BuildCommand.self, ServeCommand.self, PublishCommand.self,
-                      StatusCommand.self, DeliverCommand.self, DeliveriesCommand.self, ImportCommand.self, HighlightCommand.self, FollowersCommand.self, CommentsCommand.self,
+                      StatusCommand.self, DoctorCommand.self, BackupCommand.self, RestoreCommand.self, DeliverCommand.self, DeliveriesCommand.self, ImportCommand.self, HighlightCommand.self, FollowersCommand.self, CommentsCommand.self,
                       BlocksCommand.self, DigestCommand.self, KeysCommand.self, MoveCommand.self, MigrateCommand.self, VersionCommand.self])
 }
 

@@ -162,6 +162,15 @@ let thisYear = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(iden
         try await served("alias redirect") {
             try await HTTPClientForTests.get(blog.base + "/blog/old-moving.html", accept: "text/html").header("location") == final
         }
+
+        // Pages too (an imported blog's /about.html, say).
+        try "---\ntitle: About\naliases: [/about.html, /about-me/]\n---\nWho writes here.\n"
+            .write(to: blog.root.appendingPathComponent("content/pages/about.md"), atomically: true, encoding: .utf8)
+        try lectern(["build"], site: blog.root)
+        try await served("page alias redirect") {
+            try await HTTPClientForTests.get(blog.base + "/about.html", accept: "text/html").header("location") == "/about/"
+        }
+        #expect(try await HTTPClientForTests.get(blog.base + "/about-me/", accept: "text/html").status == 301)
     }
 
     /// Edits that change nothing followers see send nothing; `federate: false` takes a post off

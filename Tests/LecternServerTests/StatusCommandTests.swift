@@ -4,41 +4,36 @@ import Testing
 /// `lectern status` through the real executable, beside a running server.
 @Suite(.serialized) struct StatusCommandTests {
     @Test func statusShowsTheBlogAsTextAndJSON() async throws {
-        let remote = try FakeInstance()
-        try await remote.start()
-        defer { remote.stop() }
-        let blog = try await BlogFixture(remote: remote)
-        defer { blog.stop() }
-        try await blog.follow(by: remote, "alice")
-        #expect(try await remote.send(["id": remote.actorID("bob") + "/likes/x", "type": "Like", "actor": remote.actorID("bob"),
-                                       "object": "https://elsewhere.example/post"], as: "bob", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-        try blog.runtime.inboxCounter.flush(to: blog.store)
-        let later = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3 * 86_400))
-        try "---\ntitle: Coming soon\ndate: \(later)\n---\nNot yet.\n"
-            .write(to: blog.root.appendingPathComponent("content/posts/soon.md"), atomically: true, encoding: .utf8)
+        try await withBlog(follower: "alice") { remote, blog in            #expect(try await remote.send(["id": remote.actorID("bob") + "/likes/x", "type": "Like", "actor": remote.actorID("bob"),
+                                           "object": "https://elsewhere.example/post"], as: "bob", to: blog.sharedInbox) == 202)
+            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            try blog.runtime.inboxCounter.flush(to: blog.store)
+            let later = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3 * 86_400))
+            try "---\ntitle: Coming soon\ndate: \(later)\n---\nNot yet.\n"
+                .write(to: blog.root.appendingPathComponent("content/posts/soon.md"), atomically: true, encoding: .utf8)
 
-        let json = try lectern(["status", "--json"], site: blog.root)
-        let status = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(json)")
-        let posts = try #require(status["posts"] as? [String: Any])
-        #expect(posts["published"] as? Int == 3, "the draft is not counted")
-        let scheduled = posts["scheduled"] as? [[String: Any]] ?? []
-        #expect(scheduled.map { $0["title"] as? String } == ["Coming soon"])
-        #expect((status["followers"] as? [String: Any])?["total"] as? Int == 1)
-        #expect((status["followers"] as? [String: Any])?["thisWeek"] as? Int == 1)
-        let inbox = try #require(status["inbox"] as? [String: Any])
-        #expect((inbox["applied"] as? [String: Int])?["follow"] == 1)
-        #expect((inbox["ignored"] as? [String: Int])?.values.reduce(0, +) == 1, "the like of someone else's post")
-        #expect((status["server"] as? [String: Any])?["running"] as? Bool == true)
-        #expect(status["lastBuild"] is String)
+            let json = try lectern(["status", "--json"], site: blog.root)
+            let status = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(json)")
+            let posts = try #require(status["posts"] as? [String: Any])
+            #expect(posts["published"] as? Int == 3, "the draft is not counted")
+            let scheduled = posts["scheduled"] as? [[String: Any]] ?? []
+            #expect(scheduled.map { $0["title"] as? String } == ["Coming soon"])
+            #expect((status["followers"] as? [String: Any])?["total"] as? Int == 1)
+            #expect((status["followers"] as? [String: Any])?["thisWeek"] as? Int == 1)
+            let inbox = try #require(status["inbox"] as? [String: Any])
+            #expect((inbox["applied"] as? [String: Int])?["follow"] == 1)
+            #expect((inbox["ignored"] as? [String: Int])?.values.reduce(0, +) == 1, "the like of someone else's post")
+            #expect((status["server"] as? [String: Any])?["running"] as? Bool == true)
+            #expect(status["lastBuild"] is String)
 
-        let text = try lectern(["status"], site: blog.root)
-        #expect(text.contains("3 published, 1 scheduled"), "\(text)")
-        #expect(text.contains("Coming soon"))
-        #expect(text.contains("1 (+1 this week)"))
-        #expect(text.contains("running on 127.0.0.1:\(blog.port)"))
+            let text = try lectern(["status"], site: blog.root)
+            #expect(text.contains("3 published, 1 scheduled"), "\(text)")
+            #expect(text.contains("Coming soon"))
+            #expect(text.contains("1 (+1 this week)"))
+            #expect(text.contains("running on 127.0.0.1:\(blog.port)"))
 
-        let missing = try lectern(["status"], site: blog.root.appendingPathComponent("nowhere"), expectSuccess: false)
-        #expect(missing.contains("error:"), "\(missing)")
+            let missing = try lectern(["status"], site: blog.root.appendingPathComponent("nowhere"), expectSuccess: false)
+            #expect(missing.contains("error:"), "\(missing)")
+        }
     }
 }

@@ -8,7 +8,7 @@ struct ActorBuilder {
     let config: SiteConfig
     let urls: FederationURLs
 
-    func blogActor(publicKeyPEM: String, published: Date, movedTo: String? = nil) -> ActorDocument {
+    func blogActor(publicKeyPEM: String, keyID: String, published: Date, movedTo: String? = nil) -> ActorDocument {
         let profile = config.profile
         let summary = config.description.isEmpty ? "" : "<p>\(HTMLText.escape(config.description))</p>"
         var actor = ActorDocument(
@@ -18,7 +18,7 @@ struct ActorBuilder {
             image: profile.header.map { ImageObject(url: urls.absolute($0), mediaType: MediaTypes.image($0)) },
             inbox: urls.inbox, outbox: urls.outbox, followers: urls.followers, following: urls.following,
             featured: urls.featured, sharedInbox: urls.sharedInbox,
-            publicKey: PublicKeyDocument(id: urls.actorKeyID, owner: urls.actor, publicKeyPem: publicKeyPEM),
+            publicKey: PublicKeyDocument(id: keyID, owner: urls.actor, publicKeyPem: publicKeyPEM),
             manuallyApprovesFollowers: false, discoverable: true, indexable: true, published: ASDate.format(published),
             attributionDomains: [urls.host], alsoKnownAs: profile.alsoKnownAs.isEmpty ? nil : profile.alsoKnownAs,
             attachment: profile.links.isEmpty ? nil : profile.links.map { link in

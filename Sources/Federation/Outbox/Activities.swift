@@ -63,6 +63,12 @@ struct Activities {
                  to: [AS.publicAddress], cc: [urls.followers], object: TombstoneReference(id: objectID))
     }
 
+    /// `Update` of the blog's actor (a new key, say): the whole document, as Mastodon sends it.
+    func updateActor(_ actor: ActorDocument, now: Date) -> Activity<ActorDocument> {
+        Activity(id: urls.actor + "#updates/" + String(Int(now.timeIntervalSince1970)), type: .update, actor: urls.actor,
+                 published: ASDate.format(now), to: [AS.publicAddress], cc: [urls.followers], object: actor)
+    }
+
     /// `Move` of the blog to `target`, as Mastodon's account migration sends it: the object is the
     /// blog itself, and followers' servers follow `target` once its `alsoKnownAs` names us.
     func move(to target: String, now: Date) -> Activity<String> {

@@ -38,6 +38,13 @@ enum ActivityPubRoutes {
             return json(current().actorJSON)
         }
         router.get("/instance-actor") { _, _ -> Response in json(current().instanceActorJSON) }
+        // A rotated key, current or retired less than 7 days ago: public, like the actor.
+        router.get("/actor/keys/:token") { _, context -> Response in
+            guard let key = try current().keyDocument(token: context.parameters.get("token") ?? "") else {
+                return plain(.notFound, "not found\n")
+            }
+            return json(key)
+        }
         let signed = SignedFetch(current: current)
         router.get("/actor/outbox") { request, _ -> Response in
             try await signed.check(request) ?? json(try current().outbox(page: try page(request)))

@@ -14,6 +14,8 @@ public struct SiteConfig: Sendable, Equatable {
     public var author: String
     /// Absolute base URL without a trailing slash, e.g. `https://blog.example`.
     public var baseURL: String
+    /// Whether `lectern.yml` says `baseURL` (else the local default is used: `lectern doctor` says so).
+    public var baseURLIsSet = false
     public var username: String
     /// The owner's fediverse handle (`@me@social.example`), used for digests and attribution.
     public var owner: String?
@@ -101,6 +103,7 @@ extension SiteConfig {
                 throw fields.error("baseURL", "must be an absolute http(s) URL such as https://blog.example")
             }
             config.baseURL = trimmedBaseURL(base)
+            config.baseURLIsSet = true
         }
         config.username = try fields.string("username") ?? "blog"
         config.owner = try fields.string("owner")

@@ -9,7 +9,7 @@ struct ContentParser {
     static let postKeys: Set<String> = ["title", "date", "updated", "slug", "category", "tags", "summary",
                                         "draft", "image", "pinned", "categories", "lastmod", "description",
                                         "id", "aliases", "federate", "series", "seriesOrder", "toc"]
-    static let pageKeys: Set<String> = ["title", "slug", "summary", "draft", "menu"]
+    static let pageKeys: Set<String> = ["title", "slug", "summary", "draft", "menu", "aliases"]
 
     func post(source: String, file: String) throws -> Post {
         let matter = try FrontMatter.split(source, file: file)
@@ -60,10 +60,7 @@ struct ContentParser {
         if let id = post.declaredID, URLComponents(string: id)?.scheme?.hasPrefix("http") != true {
             throw fields.error("id", "must be the post's first URL, such as https://blog.example/2024/old-slug/")
         }
-        post.aliases = try fields.strings("aliases").map { $0.trimmingCharacters(in: .whitespaces) }
-        for alias in post.aliases where !alias.hasPrefix("/") || alias.hasPrefix("//") || alias.contains("..") {
-            throw fields.error("aliases", "entries are paths on this site such as /2019/05/old-post/, not '\(alias)'")
-        }
+        post.aliases = try aliases(fields)
         post.federate = try fields.bool("federate") ?? true
         post.series = try fields.string("series").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         post.seriesOrder = try fields.int("seriesOrder")
@@ -83,7 +80,17 @@ struct ContentParser {
                         draft: try fields.bool("draft") ?? false, markdown: matter.body,
                         sourceHash: ContentHash(source), path: "/\(slug)/", menuOrder: try fields.int("menu"))
         page.warnings = warnings
+        page.aliases = try aliases(fields)
         return page
+    }
+
+    /// `aliases:` (Hugo's name): old paths on this site that redirect (301) to the post or page.
+    private func aliases(_ fields: YAMLFields) throws -> [String] {
+        let aliases = try fields.strings("aliases").map { $0.trimmingCharacters(in: .whitespaces) }
+        for alias in aliases where !alias.hasPrefix("/") || alias.hasPrefix("//") || alias.contains("..") {
+            throw fields.error("aliases", "entries are paths on this site such as /2019/05/old-post/, not '\(alias)'")
+        }
+        return aliases
     }
 
     private func slug(fields: YAMLFields, title: String, file: String) throws -> String {

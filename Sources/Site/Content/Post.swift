@@ -69,5 +69,7 @@ public struct Page: Sendable {
     public var path: String
     /// Listed in the site navigation when set; lower comes first.
     public var menuOrder: Int?
+    /// Old paths that redirect here (301).
+    public var aliases: [String] = []
     public var warnings: [String] = []
 }

@@ -6,7 +6,31 @@ import Site
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys", abstract: "The blog's signing keys (kept in data/keys, mode 0600).",
-        subcommands: [Show.self])
+        subcommands: [Show.self, Rotate.self], defaultSubcommand: Show.self)
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace the blog actor's key pair: a new key id from now on, the old one answering for 7 days.",
+            discussion: """
+            The actor's publicKey and every signature switch at once (also in a running server), the old private \
+            key is deleted, and Update(Person) with the new key is queued to every follower's inbox. The old key \
+            id keeps answering as a key document for 7 days (the very first key, <actor>#main-key, is a fragment \
+            of the actor and answers with the actor, which names the new key).
+
+            Example: lectern keys rotate -s /srv/blog
+            """)
+
+        @OptionGroup var siteOptions: SiteOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                let blog = try siteOptions.openBlog()
+                let report = try blog.rotateActorKey()
+                print("rotated: signing with \(report.newKeyID) (was \(report.oldKeyID)); Update queued for \(report.inboxes) inboxes")
+                try await DeliverCommand.deliverOrHandOver(blog)
+            }
+        }
+    }
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -20,14 +44,12 @@ struct KeysCommand: AsyncParsableCommand {
         func run() async throws {
             let root = siteOptions.root
             try await reportingErrors {
-                let config = try SiteConfig.load(from: root)
-                let name = instance ? KeyStore.instanceActor : KeyStore.actor
-                let store = KeyStore(folder: root.appendingPathComponent("data/keys"))
-                let key: PrivateKey
-                do { key = try store.key(named: name) } catch let error as CryptoError { throw CLIError(error.description) }
-                let actor = config.absoluteURL(instance ? "/instance-actor" : "/actor")
-                print("\(name) key (\(key.type)) in \(store.url(named: name).path)")
-                print("keyId: \(actor)#main-key")
+                let site = try siteOptions.openBlog().activityPub
+                let key = instance ? site.instanceKey : site.actorKey
+                let keyID = instance ? site.urls.instanceKeyID : site.actorKeyID
+                let name = instance ? KeyStore.instanceActor : site.keyring.keyName
+                print("\(name) key (\(key.type)) in \(KeyStore(folder: root.appendingPathComponent("data/keys")).url(named: name).path)")
+                print("keyId: \(keyID)")
                 print(try key.publicKey.pemSPKI(), terminator: "")
             }
         }

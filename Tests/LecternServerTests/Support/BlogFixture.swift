@@ -110,3 +110,22 @@ enum HTTPClientForTests {
         try await HTTPClient(allowPrivateAddresses: true).perform(OutgoingRequest(url: url, headers: [("Accept", accept)]), on: testTransfers)
     }
 }
+
+/// A fake instance and a blog federating with it (`follower` on it following the blog first),
+/// both stopped once `body` is done.
+func withBlog<T>(extraConfig: String = "", follower: String? = nil,
+                 _ body: (FakeInstance, BlogFixture) async throws -> T) async throws -> T {
+    try await withBlog(extraConfig: { _ in extraConfig }, follower: follower, body)
+}
+
+/// The same, with configuration that names the fake instance's addresses.
+func withBlog<T>(extraConfig: (FakeInstance) -> String, follower: String? = nil,
+                 _ body: (FakeInstance, BlogFixture) async throws -> T) async throws -> T {
+    let remote = try FakeInstance()
+    try await remote.start()
+    defer { remote.stop() }
+    let blog = try await BlogFixture(remote: remote, extraConfig: extraConfig(remote))
+    defer { blog.stop() }
+    if let follower { try await blog.follow(by: remote, follower) }
+    return try await body(remote, blog)
+}

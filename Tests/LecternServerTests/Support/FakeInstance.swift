@@ -194,8 +194,14 @@ struct HTTPKeyFetcher: SignatureKeyProvider {
         let url = String(keyId.split(separator: "#")[0])
         let response = try await HTTPClient(allowPrivateAddresses: true)
             .perform(OutgoingRequest(url: url, headers: [("Accept", "application/activity+json")]), on: testTransfers)
-        let actor = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
-        guard let key = actor?["publicKey"] as? [String: Any], key["id"] as? String == keyId, let pem = key["publicKeyPem"] as? String
+        let document = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        // A key document of its own (a rotated key), naming an owner on its origin, as GoToSocial
+        // accepts them; or an actor whose `publicKey` is the key.
+        if document?["id"] as? String == keyId, let pem = document?["publicKeyPem"] as? String,
+           let owner = document?["owner"] as? String, URL(string: owner)?.host == URL(string: keyId)?.host {
+            return try PublicKey(pem: pem)
+        }
+        guard let key = document?["publicKey"] as? [String: Any], key["id"] as? String == keyId, let pem = key["publicKeyPem"] as? String
         else { throw SignatureError.keyUnavailable(keyId) }
         return try PublicKey(pem: pem)
     }

@@ -1,0 +1,47 @@
+import ActivityStreams
+import Foundation
+import LecternCrypto
+import Store
+
+/// `lectern keys rotate`: a new key pair under a new key id. The actor's `publicKey` and every
+/// signature switch at once (one store setting), the old private key is deleted (it never signs
+/// again), its public half keeps answering at its id for 7 days, and `Update(Person)` with the
+/// new key goes to every follower's inbox, so their servers need not wait for a failed
+/// verification to fetch it again.
+public struct KeyRotation: Sendable {
+    public let site: ActivityPubSite
+    public let keys: KeyStore
+    public let outbox: Outbox
+
+    public init(site: ActivityPubSite, keys: KeyStore, outbox: Outbox) {
+        (self.site, self.keys, self.outbox) = (site, keys, outbox)
+    }
+
+    public struct Report: Sendable {
+        public let oldKeyID: String
+        public let newKeyID: String
+        public let inboxes: Int
+    }
+
+    public func rotate(now: Date = Date()) throws -> Report {
+        var keyring = try ActorKeyring.load(from: site.store)
+        var token = "k" + String(Int(now.timeIntervalSince1970))
+        while token == keyring.current || keyring.retired.contains(where: { $0.id == site.urls.actorKey(token) }) { token += "b" }
+        let newKey = try PrivateKey.generate(.rsa(bits: 2048))
+        try KeyFile.write(newKey, to: keys.url(named: KeyStore.actor + "-" + token))
+        let oldFile = keys.url(named: keyring.keyName)
+        keyring.retired = keyring.retired.filter { now.timeIntervalSince($0.retiredAt) < ActorKeyring.retiredKeysAnswer }
+            + [ActorKeyring.Retired(id: site.actorKeyID, publicKeyPem: try site.actorKey.publicKey.pemSPKI(), retiredAt: now)]
+        keyring.published = keyring.published ?? site.published
+        keyring.current = token
+        keyring.currentPublicKeyPem = try newKey.publicKey.pemSPKI()
+        try keyring.save(to: site.store)
+        try? FileManager.default.removeItem(at: oldFile)
+
+        let rotated = try ActivityPubSite(config: site.config, store: site.store, keys: keys)
+        let inboxes = try site.store.followerInboxes()
+        try outbox.send(Activities(urls: site.urls, config: site.config).updateActor(rotated.actorDocument, now: now),
+                        to: inboxes, now: now)
+        return Report(oldKeyID: site.actorKeyID, newKeyID: rotated.actorKeyID, inboxes: Set(inboxes).count)
+    }
+}

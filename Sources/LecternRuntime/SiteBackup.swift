@@ -1,0 +1,108 @@
+import Foundation
+import Store
+
+/// `lectern backup` and `lectern restore`: one `.tar.gz` holding what cannot be rebuilt — a
+/// consistent copy of the database (SQLite's online backup, taken while the server writes), the
+/// keys, `lectern.yml`, `content/`, `theme/`, `static/`. `public/` is not saved: a build makes it.
+public enum SiteBackup {
+    /// What a backup holds besides the database, relative to the site folder.
+    static let items = ["lectern.yml", "content", "theme", "static", "data/keys"]
+    static let database = "data/lectern.sqlite"
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Writes the archive (mode 0600: it holds the private keys); never overwrites a file.
+    /// Returns what it holds, relative to the site.
+    @discardableResult
+    public static func create(blog: Blog, archive: URL) throws -> [String] {
+        let files = FileManager.default
+        guard !files.fileExists(atPath: archive.path) else { throw Failure("\(archive.path) exists; give a new file name") }
+        let stage = files.temporaryDirectory.appendingPathComponent("lectern-backup-\(UUID().uuidString)")
+        defer { try? files.removeItem(at: stage) }
+        try files.createDirectory(at: stage.appendingPathComponent("data"), withIntermediateDirectories: true,
+                                  attributes: [.posixPermissions: 0o700])
+        try blog.store.backup(to: stage.appendingPathComponent(database).path)
+        let present = items.filter { files.fileExists(atPath: blog.root.appendingPathComponent($0).path) }
+        let partial = archive.deletingLastPathComponent().appendingPathComponent("." + archive.lastPathComponent + ".partial")
+        try? files.removeItem(at: partial)
+        guard files.createFile(atPath: partial.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw Failure("cannot write \(archive.path)")
+        }
+        do {
+            try tar(["-czf", partial.path, "-C", stage.path, database, "-C", blog.root.path] + present)
+            try files.moveItem(at: partial, to: archive)
+        } catch {
+            try? files.removeItem(at: partial)
+            throw error
+        }
+        return [database] + present
+    }
+
+    /// Puts a backup back into `root`: refuses while a server runs for it, unpacks beside it,
+    /// checks the database's integrity, then swaps each part in. The site folder itself is kept
+    /// (its owner and mode too), and what is restored gets the folder's owner. Run a build after.
+    @discardableResult
+    public static func restore(archive: URL, into root: URL) throws -> [String] {
+        let files = FileManager.default
+        guard files.fileExists(atPath: archive.path) else { throw Failure("no file \(archive.path)") }
+        if let server = ServerPresence(root: root).running() {
+            throw Failure("a server is running for \(root.path) (\(server["address"] ?? "pid \(server["pid"] ?? "?")")); "
+                          + "stop it first (systemctl stop lectern), then restore")
+        }
+        try files.createDirectory(at: root.appendingPathComponent("data"), withIntermediateDirectories: true,
+                                  attributes: [.posixPermissions: 0o700])
+        // Unpacked inside the site folder, so the swaps below are renames on one file system.
+        let stage = root.appendingPathComponent(".restore-\(UUID().uuidString)")
+        defer { try? files.removeItem(at: stage) }
+        try files.createDirectory(at: stage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try tar(["-xzf", archive.path, "-C", stage.path, "--no-same-owner"])
+        guard files.fileExists(atPath: stage.appendingPathComponent("lectern.yml").path) else {
+            throw Failure("\(archive.path) is not a Lectern backup (no lectern.yml inside)")
+        }
+        let restoredDatabase = stage.appendingPathComponent(database)
+        if files.fileExists(atPath: restoredDatabase.path) { try Store.checkIntegrity(path: restoredDatabase.path) }
+
+        let parts = ([database] + items).filter { files.fileExists(atPath: stage.appendingPathComponent($0).path) }
+        let owner = try files.attributesOfItem(atPath: root.path)
+        for part in parts {
+            let target = root.appendingPathComponent(part)
+            if part == database {
+                for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: target.path + suffix) }
+            }
+            if files.fileExists(atPath: target.path) { try files.removeItem(at: target) }
+            try files.moveItem(at: stage.appendingPathComponent(part), to: target)
+            try giveOwnership(of: target, like: owner)
+        }
+        return parts
+    }
+
+    /// When run as root (a restore by the administrator), what is restored belongs to the site
+    /// folder's owner, or the service user is locked out of its own blog.
+    static func giveOwnership(of url: URL, like folder: [FileAttributeKey: Any]) throws {
+        guard getuid() == 0, let user = folder[.ownerAccountID], let group = folder[.groupOwnerAccountID] else { return }
+        let files = FileManager.default
+        let attributes: [FileAttributeKey: Any] = [.ownerAccountID: user, .groupOwnerAccountID: group]
+        try files.setAttributes(attributes, ofItemAtPath: url.path)
+        guard let walker = files.enumerator(atPath: url.path) else { return }
+        for case let path as String in walker {
+            try files.setAttributes(attributes, ofItemAtPath: url.appendingPathComponent(path).path)
+        }
+    }
+
+    static func tar(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/tar")
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure("tar failed: " + String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// `lectern doctor` through the real executable: a healthy running blog passes, and each kind of
+/// trouble fails with its fix and exit status 1.
+@Suite(.serialized) struct DoctorCommandTests {
+    func checks(_ output: String) throws -> [String: [String: String]] {
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: String]], "\(output)")
+        return Dictionary(list.map { ($0["name"]!, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test func healthyBlogPassesAndEachProblemNamesItsFix() async throws {
+        try await withBlog { _, blog in
+
+            let healthy = try checks(try lectern(["doctor", "--json"], site: blog.root))
+            #expect(healthy["baseURL"]?["status"] == "warning", "a loopback baseURL is fine for trying only")
+            for name in ["config", "permissions", "database", "migrations", "disk", "clock", "deliveries", "reachable"] {
+                #expect(healthy[name]?["status"] == "ok", "\(name): \(healthy[name] ?? [:])")
+            }
+            let text = try lectern(["doctor"], site: blog.root)
+            #expect(text.contains("✓ reachable: http://127.0.0.1:\(blog.port) serves this blog's WebFinger and actor"), "\(text)")
+
+            // A key readable by others.
+            let key = blog.root.appendingPathComponent("data/keys/instance-actor.pem")
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key.path)
+            let loose = try lectern(["doctor", "--offline"], site: blog.root, expectSuccess: false)
+            #expect(loose.contains("✗ permissions: readable by others: data/keys/instance-actor.pem"), "\(loose)")
+            #expect(loose.contains("fix: chmod"))
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
+
+            // Configuration: no baseURL; not https; a path prefix; and nobody answering at the address.
+            let configFile = blog.root.appendingPathComponent("lectern.yml")
+            let original = try String(contentsOf: configFile, encoding: .utf8)
+            let baseLine = try #require(original.split(separator: "\n").first { $0.hasPrefix("baseURL:") })
+            for (replacement, expected) in [("", "not set"), ("baseURL: http://blog.example", "is not https"),
+                                            ("baseURL: https://example.com/blog", "has a path")] {
+                try original.replacingOccurrences(of: String(baseLine), with: replacement).write(to: configFile, atomically: true, encoding: .utf8)
+                let output = try lectern(["doctor", "--offline", "--json"], site: blog.root, expectSuccess: false)
+                let result = try checks(output)
+                #expect(result["baseURL"]?["status"] == "failed" && result["baseURL"]?["detail"]?.contains(expected) == true, "\(output)")
+                #expect(result["baseURL"]?["fix"] != nil)
+            }
+            try original.replacingOccurrences(of: String(baseLine), with: "baseURL: http://127.0.0.1:\(try freePort())")
+                .write(to: configFile, atomically: true, encoding: .utf8)
+            let unreachable = try checks(try lectern(["doctor", "--json"], site: blog.root, expectSuccess: false))
+            #expect(unreachable["reachable"]?["status"] == "failed")
+
+            try "title: [unclosed\n".write(to: configFile, atomically: true, encoding: .utf8)
+            let broken = try lectern(["doctor"], site: blog.root, expectSuccess: false)
+            #expect(broken.contains("✗ config:") && broken.contains("lectern.yml"), "\(broken)")
+            try original.write(to: configFile, atomically: true, encoding: .utf8)
+        }
+    }
+}
