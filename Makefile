@@ -31,6 +31,7 @@ run: build
 
 ## Tools the interoperability tests use (third-party signature implementations).
 test-tools:
+	@dpkg-query -W -f='$${Status}' nginx 2>/dev/null | grep -q "install ok installed" || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx; }
 	@python3 -c "import cryptography, httpsig, http_message_signatures, html5lib, bovine" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check cryptography httpsig http-message-signatures html5lib bovine==0.5.19
 
 ## Build everything (our own code must be warning-free), then run the whole suite: unit tests, then

@@ -75,7 +75,8 @@ switch arguments[1] {
 case "reply":
     // One more reply to a post, then how long until its page shows it (what a commenter waits).
     let blog = arguments[2], post = arguments[3]
-    let (base, keys, server) = try await actorServer(actors: 1)
+    // An actor of its own (another port): the load's actors are cached with other keys.
+    let (base, keys, server) = try await actorServer(actors: 1, port: 18_291)
     let words = "Fresh reply \(UUID().uuidString.prefix(8))"
     let request = signedReply(base: base, actor: 0, note: UUID().uuidString, to: blog + post, text: words, blog: blog,
                               signer: CavageSigner(keyId: "\(base)/users/0#main-key", key: keys[0]))
