@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", exact: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
     ],
     targets: [
         // System libraries (Debian packages, found through pkg-config).
@@ -61,13 +63,13 @@ let package = Package(
         .target(
             name: "Federation",
             dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Store", "Site",
-                           .product(name: "Logging", package: "swift-log")],
+                           .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: swiftSettings
         ),
         // The outbox worker: the store's delivery queue over libcurl's multi interface.
         .target(name: "Delivery",
                 dependencies: ["HTTPClient", "HTTPSignatures", "LecternCrypto", "Store",
-                               .product(name: "Logging", package: "swift-log")],
+                               .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
                 swiftSettings: swiftSettings),
         // One way to open a blog, for the server and every command; its background work as services.
         .target(
@@ -75,6 +77,7 @@ let package = Package(
             dependencies: [
                 "Site", "Federation", "Delivery", "Store", "HTTPClient", "LecternCrypto",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
@@ -89,6 +92,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -122,6 +127,7 @@ let package = Package(
                 "Federation",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             exclude: ["Support/html_allowlist.py"],
             swiftSettings: swiftSettings

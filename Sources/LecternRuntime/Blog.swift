@@ -25,6 +25,8 @@ public final class Blog: Sendable {
         /// How long a database write waits for another process's lock.
         public var busyTimeout: TimeInterval = 5
         public var logger = Logger(label: "lectern")
+        /// Where the blog's counters go (nowhere unless an admin listener exports them).
+        public var metrics = BlogMetrics()
 
         public init() {}
     }
@@ -37,7 +39,8 @@ public final class Blog: Sendable {
     /// Wakes this process's delivery worker (whichever is current) when activities are queued.
     public let deliverySignal = QueueSignal()
     /// What the inbox refused, by reason, until `MaintenanceService` writes it to the store.
-    public let inboxCounter = InboxCounter()
+    public let inboxCounter: InboxCounter
+    public var metrics: BlogMetrics { options.metrics }
     private let state: Mutex<State>
 
     /// What depends on `lectern.yml` and the keys, replaced whole when they change.
@@ -73,6 +76,7 @@ public final class Blog: Sendable {
         self.root = root
         self.options = options
         self.store = store
+        inboxCounter = InboxCounter { [metrics = options.metrics] in metrics.inbox($0) }
         builder = SiteBuilder(root: root)
         keys = KeyStore(folder: root.appendingPathComponent("data/keys"))
         let signal = deliverySignal

@@ -14,8 +14,10 @@ final class CurrentActorKey: Sendable {
     private let urls: FederationURLs
     private let logger: Logger
     private let state: Mutex<(keyID: String, key: PrivateKey, checked: ContinuousClock.Instant)>
-    /// How often the store is asked (one small read), at most.
-    static let recheck = Duration.milliseconds(500)
+    /// How often the store is asked (one small read of a setting), at most: every time. A
+    /// signature costs a thousand times more, and an Update announcing a new key that went out
+    /// signed with the old one (inside any caching window) would fail verification for good.
+    static let recheck = Duration.zero
 
     init(site: ActivityPubSite, keys: KeyStore, logger: Logger) {
         (store, self.keys, urls, self.logger) = (site.store, keys, site.urls, logger)
@@ -25,7 +27,7 @@ final class CurrentActorKey: Sendable {
     func current() -> (keyID: String, key: PrivateKey) {
         let now = ContinuousClock.now
         let (keyID, key, checked) = state.withLock { $0 }
-        guard now - checked >= Self.recheck else { return (keyID, key) }
+        guard now - checked >= Self.recheck || Self.recheck == .zero else { return (keyID, key) }
         do {
             let keyring = try ActorKeyring.load(from: store)
             let currentID = keyring.keyID(urls)

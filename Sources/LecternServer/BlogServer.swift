@@ -4,6 +4,7 @@ import Hummingbird
 import LecternRuntime
 import Logging
 import NIOCore
+import Prometheus
 import ServiceLifecycle
 import Store
 
@@ -40,8 +41,19 @@ public final class BlogServer: Sendable {
          }]
     }
 
+    /// The operator's listener: its loopback port and the registry the blog's metrics go to.
+    public struct Admin: Sendable {
+        public var port: Int
+        public var registry: PrometheusCollectorRegistry
+        public var onRunning: @Sendable (Int) async -> Void
+
+        public init(port: Int, registry: PrometheusCollectorRegistry, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) {
+            (self.port, self.registry, self.onRunning) = (port, registry, onRunning)
+        }
+    }
+
     public func makeApplication(host: String? = nil, port: Int? = nil, requestTimeout: TimeAmount = LecternServer.requestTimeout,
-                                background: Bool = true,
+                                background: Bool = true, admin: Admin? = nil,
                                 onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let blog = blog, inboxSignal = inboxSignal
         let interactions = LecternServer.Interactions(gate: InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys,
@@ -50,7 +62,13 @@ public final class BlogServer: Sendable {
         logger[metadataKey: "component"] = "http"
         return LecternServer.makeApplication(site: site, activityPub: { blog.activityPub }, interactions: interactions,
                                              host: host ?? blog.config.server.host, port: port ?? blog.config.server.port,
-                                             requestTimeout: requestTimeout, services: background ? services : [],
-                                             logger: logger, onServerRunning: onServerRunning)
+                                             requestTimeout: requestTimeout, services: (background ? services : []) + adminServices(admin),
+                                             metrics: admin == nil ? nil : blog.metrics, logger: logger, onServerRunning: onServerRunning)
+    }
+
+    func adminServices(_ admin: Admin?) -> [any Service] {
+        guard let admin else { return [] }
+        return [AdminServer(blog: blog, site: site, registry: admin.registry)
+            .application(port: admin.port, logger: blog.logger, onServerRunning: admin.onRunning)]
     }
 }

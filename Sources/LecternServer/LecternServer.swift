@@ -1,6 +1,7 @@
 import Federation
 import Foundation
 import Hummingbird
+import LecternRuntime
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -35,7 +36,7 @@ public enum LecternServer {
     public static func makeApplication(
         site: LiveSite, activityPub: (@Sendable () -> ActivityPubSite)? = nil, interactions: Interactions? = nil,
         host: String, port: Int, requestTimeout: TimeAmount = requestTimeout, services: [any Service] = [],
-        logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        metrics: BlogMetrics? = nil, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
         if let activityPub {
@@ -47,8 +48,9 @@ public enum LecternServer {
                         logger: logger).add(to: router)
             CommentsRoute(current: activityPub).add(to: router)
         }
-        let responder = SiteResponder(files: StaticFileResponder(site: site), posts: activityPub.map(PostNegotiation.init),
+        var responder = SiteResponder(files: StaticFileResponder(site: site), posts: activityPub.map(PostNegotiation.init),
                                       routes: router.buildResponder(), accessLog: AccessLog(logger: logger))
+        responder.metrics = metrics
         return Application(
             responder: responder,
             server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(timeout: requestTimeout)])),

@@ -1,4 +1,5 @@
 import Hummingbird
+import LecternRuntime
 import Logging
 
 /// The server's front door: static files first (the hot path, with no router or middleware
@@ -11,20 +12,26 @@ struct SiteResponder: HTTPResponder {
     let posts: PostNegotiation?
     let routes: RouterResponder<BasicRequestContext>
     let accessLog: AccessLog?
+    /// Requests counted by status (nil: not counted).
+    var metrics: BlogMetrics? = nil
     static let host = HTTPFields.Element.Name("Host")!
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        guard let accessLog else { return try await answer(request, context: context) }
-        let start = ContinuousClock.now
+        guard accessLog != nil || metrics != nil else { return try await answer(request, context: context) }
+        let start = accessLog == nil ? nil : ContinuousClock.now
+        func record(_ status: Int, size: String) {
+            if let accessLog, let start { accessLog.record(request, status: status, size: size, since: start) }
+            metrics?.request(status: status)
+        }
         do {
             let response = try await answer(request, context: context)
-            accessLog.record(request, status: response.status.code, size: response.headers[.contentLength] ?? "-", since: start)
+            record(response.status.code, size: response.headers[.contentLength] ?? "-")
             return response
         } catch let error as any HTTPResponseError {
-            accessLog.record(request, status: error.status.code, size: "-", since: start)
+            record(error.status.code, size: "-")
             throw error
         } catch {
-            accessLog.record(request, status: 500, size: "-", since: start)
+            record(500, size: "-")
             throw error
         }
     }

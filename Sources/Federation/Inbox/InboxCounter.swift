@@ -6,10 +6,15 @@ import Synchronization
 /// a flood of bad requests costs no database writes of its own.
 public final class InboxCounter: Sendable {
     private let counts = Mutex<[InboxOutcome: Int]>([:])
+    /// Told of every outcome as it happens (the metrics).
+    private let observer: @Sendable (InboxOutcome) -> Void
 
-    public init() {}
+    public init(observer: @escaping @Sendable (InboxOutcome) -> Void = { _ in }) { self.observer = observer }
 
-    public func record(_ outcome: InboxOutcome) { counts.withLock { $0[outcome, default: 0] += 1 } }
+    public func record(_ outcome: InboxOutcome) {
+        counts.withLock { $0[outcome, default: 0] += 1 }
+        observer(outcome)
+    }
 
     /// Writes what was gathered (kept for the next try if the write fails).
     public func flush(to store: Store, now: Date = Date()) throws {

@@ -14,11 +14,14 @@ public struct InboxWorker: Sendable {
     /// Called with the posts whose discussion changed, after each pass that changed any.
     public let onChange: @Sendable (Set<String>) async -> Void
     let logger: Logger
+    /// Told of each activity's outcome (the metrics).
+    let observe: @Sendable (InboxOutcome) -> Void
 
     public init(store: Store, processor: @escaping @Sendable () -> InboxProcessor, signal: QueueSignal,
-                logger: Logger = Logger(label: "lectern.inbox"),
+                logger: Logger = Logger(label: "lectern.inbox"), observe: @escaping @Sendable (InboxOutcome) -> Void = { _ in },
                 onChange: @escaping @Sendable (Set<String>) async -> Void) {
         self.logger = logger
+        self.observe = observe
         self.store = store
         self.processor = processor
         self.signal = signal
@@ -57,11 +60,13 @@ public struct InboxWorker: Sendable {
                     let effects = try await processor.apply(json: item.json, signedBy: item.actorID, now: now())
                     changed.formUnion(effects.changedPosts)
                     counts[effects.outcome, default: 0] += 1
+                    observe(effects.outcome)
                     done.append(item.seq)
                     applied += 1
                     logger.info("\(item.activityID) from \(item.actorID): \(effects.outcome.kind.rawValue) \(effects.outcome.reason)")
                 } catch is DecodingError {
                     counts[InboxOutcome(.ignored, "undecodable"), default: 0] += 1
+                    observe(InboxOutcome(.ignored, "undecodable"))
                     done.append(item.seq)
                     logger.notice("\(item.activityID) from \(item.actorID): ignored, not an ActivityStreams document")
                 } catch {

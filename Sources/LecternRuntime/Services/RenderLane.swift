@@ -46,6 +46,7 @@ final class RenderLane: Sendable {
         if rebuild {
             let discussions = try discussions(all: work.settings || work.sources || work.allDiscussions, changed: work.posts)
             let report = try blog.buildLocked(discussions: discussions)
+            blog.metrics.build(seconds: report.seconds)
             try onSiteChanged()
             for warning in report.warnings { logger.warning("\(warning)") }
             logger.info("rebuilt: \(report.written) files written, \(report.reused) reused in \(Int(report.seconds * 1000)) ms")

@@ -13,7 +13,8 @@ public struct InboxService: Service {
     public init(blog: Blog, signal: QueueSignal, site: SiteService) {
         var logger = blog.logger
         logger[metadataKey: "component"] = "inbox"
-        worker = InboxWorker(store: blog.store, processor: { blog.inboxProcessor() }, signal: signal, logger: logger) { changed in
+        worker = InboxWorker(store: blog.store, processor: { blog.inboxProcessor() }, signal: signal, logger: logger,
+                             observe: { [metrics = blog.metrics] in metrics.inbox($0) }) { changed in
             site.changedPosts.add(changed)
             site.wake.signal()
         }
@@ -35,6 +36,7 @@ public struct DeliveryService: Service {
             while !Task.isCancelled {
                 let worker = blog.delivery
                 let report = await worker.runOnce()
+                blog.metrics.deliveries(report)
                 if report.attempts > 0 {
                     blog.logger.info("deliveries: \(report.delivered) delivered, \(report.retrying) to retry, \(report.failed) failed")
                 }

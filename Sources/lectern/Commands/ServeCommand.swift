@@ -34,7 +34,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Option(help: "Serve /healthz and /metrics (Prometheus) on this port of 127.0.0.1; off by default.")
+    var adminPort: Int?
+
     func validate() throws {
+        if let adminPort, !(1...65535).contains(adminPort) { throw ValidationError("--admin-port must be between 1 and 65535, not \(adminPort)") }
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 1 and 65535 (or 0 for any free port), not \(port)") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown log level '\(logLevel)'") }
     }
@@ -49,6 +53,8 @@ struct ServeCommand: AsyncParsableCommand {
         var options = Blog.Options()
         options.includeDrafts = drafts
         options.logger = Logger(label: "lectern")
+        let exported = adminPort.map { _ in AdminServer.metrics() }
+        if let (metrics, _) = exported { options.metrics = metrics }
         let logger = options.logger
         let (server, presence) = try await reportingErrors { () throws -> (BlogServer, FileLock) in
             let blog = try siteOptions.openBlog(options)
@@ -61,7 +67,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let listenHost = host ?? server.blog.config.server.host
         let listenPort = port ?? server.blog.config.server.port
-        let app = server.makeApplication(host: listenHost, port: listenPort) { port in
+        var admin: BlogServer.Admin?
+        if let adminPort, let registry = exported?.1 {
+            admin = BlogServer.Admin(port: adminPort, registry: registry) { port in
+                logger.notice("admin: /healthz and /metrics on http://127.0.0.1:\(port)")
+            }
+        }
+        let app = server.makeApplication(host: listenHost, port: listenPort, admin: admin) { port in
             presence.write("pid=\(ProcessInfo.processInfo.processIdentifier)\naddress=\(listenHost):\(port)\nsince=\(Int(Date().timeIntervalSince1970))\n")
             logger.notice("serving \(server.site.fileCount) files on http://\(listenHost):\(port)")
         }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import Prometheus
 import LecternRuntime
 import LecternServer
 import Site
@@ -13,6 +14,8 @@ import Testing
 final class BlogFixture: Sendable {
     let root: URL
     let port: Int
+    /// The admin listener's port (`/healthz`, `/metrics`) when it was asked for.
+    let adminPort: Int?
     let server: BlogServer
     private let serverTask: Task<Void, any Error>
     /// Held like `lectern serve` holds it: commands run meanwhile know a server runs.
@@ -32,7 +35,7 @@ final class BlogFixture: Sendable {
     /// `background: false` leaves the workers off (tests drive deliveries themselves).
     init(remote: FakeInstance, extraConfig: String = "", owner: String? = nil, privateAddresses: Bool = true,
          background: Bool = true, requestTimeout: TimeAmount = LecternServer.requestTimeout,
-         busyTimeout: TimeInterval = 5) async throws {
+         busyTimeout: TimeInterval = 5, admin: Bool = false) async throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-e2e-\(UUID().uuidString)")
         try SiteScaffold.create(at: root)
         port = try freePort()
@@ -47,6 +50,10 @@ final class BlogFixture: Sendable {
         options.logger = Logger(label: "blog")
         options.logger.logLevel = ProcessInfo.processInfo.environment["LECTERN_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .error
         options.busyTimeout = busyTimeout
+        let exported = admin ? AdminServer.metrics() : nil
+        if let (metrics, _) = exported { options.metrics = metrics }
+        let adminPort = admin ? try freePort() : nil
+        self.adminPort = adminPort
         // Builds, reads the posts and publishes before it listens, as `lectern serve` does.
         // The first build runs on a thread of its own, as in `lectern serve`: not on the threads
         // the other servers of the test process answer on.
@@ -56,7 +63,7 @@ final class BlogFixture: Sendable {
         let port = port
         let (_, task) = try await startApplication { onRunning in
             server.makeApplication(host: "127.0.0.1", port: port, requestTimeout: requestTimeout, background: background,
-                                   onServerRunning: onRunning)
+                                   admin: zipAdmin(adminPort, exported?.1), onServerRunning: onRunning)
         }
         serverTask = task
     }
@@ -128,4 +135,10 @@ func withBlog<T>(extraConfig: (FakeInstance) -> String, follower: String? = nil,
     defer { blog.stop() }
     if let follower { try await blog.follow(by: remote, follower) }
     return try await body(remote, blog)
+}
+
+/// The admin listener's settings when both its port and registry are there.
+func zipAdmin(_ port: Int?, _ registry: PrometheusCollectorRegistry?) -> BlogServer.Admin? {
+    guard let port, let registry else { return nil }
+    return BlogServer.Admin(port: port, registry: registry)
 }

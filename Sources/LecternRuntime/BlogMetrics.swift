@@ -1,0 +1,71 @@
+import CoreMetrics
+import Delivery
+import Foundation
+import Store
+import Synchronization
+
+/// What the blog counts for its operator (swift-metrics, exported by the admin listener in
+/// Prometheus's format): requests by status, inbox outcomes by reason, comments received,
+/// deliveries by outcome, build durations; queue depths are read from the store when scraped.
+/// Each blog has its own factory (a registry in the server), so two blogs in one process (the
+/// tests) never mix their numbers.
+public final class BlogMetrics: Sendable {
+    public let factory: any MetricsFactory
+    private let statusCounters = Mutex<[Int: Counter]>([:])
+    private let outcomeCounters = Mutex<[InboxOutcome: Counter]>([:])
+    private let deliveryCounters: [String: Counter]
+    private let comments: Counter
+    private let builds: CoreMetrics.Timer
+    private let queueDepth: Gauge
+    private let inboxBacklog: Gauge
+
+    public init(factory: any MetricsFactory) {
+        self.factory = factory
+        deliveryCounters = Dictionary(uniqueKeysWithValues: ["delivered", "retrying", "failed"].map {
+            ($0, Counter(label: "lectern_deliveries_total", dimensions: [("outcome", $0)], factory: factory))
+        })
+        comments = Counter(label: "lectern_comments_received_total", factory: factory)
+        builds = CoreMetrics.Timer(label: "lectern_build_duration_seconds", factory: factory)
+        queueDepth = Gauge(label: "lectern_delivery_queue_depth", factory: factory)
+        inboxBacklog = Gauge(label: "lectern_inbox_backlog", factory: factory)
+    }
+
+    /// Nothing recorded anywhere (commands that do not serve).
+    public convenience init() { self.init(factory: NOOPMetricsHandler.instance) }
+
+    public func request(status: Int) {
+        let counter = statusCounters.withLock { counters in
+            if let counter = counters[status] { return counter }
+            let counter = Counter(label: "lectern_http_requests_total", dimensions: [("status", String(status))], factory: factory)
+            counters[status] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    public func inbox(_ outcome: InboxOutcome) {
+        let counter = outcomeCounters.withLock { counters in
+            if let counter = counters[outcome] { return counter }
+            let counter = Counter(label: "lectern_inbox_activities_total",
+                                  dimensions: [("outcome", outcome.kind.rawValue), ("reason", outcome.reason)], factory: factory)
+            counters[outcome] = counter
+            return counter
+        }
+        counter.increment()
+        if outcome.kind == .applied && outcome.reason == "comment" { comments.increment() }
+    }
+
+    public func deliveries(_ report: DeliveryWorker.Report) {
+        deliveryCounters["delivered"]?.increment(by: report.delivered)
+        deliveryCounters["retrying"]?.increment(by: report.retrying)
+        deliveryCounters["failed"]?.increment(by: report.failed)
+    }
+
+    public func build(seconds: Double) { builds.recordNanoseconds(Int64(seconds * 1e9)) }
+
+    /// Reads the queues' depths (called when metrics are scraped).
+    public func sample(_ store: Store) throws {
+        queueDepth.record(try store.deliveryStats().queued)
+        inboxBacklog.record(try store.inboundBacklog())
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import LecternRuntime
+import Logging
+import Prometheus
+
+/// The operator's listener, off unless `lectern serve --admin-port N` turns it on; it listens
+/// on loopback only (scrape it from the same machine, or through an SSH tunnel):
+/// `GET /healthz` — 200 `ok` when the database answers and the site is loaded, 503 with the
+/// reason otherwise; `GET /metrics` — the blog's counters in Prometheus's text format.
+public struct AdminServer: Sendable {
+    public let blog: Blog
+    public let site: LiveSite
+    public let registry: PrometheusCollectorRegistry
+
+    /// A blog's metrics and the registry they are exported from, made together.
+    public static func metrics() -> (BlogMetrics, PrometheusCollectorRegistry) {
+        let registry = PrometheusCollectorRegistry()
+        return (BlogMetrics(factory: PrometheusMetricsFactory(registry: registry)), registry)
+    }
+
+    public init(blog: Blog, site: LiveSite, registry: PrometheusCollectorRegistry) {
+        (self.blog, self.site, self.registry) = (blog, site, registry)
+    }
+
+    public func application(port: Int, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol {
+        let router = Router()
+        let blog = blog, site = site, registry = registry
+        router.get("/healthz") { _, _ -> Response in
+            do {
+                _ = try blog.store.inboundBacklog()
+                guard site.fileCount > 0 else { return Self.text(.serviceUnavailable, "the site is not loaded\n") }
+                return Self.text(.ok, "ok\n")
+            } catch {
+                return Self.text(.serviceUnavailable, "the database does not answer: \(error)\n")
+            }
+        }
+        router.get("/metrics") { _, _ -> Response in
+            try? blog.metrics.sample(blog.store)
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        }
+        var logger = logger
+        logger[metadataKey: "component"] = "admin"
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "Lectern admin"),
+                           onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }, logger: logger)
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
