@@ -8,5 +8,6 @@ public enum Migrations {
         ("0001_initial.sql", String(decoding: PackageResources._001_initial_sql, as: UTF8.self)),
         ("0002_inbox_outbox.sql", String(decoding: PackageResources._002_inbox_outbox_sql, as: UTF8.self)),
         ("0003_trust_identity.sql", String(decoding: PackageResources._003_trust_identity_sql, as: UTF8.self)),
+        ("0004_silence.sql", String(decoding: PackageResources._004_silence_sql, as: UTF8.self)),
     ]
 }

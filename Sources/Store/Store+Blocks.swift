@@ -1,13 +1,18 @@
 import Foundation
 import GRDB
 
-/// A blocked actor (`https://bad.example/users/x`) or domain (`bad.example`).
+/// A blocked actor (`https://bad.example/users/x`) or domain (`bad.example`), or a silenced
+/// domain (its comments wait for approval).
 public struct Block: Sendable, Equatable {
-    public enum Kind: String, Sendable { case actor, domain }
+    public enum Kind: String, Sendable { case actor, domain, silence }
     public var kind: Kind
     public var value: String
     public var reason: String?
     public var createdAt: Date
+
+    public init(kind: Kind, value: String, reason: String? = nil, createdAt: Date) {
+        (self.kind, self.value, self.reason, self.createdAt) = (kind, value, reason, createdAt)
+    }
 }
 
 extension Store {
@@ -15,12 +20,14 @@ extension Store {
     /// mentions go, their comments are rejected (hidden, kept for the record). Returns the paths
     /// of the posts whose discussion changed.
     public func block(_ kind: Block.Kind, _ value: String, reason: String? = nil, now: Date = Date()) throws -> Set<String> {
-        let value = kind == .domain ? value.lowercased() : value
+        let value = kind == .actor ? value : value.lowercased()
         return try database.write { db in
             try db.execute(sql: """
                 INSERT INTO blocks (kind, value, reason, created_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT(kind, value) DO UPDATE SET reason = excluded.reason
                 """, arguments: [kind.rawValue, value, reason, now.timeIntervalSince1970])
+            // Silencing changes what comes next, not what is there.
+            guard kind != .silence else { return [] }
             let match = kind == .actor ? "= ?" : "IN (SELECT id FROM remote_actors WHERE \(Self.hostMatch))"
             let arguments: StatementArguments = kind == .actor ? [value] : Self.hostArguments(value)
             var paths = Set(try String.fetchAll(db, sql: "SELECT post_path FROM comments WHERE state != 'rejected' AND author_id \(match)",
@@ -39,7 +46,7 @@ extension Store {
     public func unblock(_ kind: Block.Kind, _ value: String) throws -> Bool {
         try database.write { db in
             try db.execute(sql: "DELETE FROM blocks WHERE kind = ? AND value = ?",
-                           arguments: [kind.rawValue, kind == .domain ? value.lowercased() : value])
+                           arguments: [kind.rawValue, kind == .actor ? value : value.lowercased()])
             return db.changesCount > 0
         }
     }
@@ -70,14 +77,30 @@ extension Store {
     }
 
     static func isBlocked(_ db: Database, actorID: String) throws -> Bool {
-        let host = URLComponents(string: actorID)?.host?.lowercased() ?? ""
-        var domains = [host]
-        var parts = host.split(separator: ".")
-        while parts.count > 2 { parts.removeFirst(); domains.append(parts.joined(separator: ".")) }
+        let domains = Self.domains(of: actorID)
         let marks = domains.map { _ in "?" }.joined(separator: ",")
         return try Bool.fetchOne(db, sql: """
             SELECT 1 FROM blocks WHERE (kind = 'actor' AND value = ?) OR (kind = 'domain' AND value IN (\(marks)))
             """, arguments: StatementArguments([actorID] + domains)) ?? false
+    }
+
+    /// Whether this actor's domain (or a parent domain) is silenced: its comments wait for approval.
+    public func isSilenced(actorID: String) throws -> Bool {
+        let domains = Self.domains(of: actorID)
+        let marks = domains.map { _ in "?" }.joined(separator: ",")
+        return try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM blocks WHERE kind = 'silence' AND value IN (\(marks))",
+                              arguments: StatementArguments(domains)) ?? false
+        }
+    }
+
+    /// `a.b.example` → `a.b.example`, `b.example`.
+    static func domains(of actorID: String) -> [String] {
+        let host = URLComponents(string: actorID)?.host?.lowercased() ?? ""
+        var domains = [host]
+        var parts = host.split(separator: ".")
+        while parts.count > 2 { parts.removeFirst(); domains.append(parts.joined(separator: ".")) }
+        return domains
     }
 
     /// Actors on `host` or its subdomains, by their id URL.

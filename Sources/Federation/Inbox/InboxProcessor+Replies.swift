@@ -52,10 +52,15 @@ extension InboxProcessor {
             try outbox.send(answer.activity, to: [author.inbox], keeping: answer.kept, now: now)
             return .applied("auto-reply")
         }
+        let content = CommentConversion.content(of: note, language: config.language)
+        // Keyword filters read what a reader would: the text, the warning and the title.
+        let visible = [HTMLText.plain(content.html), content.summary ?? "", content.title ?? ""].joined(separator: "\n")
+        if config.comments.drop.match(in: visible) != nil { return .ignored("filtered") }
+        var state = try moderationState(authorID: author.id)
+        if try config.comments.hold.match(in: visible) != nil || store.isSilenced(actorID: author.id) { state = .pending }
         let record = CommentConversion.record(note, id: id, authorID: author.id, postPath: path, parentID: parentID,
-                                              visibility: visibility, state: try moderationState(authorID: author.id),
-                                              language: config.language, now: now)
-        guard !CommentConversion.content(of: note, language: config.language).isEmpty else { return .ignored("empty") }
+                                              visibility: visibility, state: state, language: config.language, now: now)
+        guard !content.isEmpty else { return .ignored("empty") }
         guard try store.insertComment(record) else { return .ignored("duplicate") }
         var effects = Effects.applied("comment", posts: record.state == .approved ? [path] : [])
         for waiting in try store.takePendingReplies(parentID: id) {

@@ -15,6 +15,10 @@ public struct CommentSettings: Sendable, Equatable {
     /// Post pages load a small script that refreshes comments while a reader is on the page. The
     /// pages show their comments without it; `liveRefresh: false` leaves it out everywhere.
     public var liveRefresh = true
+    /// Comments with one of these words or phrases wait for approval.
+    public var hold = KeywordFilter([])
+    /// Comments with one of these are not kept at all (counted as `filtered`).
+    public var drop = KeywordFilter([])
     public init() {}
 }
 
@@ -40,8 +44,10 @@ extension YAMLFields {
     func commentSettings() throws -> CommentSettings {
         var settings = CommentSettings()
         guard let block = try nested("comments") else { return settings }
-        try block.rejectUnknown(allowed: ["moderation", "liveRefresh"])
+        try block.rejectUnknown(allowed: ["moderation", "liveRefresh", "hold", "drop"])
         settings.liveRefresh = try block.bool("liveRefresh") ?? true
+        settings.hold = KeywordFilter(try block.strings("hold"))
+        settings.drop = KeywordFilter(try block.strings("drop"))
         if let mode = try block.string("moderation") {
             guard let moderation = CommentSettings.Moderation(rawValue: mode) else {
                 throw block.error("moderation", "must be one of open, first-time, closed")

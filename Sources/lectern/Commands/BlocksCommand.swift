@@ -1,4 +1,5 @@
 import ArgumentParser
+import Federation
 import Foundation
 import LecternRuntime
 import Store
@@ -6,7 +7,48 @@ import Store
 struct BlocksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "blocks", abstract: "Block actors or whole domains (applies to what is already there too).",
-        subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Add.self, Remove.self, Import.self, Export.self], defaultSubcommand: List.self)
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import", abstract: "Apply a shared domain blocklist (Mastodon's CSV export).",
+            discussion: """
+            `suspend` blocks the domain (retroactively, like `blocks add`), `silence` (or `limit`) holds its \
+            comments for approval, `noop` is skipped. Lines that are not a plain domain (obfuscated ones like \
+            b*d.example) are listed and skipped.
+
+            Example: lectern blocks import -s /srv/blog blocklist.csv
+            """)
+        @OptionGroup var siteOptions: SiteOptions
+        @Argument(help: "The CSV file (#domain,#severity,…).") var file: String
+
+        func run() async throws {
+            try await reportingErrors {
+                guard let data = FileManager.default.contents(atPath: file) else { throw CLIError("cannot read \(file)") }
+                let parsed = DomainBlocklist.parse(String(decoding: data, as: UTF8.self))
+                let blog = try siteOptions.openBlog()
+                var changed = Set<String>()
+                for entry in parsed.entries { changed.formUnion(try blog.store.block(entry.kind, entry.domain, reason: entry.comment)) }
+                try blog.discussionsChanged([.blocks, .followers])
+                let suspended = parsed.entries.filter { $0.kind == .domain }.count
+                print("\(suspended) domains blocked, \(parsed.entries.count - suspended) silenced, \(parsed.skipped.count) lines skipped; "
+                      + "\(changed.count) posts re-rendered")
+                for line in parsed.skipped { print("  skipped \(line)") }
+            }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export", abstract: "Write the domain blocks and silences as a Mastodon-format CSV.",
+            discussion: "Example: lectern blocks export -s /srv/blog > blocklist.csv")
+        @OptionGroup var siteOptions: SiteOptions
+
+        func run() async throws {
+            let blocks = try await reportingErrors { try siteOptions.openBlog().store.blocks() }
+            print(DomainBlocklist.export(blocks), terminator: "")
+        }
+    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "Every block.")
@@ -26,11 +68,13 @@ struct BlocksCommand: AsyncParsableCommand {
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "An actor URL or a domain.") var target: String
         @Option(help: "Why (for your records).") var reason: String?
+        @Flag(help: "Silence the domain instead: its comments wait for approval.") var silence = false
 
         func run() async throws {
             try await reportingErrors {
                 let blog = try siteOptions.openBlog()
-                let kind: Block.Kind = target.contains("://") ? .actor : .domain
+                if silence && target.contains("://") { throw CLIError("--silence applies to domains, not to one actor") }
+                let kind: Block.Kind = target.contains("://") ? .actor : silence ? .silence : .domain
                 let changed = try blog.store.block(kind, target, reason: reason)
                 try blog.discussionsChanged([.blocks, .followers])
                 print("blocked \(kind.rawValue) \(target); \(changed.count) posts re-rendered")
@@ -46,7 +90,8 @@ struct BlocksCommand: AsyncParsableCommand {
         func run() async throws {
             let removed = try await reportingErrors {
                 let blog = try siteOptions.openBlog()
-                let removed = try blog.store.unblock(target.contains("://") ? .actor : .domain, target)
+                let removed = try target.contains("://") ? blog.store.unblock(.actor, target)
+                    : blog.store.unblock(.domain, target) || blog.store.unblock(.silence, target)
                 try blog.changed([.blocks])
                 return removed
             }
