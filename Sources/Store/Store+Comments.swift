@@ -151,6 +151,12 @@ extension Store {
     }
 
     /// Comments with their authors, newest first; all states unless one is given.
+    /// One comment with its author, or nil.
+    public func shownComment(id: String) throws -> ShownComment? {
+        guard let comment = try comment(id: id), let author = try remoteActor(id: comment.authorID) else { return nil }
+        return ShownComment(comment: comment, author: author)
+    }
+
     public func comments(state: CommentRecord.State? = nil, postPath: String? = nil, authorID: String? = nil,
                          limit: Int = 1000) throws -> [ShownComment] {
         try database.read { db in

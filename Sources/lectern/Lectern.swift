@@ -13,6 +13,24 @@ struct Lectern: AsyncParsableCommand {
         subcommands: [InitCommand.self, NewCommand.self, BuildCommand.self, ServeCommand.self, PublishCommand.self,
                       StatusCommand.self, DoctorCommand.self, BackupCommand.self, RestoreCommand.self, DeliverCommand.self, DeliveriesCommand.self, ImportCommand.self, HighlightCommand.self, FollowersCommand.self, CommentsCommand.self,
                       BlocksCommand.self, DigestCommand.self, KeysCommand.self, MoveCommand.self, MigrateCommand.self, VersionCommand.self])
+
+    /// Runs the command; a `CLIError` thrown anywhere prints as `error: …` with exit status 1,
+    /// like every other failure of ours (argument-parser would print `Error: …`).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            exit(withError: ExitCode.failure)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// `--site DIR`, shared by every command that works on an existing site.

@@ -7,6 +7,7 @@ import Store
 struct BlocksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "blocks", abstract: "Block actors or whole domains (applies to what is already there too).",
+        discussion: "Example: lectern blocks add -s /srv/blog spam.example --reason spam; lectern blocks import -s /srv/blog list.csv",
         subcommands: [List.self, Add.self, Remove.self, Import.self, Export.self], defaultSubcommand: List.self)
 
     struct Import: AsyncParsableCommand {
@@ -51,11 +52,17 @@ struct BlocksCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every block.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Every block.",
+            discussion: "Example: lectern blocks -s /srv/blog --json   # [{kind: actor|domain|silence, value, since, reason}]")
         @OptionGroup var siteOptions: SiteOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        struct Entry: Encodable { var kind: String, value: String, since: Date, reason: String? }
 
         func run() async throws {
             let blocks = try await reportingErrors { try siteOptions.openBlog().store.blocks() }
+            if json { return try JSONOutput.print(blocks.map { Entry(kind: $0.kind.rawValue, value: $0.value, since: $0.createdAt, reason: $0.reason) }) }
             guard !blocks.isEmpty else { print("no blocks"); return }
             print(Formats.table([["kind", "value", "since", "reason"]]
                                 + blocks.map { [$0.kind.rawValue, $0.value, Formats.date($0.createdAt), $0.reason ?? ""] }))
@@ -64,7 +71,8 @@ struct BlocksCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add",
-                                                        abstract: "Block an actor (its URL) or a domain (bad.example, subdomains included).")
+                                                        abstract: "Block an actor (its URL) or a domain (bad.example, subdomains included).",
+        discussion: "Example: lectern blocks add -s /srv/blog spam.example --reason spam   (or an actor URL, or --silence)")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "An actor URL or a domain.") var target: String
         @Option(help: "Why (for your records).") var reason: String?
@@ -83,7 +91,8 @@ struct BlocksCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Lift a block (hidden comments stay hidden).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Lift a block (hidden comments stay hidden).",
+        discussion: "Example: lectern blocks remove -s /srv/blog spam.example")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The actor URL or domain.") var target: String
 

@@ -7,13 +7,63 @@ import Store
 struct CommentsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comments", abstract: "List and moderate comments (replies from the fediverse).",
-        subcommands: [List.self, Approve.self, Reject.self, Delete.self], defaultSubcommand: List.self)
+        discussion: "Example: lectern comments -s /srv/blog --state pending; lectern comments approve -s /srv/blog https://social.example/users/a/statuses/1",
+        subcommands: [List.self, Show.self, Approve.self, Reject.self, Delete.self], defaultSubcommand: List.self)
+
+    /// A comment as `--json` gives it.
+    struct Entry: Encodable {
+        struct Author: Encodable { var id: String, handle: String?, name: String? }
+        var id: String, post: String, state: String, visibility: String, author: Author, published: Date
+        var url: String?, parent: String?, warning: String?, title: String?, text: String, html: String
+
+        init(_ shown: ShownComment) {
+            let c = shown.comment
+            (id, post, state, visibility) = (c.id, c.postPath, c.state.rawValue, c.visibility.rawValue)
+            author = Author(id: shown.author.id, handle: shown.author.handle, name: shown.author.name)
+            (published, url, parent, warning, title) = (c.publishedAt, c.url, c.parentID, c.summary, c.title)
+            (text, html) = (HTMLText.plain(c.contentHTML), c.contentHTML)
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "One comment in full: author, post, state, text.",
+            discussion: "Example: lectern comments show -s /srv/blog https://social.example/users/a/statuses/1 --json")
+        @OptionGroup var siteOptions: SiteOptions
+        @Argument(help: "The comment's id (the note's URL).") var id: String
+        @Flag(help: "Print JSON (the fields of `comments list --json`).") var json = false
+
+        func run() async throws {
+            let shown = try await reportingErrors { () throws -> ShownComment in
+                guard let shown = try siteOptions.openBlog().store.shownComment(id: id) else {
+                    throw CLIError("no comment \(id) (`lectern comments` lists them with their ids)")
+                }
+                return shown
+            }
+            if json { return try JSONOutput.print(Entry(shown)) }
+            let entry = Entry(shown)
+            print("""
+                id:         \(entry.id)
+                post:       \(entry.post)
+                author:     \(entry.author.name ?? "") \(entry.author.handle ?? entry.author.id)
+                state:      \(entry.state) (\(entry.visibility))
+                published:  \(Formats.date(entry.published))
+                """)
+            if let parent = entry.parent { print("reply to:   \(parent)") }
+            if let warning = entry.warning { print("warning:    \(warning)") }
+            if let title = entry.title { print("title:      \(title)") }
+            print("\n\(entry.text)")
+        }
+    }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "Comments, newest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Comments, newest first.",
+            discussion: "Example: lectern comments -s /srv/blog --state pending --json   # [{id, post, state, author, text, …}]")
         @OptionGroup var siteOptions: SiteOptions
         @Option(help: "Only pending, approved or rejected ones.") var state: String?
         @Option(help: "At most this many.") var limit = 50
+        @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
             let comments = try await reportingErrors { () throws -> [ShownComment] in
@@ -23,6 +73,7 @@ struct CommentsCommand: AsyncParsableCommand {
                 }
                 return try siteOptions.openBlog().store.comments(state: state, limit: limit)
             }
+            if json { return try JSONOutput.print(comments.map(Entry.init)) }
             guard !comments.isEmpty else { print("no comments"); return }
             for shown in comments {
                 let c = shown.comment
@@ -34,21 +85,24 @@ struct CommentsCommand: AsyncParsableCommand {
     }
 
     struct Approve: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "approve", abstract: "Show a pending or rejected comment.")
+        static let configuration = CommandConfiguration(commandName: "approve", abstract: "Show a pending or rejected comment.",
+        discussion: "Example: lectern comments approve -s /srv/blog https://social.example/users/a/statuses/1")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
         func run() async throws { try await moderate(siteOptions, id) { try $0.setCommentState(id: id, .approved) } }
     }
 
     struct Reject: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "reject", abstract: "Hide a comment (kept in the database).")
+        static let configuration = CommandConfiguration(commandName: "reject", abstract: "Hide a comment (kept in the database).",
+        discussion: "Example: lectern comments reject -s /srv/blog https://social.example/users/a/statuses/1")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
         func run() async throws { try await moderate(siteOptions, id) { try $0.setCommentState(id: id, .rejected) } }
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Remove a comment for good.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Remove a comment for good.",
+        discussion: "Example: lectern comments delete -s /srv/blog https://social.example/users/a/statuses/1")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
         func run() async throws { try await moderate(siteOptions, id) { try $0.removeComment(id: id) } }

@@ -5,14 +5,30 @@ import Store
 struct DeliveriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deliveries", abstract: "The delivery queue: counts by state and host, retries, purges.",
+        discussion: "Example: lectern deliveries -s /srv/blog --json; lectern deliveries retry -s /srv/blog --host social.example",
         subcommands: [Show.self, Retry.self, Purge.self], defaultSubcommand: Show.self)
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Counts by state, per host, and what is next.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Counts by state, per host, and what is next.",
+            discussion: "Example: lectern deliveries -s /srv/blog --json   # {queued, delivered, failed, oldestQueued, hosts: [{host, queued, delivered, failed, nextAttemptAt, paused, failingSince}]}")
         @OptionGroup var siteOptions: SiteOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        struct Summary: Encodable {
+            struct Host: Encodable { var host: String, queued: Int, delivered: Int, failed: Int, nextAttemptAt: Date?, paused: Bool, failingSince: Date? }
+            var queued: Int, delivered: Int, failed: Int, oldestQueued: Date?, hosts: [Host]
+        }
 
         func run() async throws {
             let stats = try await reportingErrors { try siteOptions.openBlog().store.deliveryStats() }
+            if json {
+                return try JSONOutput.print(Summary(queued: stats.queued, delivered: stats.delivered, failed: stats.failed,
+                                                    oldestQueued: stats.oldestQueued, hosts: stats.hosts.map {
+                    .init(host: $0.host, queued: $0.queued, delivered: $0.delivered, failed: $0.failed, nextAttemptAt: $0.nextAttemptAt,
+                          paused: $0.paused, failingSince: $0.failingSince)
+                }))
+            }
             print("queued \(stats.queued), delivered \(stats.delivered), failed \(stats.failed)")
             if let oldest = stats.oldestQueued { print("oldest queued: \(Formats.age(oldest)) ago") }
             guard !stats.hosts.isEmpty else { return }
@@ -29,7 +45,8 @@ struct DeliveriesCommand: AsyncParsableCommand {
     }
 
     struct Retry: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "retry", abstract: "Make failed and waiting deliveries due now.")
+        static let configuration = CommandConfiguration(commandName: "retry", abstract: "Make failed and waiting deliveries due now.",
+        discussion: "Example: lectern deliveries retry -s /srv/blog --host social.example")
         @OptionGroup var siteOptions: SiteOptions
         @Option(help: "Only this host (also resumes it if paused).") var host: String?
 
@@ -45,7 +62,8 @@ struct DeliveriesCommand: AsyncParsableCommand {
     }
 
     struct Purge: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "purge", abstract: "Delete deliveries that gave up.")
+        static let configuration = CommandConfiguration(commandName: "purge", abstract: "Delete deliveries that gave up.",
+        discussion: "Example: lectern deliveries purge -s /srv/blog --failed")
         @OptionGroup var siteOptions: SiteOptions
         @Flag(help: "Deliveries marked failed (required: the only kind purged).") var failed = false
 

@@ -7,14 +7,15 @@ import Site
 
 struct DigestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "digest", abstract: "The owner's digest of new comments: preview it, or send it now.")
+        commandName: "digest", abstract: "The owner's digest of new comments: preview it (the default), or send it now.",
+        discussion: "Example: lectern digest -s /srv/blog          # what the next digest would say\n         lectern digest -s /srv/blog --now    # send it now")
 
     @OptionGroup var siteOptions: SiteOptions
     @Flag(help: "Send it now, whatever the interval (if anything is new), and deliver it.") var now = false
     @Flag(help: "Print what the next digest would say.") var preview = false
 
     func run() async throws {
-        guard now || preview else { throw ValidationError("say --now or --preview") }
+        let preview = preview || !now
         try await reportingErrors {
             let blog = try siteOptions.openBlog()
             try blog.loadContent()

@@ -21,9 +21,7 @@ struct DoctorCommand: AsyncParsableCommand {
     func run() async throws {
         let checks = await Checkup(root: siteOptions.root).run(online: !offline)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(checks), as: UTF8.self))
+            try JSONOutput.print(checks)
         } else {
             let colour = isatty(STDOUT_FILENO) == 1
             for check in checks {

@@ -5,14 +5,29 @@ import Store
 struct FollowersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "followers", abstract: "Who follows the blog; remove one.",
-        subcommands: [List.self, Remove.self], defaultSubcommand: List.self)
+        discussion: "Example: lectern followers -s /srv/blog; lectern followers count --json; lectern followers remove https://social.example/users/a",
+        subcommands: [List.self, Count.self, Remove.self], defaultSubcommand: List.self)
+
+    /// One follower as `--json` lists it.
+    struct Entry: Encodable {
+        var actor: String, handle: String?, instance: String, since: Date, inbox: String
+    }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every follower, oldest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Every follower, oldest first.",
+            discussion: "Example: lectern followers -s /srv/blog --json   # [{actor, handle, instance, since, inbox}]")
         @OptionGroup var siteOptions: SiteOptions
+        @Flag(help: "Print JSON instead of a table.") var json = false
 
         func run() async throws {
             let followers = try await reportingErrors { try siteOptions.openBlog().store.followers() }
+            if json {
+                return try JSONOutput.print(followers.map {
+                    Entry(actor: $0.actorID, handle: $0.handle, instance: URLComponents(string: $0.actorID)?.host ?? "",
+                          since: $0.since, inbox: $0.sharedInbox ?? $0.inbox)
+                })
+            }
             guard !followers.isEmpty else { print("no followers yet"); return }
             print(Formats.table([["handle", "actor", "since", "inbox"]] + followers.map {
                 [$0.handle ?? "-", $0.actorID, Formats.date($0.since), $0.sharedInbox ?? $0.inbox]
@@ -21,12 +36,36 @@ struct FollowersCommand: AsyncParsableCommand {
         }
     }
 
+    struct Count: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "count", abstract: "How many follow the blog, and how many joined in the last 7 days.",
+            discussion: "Example: lectern followers count -s /srv/blog --json   # {total, thisWeek, inboxes}")
+        @OptionGroup var siteOptions: SiteOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        struct Counts: Encodable { var total: Int, thisWeek: Int, inboxes: Int }
+
+        func run() async throws {
+            let counts = try await reportingErrors {
+                let store = try siteOptions.openBlog().store
+                let summary = try store.summary()
+                return Counts(total: summary.followers, thisWeek: summary.followersThisWeek, inboxes: Set(try store.followerInboxes()).count)
+            }
+            if json { return try JSONOutput.print(counts) }
+            print("\(counts.total) followers (+\(counts.thisWeek) this week) on \(counts.inboxes) inboxes")
+        }
+    }
+
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Stop delivering to a follower.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Stop delivering to a follower.",
+        discussion: "Example: lectern followers remove -s /srv/blog https://social.example/users/a")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The follower's actor id (URL).") var actor: String
 
         func run() async throws {
+            guard let url = URLComponents(string: actor), ["https", "http"].contains(url.scheme ?? ""), url.host?.isEmpty == false else {
+                throw CLIError("'\(actor)' is not an actor URL (such as https://social.example/users/name; `lectern followers` lists them)")
+            }
             let removed = try await reportingErrors {
                 let blog = try siteOptions.openBlog()
                 let removed = try blog.store.removeFollower(actorID: actor)

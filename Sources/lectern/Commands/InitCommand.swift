@@ -4,7 +4,8 @@ import Site
 
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "init", abstract: "Create a new site with example posts.")
+        commandName: "init", abstract: "Create a new site with example posts.",
+        discussion: "Example: lectern init mysite && lectern serve -s mysite")
 
     @Argument(help: "Folder to create the site in.")
     var directory: String = "."
@@ -23,7 +24,8 @@ struct InitCommand: AsyncParsableCommand {
 
 struct NewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "new", abstract: "Start a new post (as a draft) and print its path.")
+        commandName: "new", abstract: "Start a new post (as a draft) and print its path.",
+        discussion: "Example: lectern new -s mysite \"Notes on Swift concurrency\"")
 
     @OptionGroup var siteOptions: SiteOptions
 
@@ -41,7 +43,8 @@ struct NewCommand: AsyncParsableCommand {
 
 struct VersionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "version", abstract: "Print the version of Lectern and of the libraries it uses.")
+        commandName: "version", abstract: "Print the version of Lectern and of the libraries it uses.",
+        discussion: "Example: lectern version")
 
     func run() async throws {
         print("lectern \(Lectern.version)")

@@ -6,6 +6,7 @@ import Site
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys", abstract: "The blog's signing keys (kept in data/keys, mode 0600).",
+        discussion: "Example: lectern keys -s /srv/blog; lectern keys rotate -s /srv/blog",
         subcommands: [Show.self, Rotate.self], defaultSubcommand: Show.self)
 
     struct Rotate: AsyncParsableCommand {
@@ -34,7 +35,8 @@ struct KeysCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a public key and its key id, creating the key pair on first use. Private keys are never printed.")
+            abstract: "Print a public key and its key id, creating the key pair on first use. Private keys are never printed.",
+            discussion: "Example: lectern keys show -s /srv/blog --instance")
 
         @OptionGroup var siteOptions: SiteOptions
 

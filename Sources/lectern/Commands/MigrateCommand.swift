@@ -4,7 +4,8 @@ import Store
 
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "migrate", abstract: "Apply database migrations not applied yet (serve also does this) and list them.")
+        commandName: "migrate", abstract: "Apply database migrations not applied yet (serve also does this) and list them.",
+        discussion: "Example: lectern migrate -s /srv/blog")
 
     @OptionGroup var siteOptions: SiteOptions
 

@@ -10,6 +10,8 @@ struct MoveCommand: AsyncParsableCommand {
         (its alsoKnownAs must list this blog's actor), then run `lectern move --to @you@new.example`: \
         the blog's actor states movedTo, and every follower's server is sent a Move and follows the \
         new account. Run it again to re-send; `--cancel` stops stating movedTo. See docs/activitypub.md.
+
+        Example: lectern move -s /srv/blog --to @me@new.example
         """)
 
     @OptionGroup var siteOptions: SiteOptions

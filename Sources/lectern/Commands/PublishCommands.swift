@@ -40,7 +40,8 @@ struct PublishCommand: AsyncParsableCommand {
 
 struct DeliverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "deliver", abstract: "Send every delivery that is due, once, then exit (for cron or tests).")
+        commandName: "deliver", abstract: "Send every delivery that is due, once, then exit (for cron or tests).",
+        discussion: "Example: lectern deliver -s /srv/blog")
 
     @OptionGroup var siteOptions: SiteOptions
 

@@ -44,10 +44,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let status = try await reportingErrors { try collect(now: Date()) }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.dateEncodingStrategy = .iso8601
-            print(String(decoding: try encoder.encode(status), as: UTF8.self))
+            try JSONOutput.print(status)
         } else {
             print(Self.text(status, now: Date()))
         }

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// One consistent CLI, through the real executable: every command has --help with an example,
+/// list commands give JSON, unknown ids and malformed actors are clear errors, completions exist.
+@Suite(.serialized) struct CLIConsistencyTests {
+    static let commands = [
+        "init", "new", "build", "serve", "publish", "status", "doctor", "backup", "restore", "deliver", "deliveries",
+        "deliveries retry", "deliveries purge", "import", "highlight", "followers", "followers count", "followers remove",
+        "comments", "comments show", "comments approve", "comments reject", "comments delete", "blocks", "blocks add",
+        "blocks remove", "blocks import", "blocks export", "digest", "keys", "keys show", "keys rotate", "move", "migrate", "version",
+    ]
+
+    @Test func everyCommandHasHelpWithAnExample() throws {
+        for command in Self.commands {
+            let (status, output) = try run([lecternBinary] + command.split(separator: " ").map(String.init) + ["--help"])
+            #expect(status == 0 && output.contains("Example"), "lectern \(command) --help: \(output.prefix(300))")
+            // Groups show their subcommands (whose help has -s); init, version and highlight need no site.
+            if !["init", "version", "highlight", "deliveries", "followers", "comments", "blocks", "keys"].contains(command) {
+                #expect(output.contains("-s, --site"), "lectern \(command) works with -s")
+            }
+        }
+        let (status, script) = try run([lecternBinary, "--generate-completion-script", "bash"])
+        #expect(status == 0 && script.contains("doctor") && script.contains("status") && script.contains("rotate"))
+    }
+
+    @Test func listsAsJSONAndClearErrors() async throws {
+        try await withBlog(follower: "alice") { remote, blog in
+            let note = remote.base.value + "/notes/cli-1"
+            #expect(try await remote.send(blog.create(blog.note(note, by: remote, "bob", inReplyTo: blog.postID, content: "<p>Hello CLI.</p>"),
+                                                      by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
+            #expect(try await eventually { try blog.store.comment(id: note) != nil })
+            func json(_ arguments: [String]) throws -> Any {
+                let output = try lectern(arguments + ["--json"], site: blog.root)
+                return try JSONSerialization.jsonObject(with: Data(output.utf8))
+            }
+            let followers = try #require(try json(["followers"]) as? [[String: Any]])
+            #expect(followers.map { $0["actor"] as? String } == [remote.actorID("alice")])
+            #expect(followers.first?["instance"] as? String == "127.0.0.1")
+            let counts = try #require(try json(["followers", "count"]) as? [String: Int])
+            #expect(counts == ["total": 1, "thisWeek": 1, "inboxes": 1])
+            let comments = try #require(try json(["comments"]) as? [[String: Any]])
+            #expect(comments.first?["text"] as? String == "Hello CLI.")
+            #expect((comments.first?["author"] as? [String: Any])?["id"] as? String == remote.actorID("bob"))
+            #expect((try json(["comments", "show", note]) as? [String: Any])?["post"] as? String == blog.post)
+            #expect(try lectern(["comments", "show", note], site: blog.root).contains("Hello CLI."))
+            #expect(try json(["blocks"]) as? [Any] != nil)
+            #expect((try json(["deliveries"]) as? [String: Any])?["queued"] != nil)
+            #expect(try lectern(["digest"], site: blog.root).contains("bob"), "digest with no flag previews")
+
+            for (arguments, message) in [(["comments", "show", "https://nowhere.example/x"], "error: no comment"),
+                                         (["comments", "approve", "https://nowhere.example/x"], "error:"),
+                                         (["followers", "remove", "alice@somewhere"], "error: 'alice@somewhere' is not an actor URL"),
+                                         (["followers", "remove", remote.actorID("carol")], "error:")] {
+                let output = try lectern(arguments, site: blog.root, expectSuccess: false)
+                #expect(output.contains(message), "lectern \(arguments.joined(separator: " ")): \(output)")
+            }
+        }
+    }
+}
