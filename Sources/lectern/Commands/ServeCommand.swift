@@ -67,6 +67,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let listenHost = host ?? server.blog.config.server.host
         let listenPort = port ?? server.blog.config.server.port
+        // A loopback baseURL on another port than the one served: every link and id points elsewhere.
+        if let base = URLComponents(string: server.blog.config.baseURL), ["127.0.0.1", "localhost"].contains(base.host ?? ""),
+           let basePort = base.port, listenPort != 0, basePort != listenPort {
+            logger.warning("baseURL \(server.blog.config.baseURL) names port \(basePort), but the server listens on \(listenPort): links and ActivityPub ids point elsewhere; set baseURL to http://\(base.host ?? "127.0.0.1"):\(listenPort)")
+        }
         var admin: BlogServer.Admin?
         if let adminPort, let registry = exported?.1 {
             admin = BlogServer.Admin(port: adminPort, registry: registry) { port in
