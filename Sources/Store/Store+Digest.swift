@@ -57,9 +57,13 @@ extension Store {
     /// Marks items as reported and queues the digest message, in one transaction: none is
     /// reported twice or skipped, even if the process stops right here.
     public func recordDigest(items: [DigestItem], activity: (id: String, json: String, inbox: String), note: SentObject,
-                             now: Date = Date()) throws {
+                             numbers: [Int: String] = [:], now: Date = Date()) throws {
         try database.write { db in
             try Self.keepSentObject(db, note)
+            for (number, commentID) in numbers {
+                try db.execute(sql: "INSERT OR REPLACE INTO digest_numbers (note_id, number, comment_id) VALUES (?, ?, ?)",
+                               arguments: [note.id, number, commentID])
+            }
             try Self.enqueue(db, id: activity.id, type: "Create", objectID: note.id, json: activity.json, inboxes: [activity.inbox], now: now)
             for item in items {
                 let table = item.kind == .comment ? "comments" : "mentions"
@@ -74,6 +78,16 @@ extension Store {
     public func lastDigestSentAt() throws -> Date? {
         try database.read { db in
             try Double.fetchOne(db, sql: "SELECT last_sent_at FROM digest_state WHERE id = 1").map(Date.init(timeIntervalSince1970:))
+        }
+    }
+}
+
+extension Store {
+    /// The comment a digest numbered `number`, or nil.
+    public func digestComment(noteID: String, number: Int) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT comment_id FROM digest_numbers WHERE note_id = ? AND number = ?",
+                                arguments: [noteID, number])
         }
     }
 }

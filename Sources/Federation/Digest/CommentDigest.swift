@@ -38,7 +38,7 @@ public struct CommentDigest: Sendable {
         let digest = try Activities(urls: site.urls, config: site.config)
             .directNote(to: recipient, html: html(items), inReplyTo: nil, now: now)
         try store.recordDigest(items: items, activity: (digest.activity.id, String(decoding: try ASEncoder.encode(digest.activity), as: UTF8.self),
-                                                        recipient.inbox), note: digest.kept, now: now)
+                                                        recipient.inbox), note: digest.kept, numbers: Self.numbers(items), now: now)
         outbox.wake()
         return .sent(items: items.count, to: recipient.handle ?? recipient.id)
     }
@@ -50,6 +50,11 @@ public struct CommentDigest: Sendable {
         return HTMLText.plain(html(items).replacingOccurrences(of: "</p>", with: "</p>\n")) + "\n"
     }
 
+    /// Comments are numbered in a digest, 1, 2, 3…, so the owner can answer `hide 2`.
+    static func numbers(_ items: [DigestItem]) -> [Int: String] {
+        Dictionary(uniqueKeysWithValues: items.filter { $0.kind == .comment }.enumerated().map { ($0.offset + 1, $0.element.id) })
+    }
+
     /// Paragraphs (Mastodon keeps `p`, `a` and `br` of remote HTML).
     func html(_ items: [DigestItem]) -> String {
         let comments = items.filter { $0.kind == .comment }.count
@@ -58,16 +63,22 @@ public struct CommentDigest: Sendable {
         if comments > 0 { counts.append(comments == 1 ? "1 new comment" : "\(comments) new comments") }
         if mentions > 0 { counts.append(mentions == 1 ? "1 mention" : "\(mentions) mentions") }
         var html = "<p>\(counts.joined(separator: " and ")) on \(HTMLText.escape(site.config.title)):</p>"
+        var number = 0
         for item in items {
+            if item.kind == .comment { number += 1 }
             let who = HTMLText.escape(item.author.name.flatMap { $0.isEmpty ? nil : $0 } ?? item.author.handle ?? item.author.id)
                 + (item.author.handle.map { " (\(HTMLText.escape($0)))" } ?? "")
             let words = HTMLText.escape(HTMLText.truncate(HTMLText.plain(item.contentHTML), limit: 140))
             let link = item.postPath.map { site.config.absoluteURL($0) + "#comments" } ?? item.url ?? item.id
             var line = item.kind == .comment
-                ? "\(who) on “\(HTMLText.escape(item.postTitle ?? ""))”: “\(words)”"
+                ? "\(number). \(who) on “\(HTMLText.escape(item.postTitle ?? ""))”: “\(words)”"
                 : "\(who) mentioned the blog: “\(words)”"
             if item.state == "pending" { line += " (awaiting approval)" }
             html += "<p>\(line)<br><a href=\"\(HTMLText.escape(link))\">\(HTMLText.escape(link))</a></p>"
+        }
+        if comments > 0 {
+            html += "<p>Answer this message to moderate: “hide 1”, “approve 1”, “block 1” (its author) or “block domain 1”; "
+                + "several commands, one per line.</p>"
         }
         return html
     }

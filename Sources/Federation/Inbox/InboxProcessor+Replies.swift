@@ -18,6 +18,9 @@ extension InboxProcessor {
         guard let noteID = note.id, Origin.same(noteID, authorID) else { return .ignored("not-author") }
         guard let kind = note.kind, kind.canBeComment else { return .ignored("unsupported-type:\(note.types.first ?? "none")") }
         guard let author = try store.remoteActor(id: authorID) else { return .ignored("unknown-object") }
+        if let target = note.inReplyTo?.id, target.hasPrefix(urls.actor + "/notes/") {
+            return try await answerToOurNote(note, noteID: noteID, authorID: authorID, target: target, now: now)
+        }
         switch try await replyTarget(note.inReplyTo, depth: 0) {
         case .none:
             // Not a reply to anything here: kept for the owner's digest if it mentions the blog.
