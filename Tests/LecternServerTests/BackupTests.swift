@@ -6,7 +6,8 @@ import Testing
 /// every row back, the keys the same, the site rebuilt; refused where it would do harm.
 @Suite(.serialized) struct BackupTests {
     @Test func backupDuringWritesRestoresEveryRow() async throws {
-        try await withBlog(follower: "alice") { remote, blog in            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-backups-\(UUID().uuidString)")
+        try await withBlog(follower: "alice") { remote, blog in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-backups-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
 
@@ -43,6 +44,10 @@ import Testing
             try lectern(["backup", after.path], site: blog.root)
             let elsewhere = folder.appendingPathComponent("restored-site")
             try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+            // The service user's folder (run as root, as an administrator restores): it keeps its owner, and so does what is restored.
+            let serviceUser = getuid() == 0 ? 65_534 : Int(getuid())
+            try FileManager.default.setAttributes([.ownerAccountID: serviceUser, .groupOwnerAccountID: serviceUser, .posixPermissions: 0o750],
+                                                  ofItemAtPath: elsewhere.path)
             let restored = try lectern(["restore", after.path], site: elsewhere)
             #expect(restored.contains("restored data/lectern.sqlite"), "\(restored)")
             let live = try blog.store.rowCounts()
@@ -55,6 +60,12 @@ import Testing
                         == FileManager.default.contents(atPath: blog.root.appendingPathComponent("data/keys/\(key)").path), "\(key)")
             }
             #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("public/index.html").path), "rebuilt")
+            for path in ["", "data", "data/lectern.sqlite", "data/keys", "content", "public", "public/index.html"] {
+                let attributes = try FileManager.default.attributesOfItem(atPath: elsewhere.appendingPathComponent(path).path)
+                #expect(attributes[.ownerAccountID] as? Int == serviceUser, "\(path) belongs to the site's owner")
+            }
+            #expect(try FileManager.default.attributesOfItem(atPath: elsewhere.path)[.posixPermissions] as? Int == 0o750,
+                    "the folder keeps its mode")
             let page = try String(contentsOf: elsewhere.appendingPathComponent("public/2025/welcome-to-lectern/index.html"), encoding: .utf8)
             #expect(page.contains("Burst 59"), "the comments are on the rebuilt page")
 

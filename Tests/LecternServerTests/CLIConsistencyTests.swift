@@ -37,6 +37,7 @@ import Testing
             let followers = try #require(try json(["followers"]) as? [[String: Any]])
             #expect(followers.map { $0["actor"] as? String } == [remote.actorID("alice")])
             #expect(followers.first?["instance"] as? String == "127.0.0.1")
+            #expect(followers.first?["health"] as? String == "ok")
             let counts = try #require(try json(["followers", "count"]) as? [String: Int])
             #expect(counts == ["total": 1, "thisWeek": 1, "inboxes": 1])
             let comments = try #require(try json(["comments"]) as? [[String: Any]])

@@ -91,7 +91,8 @@ import Testing
     }
 
     @Test func quoteRequestsAreAnsweredByPolicy() async throws {
-        try await withBlog(extraConfig: "  quotePolicy: followers\n", follower: "alice") { remote, blog in            let article = try await fetch(blog.postID, on: remote).json
+        try await withBlog(extraConfig: "  quotePolicy: followers\n", follower: "alice") { remote, blog in
+            let article = try await fetch(blog.postID, on: remote).json
             #expect(((article["interactionPolicy"] as? [String: Any])?["canQuote"] as? [String: Any])?["automaticApproval"] as? [String]
                     == [blog.actor + "/followers"])
 
@@ -140,7 +141,7 @@ import Testing
     }
 
     @Test func directNotesAnswerOnlyTheirAddressee() async throws {
-        try await withBlog() { remote, blog in
+        try await withBlog { remote, blog in
             // A followers-only reply is answered by a direct note: its id must answer bob, and only bob.
             var reply = blog.note(remote.base.value + "/notes/private-1", by: remote, "bob", inReplyTo: blog.postID,
                                   content: "<p>Just for you.</p>", to: [remote.actorID("bob") + "/followers", blog.actor], cc: [])
@@ -169,7 +170,8 @@ import Testing
     }
 
     @Test func threadContextAndCountsAreCollections() async throws {
-        try await withBlog() { remote, blog in            let comment = remote.base.value + "/notes/public-1"
+        try await withBlog { remote, blog in
+            let comment = remote.base.value + "/notes/public-1"
             #expect(try await remote.send(blog.create(blog.note(comment, by: remote, "bob", inReplyTo: blog.postID, content: "<p>Hi.</p>"),
                                                       by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
             #expect(try await eventually { try blog.store.comment(id: comment) != nil })
@@ -194,7 +196,8 @@ import Testing
     }
 
     @Test func readersReplyFromTheirOwnServer() async throws {
-        try await withBlog() { remote, blog in            let page = try await blog.get(blog.post).body
+        try await withBlog { remote, blog in
+            let page = try await blog.get(blog.post).body
             #expect(page.contains("action=\"/interact\""), "the form is on the page")
             #expect(page.contains("name=\"uri\" value=\"\(blog.postID)\""))
 

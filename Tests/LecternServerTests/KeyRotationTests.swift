@@ -7,7 +7,8 @@ import Testing
 /// remote that verifies every delivery by fetching the key it names.
 @Suite(.serialized) struct KeyRotationTests {
     @Test func rotatedKeysSignAtOnceAndRetiredOnesStillAnswer() async throws {
-        try await withBlog(follower: "alice") { remote, blog in            let before = try #require(try await blog.getJSON("/actor")["publicKey"] as? [String: Any])
+        try await withBlog(follower: "alice") { remote, blog in
+            let before = try #require(try await blog.getJSON("/actor")["publicKey"] as? [String: Any])
             #expect(before["id"] as? String == blog.actor + "#main-key")
 
             let rotated = try lectern(["keys", "rotate"], site: blog.root)

@@ -4,7 +4,8 @@ import Testing
 /// `lectern status` through the real executable, beside a running server.
 @Suite(.serialized) struct StatusCommandTests {
     @Test func statusShowsTheBlogAsTextAndJSON() async throws {
-        try await withBlog(follower: "alice") { remote, blog in            #expect(try await remote.send(["id": remote.actorID("bob") + "/likes/x", "type": "Like", "actor": remote.actorID("bob"),
+        try await withBlog(follower: "alice") { remote, blog in
+            #expect(try await remote.send(["id": remote.actorID("bob") + "/likes/x", "type": "Like", "actor": remote.actorID("bob"),
                                            "object": "https://elsewhere.example/post"], as: "bob", to: blog.sharedInbox) == 202)
             #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
             try blog.runtime.inboxCounter.flush(to: blog.store)

@@ -41,13 +41,11 @@ struct RestoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         let restored = try await reportingErrors {
-            let parts: [String]
             do {
-                parts = try SiteBackup.restore(archive: URL(fileURLWithPath: file).standardizedFileURL, into: siteOptions.root)
+                let restored = try SiteBackup.restoreAndBuild(archive: URL(fileURLWithPath: file).standardizedFileURL, into: siteOptions.root)
+                print("rebuilt: \(restored.written) files written")
+                return restored.parts
             } catch let failure as SiteBackup.Failure { throw CLIError(failure.description) }
-            let report = try siteOptions.openBlog().build()
-            print("rebuilt: \(report.written) files written")
-            return parts
         }
         print("restored \(restored.joined(separator: ", ")) into \(siteOptions.root.path)")
     }

@@ -11,28 +11,36 @@ struct FollowersCommand: AsyncParsableCommand {
     /// One follower as `--json` lists it.
     struct Entry: Encodable {
         var actor: String, handle: String?, instance: String, since: Date, inbox: String
+        /// The inbox's host as deliveries found it: `ok`, `failing` (since `failingSince`) or `paused`.
+        var health: String, failingSince: Date?
     }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "Every follower, oldest first.",
-            discussion: "Example: lectern followers -s /srv/blog --json   # [{actor, handle, instance, since, inbox}]")
+            discussion: "Example: lectern followers -s /srv/blog --json   # [{actor, handle, instance, since, inbox, health, failingSince}]")
         @OptionGroup var siteOptions: SiteOptions
         @Flag(help: "Print JSON instead of a table.") var json = false
 
         func run() async throws {
-            let followers = try await reportingErrors { try siteOptions.openBlog().store.followers() }
-            if json {
-                return try JSONOutput.print(followers.map {
-                    Entry(actor: $0.actorID, handle: $0.handle, instance: URLComponents(string: $0.actorID)?.host ?? "",
-                          since: $0.since, inbox: $0.sharedInbox ?? $0.inbox)
-                })
+            let (followers, hosts) = try await reportingErrors {
+                let store = try siteOptions.openBlog().store
+                return (try store.followers(), Dictionary(try store.deliveryStats().hosts.map { ($0.host, $0) }, uniquingKeysWith: { a, _ in a }))
             }
-            guard !followers.isEmpty else { print("no followers yet"); return }
-            print(Formats.table([["handle", "actor", "since", "inbox"]] + followers.map {
-                [$0.handle ?? "-", $0.actorID, Formats.date($0.since), $0.sharedInbox ?? $0.inbox]
+            let entries = followers.map { follower -> Entry in
+                let inbox = follower.sharedInbox ?? follower.inbox
+                let host = hosts[URLComponents(string: inbox)?.host ?? ""]
+                return Entry(actor: follower.actorID, handle: follower.handle, instance: URLComponents(string: follower.actorID)?.host ?? "",
+                             since: follower.since, inbox: inbox,
+                             health: host?.paused == true ? "paused" : host?.failingSince != nil ? "failing" : "ok", failingSince: host?.failingSince)
+            }
+            if json { return try JSONOutput.print(entries) }
+            guard !entries.isEmpty else { print("no followers yet"); return }
+            print(Formats.table([["handle", "actor", "since", "inbox", "inbox health"]] + entries.map {
+                [$0.handle ?? "-", $0.actor, Formats.date($0.since), $0.inbox,
+                 $0.failingSince.map { "failing for " + Formats.age($0) } ?? $0.health]
             }))
-            print("\(followers.count) followers, \(Set(followers.map { $0.sharedInbox ?? $0.inbox }).count) inboxes")
+            print("\(entries.count) followers, \(Set(entries.map(\.inbox)).count) inboxes")
         }
     }
 
