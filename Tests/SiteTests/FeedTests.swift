@@ -62,6 +62,23 @@ private final class XMLCollector: NSObject, XMLParserDelegate {
         #expect(xml.elements.contains { $0.name == "link" && $0.attributes["rel"] == "self" })
     }
 
+    /// Headings' `#` self-links stay on the site; a tag that is also the category is listed once.
+    @Test func feedsCarryNoSelfLinksOrRepeatedCategories() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("c", title: "Sections", date: "2025-03-01", extra: "category: Swift\ntags: [swift, concurrency]\n",
+                      body: "## First part\n\nText.\n")
+        try site.build()
+        #expect(try site.read("2025/sections/index.html").contains("class=\"anchor\""), "the page keeps them")
+        for feed in ["feed.xml", "rss.xml"] {
+            let text = try site.read(feed)
+            #expect(!text.contains("anchor"), "\(feed): \(text)")
+        }
+        let rss = try parse(try site.read("rss.xml"))
+        #expect(rss.texts["rss/channel/item/category"] == ["Swift", "concurrency"])
+        #expect(try site.read("tags/concurrency/index.html").contains("Tagged “concurrency”"))
+    }
+
     @Test func rssHasRequiredElements() throws {
         let site = try site()
         defer { site.remove() }

@@ -52,15 +52,17 @@ extension InboxProcessor {
         return .applied("owner-command", posts: changed)
     }
 
-    /// The commands in a reply's HTML, one per line (mentions and punctuation ignored).
+    /// The commands in a reply's HTML, one per line (mentions, words before the command and punctuation ignored).
     static func ownerCommands(in html: String) -> [OwnerCommand] {
         // Lines are paragraphs and <br>s; each is made plain text on its own (plain text folds white space).
         let lines = html.replacingOccurrences(of: "</p>", with: "<br>").components(separatedBy: "<br").map { piece in
             HTMLText.plain(piece.hasPrefix(">") || piece.hasPrefix("/>") || piece.hasPrefix(" />") ? "<br" + piece : piece)
         }
         return lines.compactMap { line in
-            let words = line.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "." || $0 == "!" })
-                .filter { !$0.hasPrefix("@") }.map(String.init)
+            // Whatever precedes the command (the mention of the blog, however it was marked up) is skipped.
+            let all = line.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "." || $0 == "!" }).map(String.init)
+            guard let start = all.firstIndex(where: { ["hide", "reject", "approve", "show", "block"].contains($0) }) else { return nil }
+            let words = Array(all[start...])
             guard let number = words.last.flatMap({ Int($0) }), number > 0 else { return nil }
             switch words.dropLast() {
             case ["hide"], ["reject"]: return .hide(number)

@@ -34,7 +34,8 @@ struct SitePlan {
                                          indices: term.postIndices))
         }
         for term in model.tags {
-            files += listFiles(title: "#\(term.name)", heading: "Tagged #\(term.name)", basePath: term.path,
+            // A tag of several words reads badly as a hashtag: the heading quotes it as written.
+            files += listFiles(title: "Tagged “\(term.name)”", heading: "Tagged “\(term.name)”", basePath: term.path,
                                indices: term.postIndices, feeds: nil)
         }
         files += feedFiles(FeedScope(title: model.config.title, htmlPath: "/", indices: Array(model.posts.indices)))

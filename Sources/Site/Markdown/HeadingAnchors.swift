@@ -8,6 +8,11 @@ import Foundation
 enum HeadingAnchors {
     private static let markerPrefix = "<!--lectern:id="
 
+    /// The HTML without the headings' `#` self-links: feed readers show them as stray `#`s.
+    static func removingSelfLinks(_ html: String) -> String {
+        HTMLText.removing(html, from: " <a class=\"anchor\" ", through: "</a>")
+    }
+
     static func insertMarkers(_ document: OpaquePointer) {
         var headings: [OpaquePointer] = []
         let iterator = cmark_iter_new(document)
@@ -92,15 +97,6 @@ enum HeadingAnchors {
 /// Footnote references make no sense in an excerpt shown without its footnotes.
 enum FootnoteStripper {
     static func strip(_ html: String) -> String {
-        guard html.contains("<sup class=\"footnote-ref\">") else { return html }
-        var output = ""
-        var rest = Substring(html)
-        while let start = rest.range(of: "<sup class=\"footnote-ref\">") {
-            output += rest[..<start.lowerBound]
-            guard let end = rest[start.upperBound...].range(of: "</sup>") else { rest = rest[start.lowerBound...]; break }
-            rest = rest[end.upperBound...]
-        }
-        output += rest
-        return output
+        HTMLText.removing(html, from: "<sup class=\"footnote-ref\">", through: "</sup>")
     }
 }

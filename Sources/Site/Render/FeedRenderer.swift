@@ -18,12 +18,18 @@ struct FeedRenderer {
     private func entries(_ scope: FeedScope) -> ArraySlice<Int> { scope.indices.prefix(config.feedSize) }
 
     private func content(_ index: Int) -> String {
-        model.rendered.absoluteHTML(index, baseURL: config.baseURL)
+        HeadingAnchors.removingSelfLinks(model.rendered.absoluteHTML(index, baseURL: config.baseURL))
     }
 
     private func summaryText(_ index: Int) -> String {
         model.posts[index].summary
             ?? HTMLText.truncate(HTMLText.plain(model.rendered.post(index).excerptHTML), limit: 300)
+    }
+
+    /// The category, then the tags, each once (a tag that is also the category is not repeated).
+    static func categories(_ post: Post) -> [String] {
+        var seen = Set<String>()
+        return ([post.category].compactMap { $0 } + post.tags).filter { seen.insert($0.lowercased()).inserted }
     }
 
     private func commentsURL(_ post: Post) -> String { config.absoluteURL(post.path) + "#comments" }
@@ -59,8 +65,7 @@ struct FeedRenderer {
                                       "thr:count": String(commentCount(post))])
             xml.element("published", model.dates.iso8601(post.date))
             xml.element("updated", model.dates.iso8601(post.lastModified))
-            if let category = post.category { xml.element("category", nil, ["term": category]) }
-            for tag in post.tags { xml.element("category", nil, ["term": tag]) }
+            for term in Self.categories(post) { xml.element("category", nil, ["term": term]) }
             xml.element("summary", summaryText(index))
             xml.element("content", content(index), ["type": "html"])
             xml.end()
@@ -90,8 +95,7 @@ struct FeedRenderer {
             xml.element("pubDate", model.dates.rfc822(post.date))
             xml.element("comments", commentsURL(post))
             xml.element("slash:comments", String(commentCount(post)))
-            if let category = post.category { xml.element("category", category) }
-            for tag in post.tags { xml.element("category", tag) }
+            for term in Self.categories(post) { xml.element("category", term) }
             xml.element("description", content(index))
             xml.end()
         }

@@ -96,4 +96,18 @@ public enum HTMLText {
         for offset in 0..<length where bytes[start + offset] != pointer[offset] { return false }
         return true
     }
+
+    /// `html` without each run that starts with `opening` and ends with the first `closing` after
+    /// it (markup the renderer itself wrote, so no nesting to account for).
+    static func removing(_ html: String, from opening: String, through closing: String) -> String {
+        guard html.contains(opening) else { return html }
+        var output = ""
+        var rest = Substring(html)
+        while let start = rest.range(of: opening) {
+            output += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].range(of: closing) else { rest = rest[start.lowerBound...]; break }
+            rest = rest[end.upperBound...]
+        }
+        return output + rest
+    }
 }
