@@ -121,8 +121,12 @@ struct SitePlan {
         var listing = global
         for post in model.posts { listing.combine(post.listingFingerprint) }
         for page in model.pages { listing.combine(page.path) }
+        // The tag index shows tags and their counts only: a new title does not change it.
+        var tagListing = global
+        for term in model.tags { tagListing.combine("\(term.name)|\(term.path)|\(term.postIndices.count)") }
         var files = [
             OutputFile(path: "archive/index.html", fingerprint: listing, source: .text { try renderer.archive() }),
+            OutputFile(path: "tags/index.html", fingerprint: tagListing, source: .text { try renderer.tagIndex() }),
             OutputFile(path: "404.html", fingerprint: global,
                        source: .text { try renderer.status(template: "not-found", title: "Page not found") }),
             OutputFile(path: "410.html", fingerprint: global,
@@ -156,7 +160,8 @@ struct SitePlan {
     private func sitemapListPaths() -> [(path: String, lastModified: Date?)] {
         func newest(_ indices: [Int]) -> Date? { indices.first.map { model.posts[$0].lastModified } }
         var paths: [(path: String, lastModified: Date?)] = [("/", newest(Array(model.posts.indices))),
-                                                            ("/archive/", newest(Array(model.posts.indices)))]
+                                                            ("/archive/", newest(Array(model.posts.indices))),
+                                                            ("/tags/", newest(Array(model.posts.indices)))]
         for term in model.categories + model.tags { paths.append((term.path, newest(term.postIndices))) }
         return paths
     }

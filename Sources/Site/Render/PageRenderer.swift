@@ -131,6 +131,21 @@ struct PageRenderer: Sendable {
         return try theme.render(context, template: "archive")
     }
 
+    /// `/tags/`: every tag with its number of posts, the most used first.
+    func tagIndex() throws -> String {
+        var context = base(page: [
+            "title": "Tags", "fullTitle": "Tags – \(model.config.title)",
+            "description": "Every tag on \(model.config.title)", "canonical": model.config.absoluteURL("/tags/"),
+            "ogType": "website",
+        ])
+        let tags = model.tags.sorted { ($1.postIndices.count, $0.name.lowercased()) < ($0.postIndices.count, $1.name.lowercased()) }
+        context["tags"] = [
+            "list": tags.map { ["name": $0.name, "url": $0.path, "count": $0.postIndices.count] as [String: Any] },
+            "hasTags": !tags.isEmpty,
+        ] as [String: Any]
+        return try theme.render(context, template: "tags")
+    }
+
     func page(_ index: Int) throws -> String {
         let page = model.pages[index]
         let rendered = model.rendered.page(index)

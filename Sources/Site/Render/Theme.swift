@@ -22,6 +22,7 @@ public struct Theme: Sendable {
         "post-summary.mustache": PackageResources.post_summary_mustache,
         "list.mustache": PackageResources.list_mustache,
         "archive.mustache": PackageResources.archive_mustache,
+        "tags.mustache": PackageResources.tags_mustache,
         "page.mustache": PackageResources.page_mustache,
         "not-found.mustache": PackageResources.not_found_mustache,
         "gone.mustache": PackageResources.gone_mustache,
