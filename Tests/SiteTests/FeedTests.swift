@@ -132,3 +132,23 @@ private final class XMLCollector: NSObject, XMLParserDelegate {
         #expect(try site.read("sitemap.xml").contains("/tags/</loc>"))
     }
 }
+
+@Suite struct TableOfContentsTests {
+    @Test func automaticFromFourSectionsNestedAndEscaped() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        let sections = "## One\n\nA.\n\n### One & a half\n\nB.\n\n## Two\n\nC.\n\n## Three\n\nD.\n\n## Four\n\nE.\n"
+        try site.post("long", title: "Long", date: "2025-01-01", body: sections)
+        try site.post("short", title: "Short", date: "2025-01-02", body: "## Only\n\nText.\n")
+        try site.post("forced", title: "Forced", date: "2025-01-03", extra: "toc: true\n", body: "## Only\n\nText.\n")
+        try site.post("off", title: "Off", date: "2025-01-04", extra: "toc: false\n", body: sections)
+        try site.build()
+        let long = try site.read("2025/long/index.html")
+        #expect(long.contains("<nav class=\"toc\" aria-label=\"Contents\"><h2>Contents</h2><ol><li><a href=\"#one\">One</a>"
+                              + "<ol><li><a href=\"#one-a-half\">One &amp; a half</a></li></ol></li><li><a href=\"#two\">Two</a></li>"
+                              + "<li><a href=\"#three\">Three</a></li><li><a href=\"#four\">Four</a></li></ol></nav>"), "\(long)")
+        #expect(!(try site.read("2025/short/index.html")).contains("class=\"toc\""))
+        #expect(try site.read("2025/forced/index.html").contains("<a href=\"#only\">Only</a>"))
+        #expect(!(try site.read("2025/off/index.html")).contains("class=\"toc\""))
+    }
+}

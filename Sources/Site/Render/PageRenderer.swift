@@ -44,6 +44,8 @@ struct PageRenderer: Sendable {
         let rendered = model.rendered.post(index)
         var full = summary(index)
         full["content"] = rendered.html
+        // Absent, not empty, when there is none: an empty string is still "true" in a Mustache section.
+        if let toc = TableOfContents.html(rendered.html, setting: post.toc) { full["toc"] = toc }
         full["permalink"] = model.config.absoluteURL(post.path)
         full["tags"] = post.tags.map { ["name": $0, "url": model.tagPath($0)] }
         full["hasTags"] = !post.tags.isEmpty
