@@ -152,3 +152,30 @@ private final class XMLCollector: NSObject, XMLParserDelegate {
         #expect(!(try site.read("2025/off/index.html")).contains("class=\"toc\""))
     }
 }
+
+@Suite struct SeriesTests {
+    @Test func partsInReadingOrderWithTheirOwnPageAndFeed() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        // Written out of order: seriesOrder decides, then the date.
+        try site.post("p3", title: "Moves", date: "2025-01-01", extra: "series: Rust ownership\nseriesOrder: 3\n")
+        try site.post("p1", title: "Owners", date: "2025-01-03", extra: "series: Rust ownership\nseriesOrder: 1\n")
+        try site.post("p2", title: "Borrows", date: "2025-01-02", extra: "series: Rust ownership\nseriesOrder: 2\n")
+        try site.post("other", title: "Unrelated", date: "2025-01-04")
+        try site.build()
+        let second = try site.read("2025/borrows/index.html")
+        #expect(second.contains("Part 2 of 3 in the series <a href=\"/series/rust-ownership/\">Rust ownership</a>"), "\(second)")
+        #expect(second.contains("<a rel=\"prev\" href=\"/2025/owners/\">← Part before: Owners</a>"))
+        #expect(second.contains("<a rel=\"next\" href=\"/2025/moves/\">Next part: Moves →</a>"))
+        #expect(second.contains("<small>Newer</small>") && second.contains("<small>Older</small>"), "the date pager is labelled")
+        #expect(!(try site.read("2025/unrelated/index.html")).contains("class=\"series\""))
+        let index = try site.read("series/rust-ownership/index.html")
+        // Two posts a page in the test site: parts 1 and 2 first, part 3 on page 2.
+        let owners = try #require(index.range(of: ">Owners<")), borrows = try #require(index.range(of: ">Borrows<"))
+        #expect(owners.lowerBound < borrows.lowerBound, "reading order on the series page")
+        #expect(try site.read("series/rust-ownership/page/2/index.html").contains(">Moves<"))
+        let feed = try site.read("series/rust-ownership/feed.xml")
+        #expect(feed.components(separatedBy: "<entry>").count - 1 == 3)
+        #expect(!feed.contains("Unrelated"))
+    }
+}

@@ -33,6 +33,13 @@ struct SitePlan {
             files += feedFiles(FeedScope(title: "\(model.config.title): \(term.name)", htmlPath: term.path,
                                          indices: term.postIndices))
         }
+        // A series: its parts in reading order, and a feed of its own (newest first, as feeds are).
+        for term in model.series {
+            files += listFiles(title: "Series: \(term.name)", heading: "\(term.name) — a series in \(term.postIndices.count) parts",
+                               basePath: term.path, indices: term.postIndices, feeds: PageRenderer.feedLinks(prefix: term.path))
+            files += feedFiles(FeedScope(title: "\(model.config.title): \(term.name)", htmlPath: term.path,
+                                         indices: term.postIndices.sorted()))
+        }
         for term in model.tags {
             // A tag of several words reads badly as a hashtag: the heading quotes it as written.
             files += listFiles(title: "Tagged “\(term.name)”", heading: "Tagged “\(term.name)”", basePath: term.path,
@@ -58,6 +65,13 @@ struct SitePlan {
             if let view { hash.combine(view.fingerprint(ofPage: view.pageCount)) }
             for neighbour in [index - 1, index + 1] where posts.indices.contains(neighbour) {
                 hash.combine("\(posts[neighbour].title)|\(posts[neighbour].path)")
+            }
+            // Its series: the name, its place, and the neighbouring parts it links to.
+            if let (term, position) = model.series(of: index) {
+                hash.combine("series|\(term.name)|\(position)|\(term.postIndices.count)")
+                for part in [position - 1, position + 1] where term.postIndices.indices.contains(part) {
+                    hash.combine("\(posts[term.postIndices[part]].title)|\(posts[term.postIndices[part]].path)")
+                }
             }
             let renderer = renderer
             files.append(OutputFile(path: OutputFile.filePath(forSitePath: posts[index].path), fingerprint: hash,

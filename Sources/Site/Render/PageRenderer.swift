@@ -64,6 +64,12 @@ struct PageRenderer: Sendable {
         context["discussion"] = discussion
         if index > 0 { context["newer"] = link(index - 1) }
         if index + 1 < model.posts.count { context["older"] = link(index + 1) }
+        if let (term, position) = model.series(of: index) {
+            var series: [String: Any] = ["name": term.name, "url": term.path, "part": position + 1, "count": term.postIndices.count]
+            if position > 0 { series["previous"] = link(term.postIndices[position - 1]) }
+            if position + 1 < term.postIndices.count { series["next"] = link(term.postIndices[position + 1]) }
+            context["series"] = series
+        }
         return try theme.render(context, template: "post")
     }
 

@@ -16,6 +16,8 @@ final class SiteModel: Sendable {
     let pages: [Page]
     let categories: [Term]
     let tags: [Term]
+    /// Posts grouped by `series:`, each in reading order (`seriesOrder`, then date): part 1 first.
+    let series: [Term]
     let rendered: RenderedCache
     let dates: DateFormats
     /// Comments and reactions by post path.
@@ -29,6 +31,14 @@ final class SiteModel: Sendable {
         self.pages = content.pages
         self.categories = Self.terms(content.posts, prefix: "/categories/") { $0.category.map { [$0] } ?? [] }
         self.tags = Self.terms(content.posts, prefix: "/tags/") { $0.tags }
+        self.series = Self.terms(content.posts, prefix: "/series/") { $0.series.map { [$0] } ?? [] }.map { term in
+            var term = term
+            term.postIndices.sort { a, b in
+                let (x, y) = (content.posts[a], content.posts[b])
+                return (x.seriesOrder ?? Int.max, x.date, x.path) < (y.seriesOrder ?? Int.max, y.date, y.path)
+            }
+            return term
+        }
         self.rendered = RenderedCache(posts: content.posts, pages: content.pages, loadBody: loadBody)
         self.dates = DateFormats(timeZone: config.timeZone)
     }
@@ -47,6 +57,14 @@ final class SiteModel: Sendable {
 
     func categoryPath(_ name: String) -> String { "/categories/\(Slug.make(name))/" }
     func tagPath(_ name: String) -> String { "/tags/\(Slug.make(name))/" }
+
+    /// The series a post belongs to, and its place in it (0-based).
+    func series(of index: Int) -> (term: Term, position: Int)? {
+        guard let name = posts[index].series else { return nil }
+        guard let term = series.first(where: { $0.slug == Slug.make(name) }),
+              let position = term.postIndices.firstIndex(of: index) else { return nil }
+        return (term, position)
+    }
 
     /// Absolute URL for a path or for a URL that is already absolute (front matter images).
     func absolute(_ pathOrURL: String) -> String {
