@@ -53,7 +53,8 @@ public struct SiteBuilder: Sendable {
         trace.mark("content")
         // A file that vanishes between loading and rendering gets an empty body this once; the next
         // build sees it gone.
-        let model = SiteModel(config: config, content: content, discussions: options.discussions) {
+        let model = SiteModel(config: config, content: content, discussions: options.discussions,
+                              staticFolder: root.appendingPathComponent("static")) {
             (try? loader.body(of: $0)) ?? ""
         }
         var calendar = Calendar(identifier: .gregorian)

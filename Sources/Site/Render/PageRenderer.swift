@@ -43,7 +43,7 @@ struct PageRenderer: Sendable {
         let post = model.posts[index]
         let rendered = model.rendered.post(index)
         var full = summary(index)
-        full["content"] = rendered.html
+        full["content"] = model.images.decorate(rendered.html)
         // Absent, not empty, when there is none: an empty string is still "true" in a Mustache section.
         if let toc = TableOfContents.html(rendered.html, setting: post.toc) { full["toc"] = toc }
         full["permalink"] = model.config.absoluteURL(post.path)
@@ -162,7 +162,7 @@ struct PageRenderer: Sendable {
             "description": page.summary ?? HTMLText.truncate(HTMLText.plain(rendered.excerptHTML), limit: 160),
             "canonical": model.config.absoluteURL(page.path), "ogType": "website",
         ])
-        context["standalone"] = ["title": page.title, "content": rendered.html]
+        context["standalone"] = ["title": page.title, "content": model.images.decorate(rendered.html)]
         return try theme.render(context, template: "page")
     }
 

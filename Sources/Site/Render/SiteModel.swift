@@ -19,12 +19,15 @@ final class SiteModel: Sendable {
     /// Posts grouped by `series:`, each in reading order (`seriesOrder`, then date): part 1 first.
     let series: [Term]
     let rendered: RenderedCache
+    /// Sizes of the images under `static/`, read once, for the pages' `<img>`.
+    let images: ImageSizes
     let dates: DateFormats
     /// Comments and reactions by post path.
     let discussions: [String: Discussion]
 
-    init(config: SiteConfig, content: SiteContent, discussions: [String: Discussion] = [:],
+    init(config: SiteConfig, content: SiteContent, discussions: [String: Discussion] = [:], staticFolder: URL? = nil,
          loadBody: @escaping @Sendable (Post) -> String = { $0.markdown }) {
+        self.images = ImageSizes(staticFolder: staticFolder)
         self.discussions = discussions
         self.config = config
         self.posts = content.posts
