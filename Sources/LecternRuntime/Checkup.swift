@@ -31,7 +31,14 @@ public struct Checkup: Sendable {
         }
         checks += baseURLChecks(config)
         checks += fileModes()
-        let pending = (try? Store.pendingMigrations(path: root.appendingPathComponent("data/lectern.sqlite").path)) ?? []
+        let pending: [String]
+        do {
+            pending = try Store.pendingMigrations(path: root.appendingPathComponent("data/lectern.sqlite").path)
+        } catch {
+            checks.append(Check(name: "database", status: .failed, detail: "cannot be read: \(error)",
+                                fix: "check data/lectern.sqlite (owner, mode); restore a backup if it is damaged"))
+            return checks
+        }
         let blog: Blog
         do {
             blog = try Blog.open(root: root)
@@ -134,7 +141,10 @@ public struct Checkup: Sendable {
     }
 
     func queueChecks(_ store: Store, now: Date) -> [Check] {
-        guard let stats = try? store.deliveryStats() else { return [] }
+        let stats: DeliveryStats
+        do { stats = try store.deliveryStats() } catch {
+            return [Check(name: "deliveries", status: .failed, detail: "the queue cannot be read: \(error)", fix: "check data/lectern.sqlite")]
+        }
         let failing = stats.hosts.filter { $0.failingSince != nil || $0.paused }
         let oldest = stats.oldestQueued.map { now.timeIntervalSince($0) } ?? 0
         if oldest > 86_400 {

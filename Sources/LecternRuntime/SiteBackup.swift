@@ -70,7 +70,10 @@ public enum SiteBackup {
         for part in parts {
             let target = root.appendingPathComponent(part)
             if part == database {
-                for suffix in ["-wal", "-shm"] { try? files.removeItem(atPath: target.path + suffix) }
+                // A stale WAL left next to the restored file would be replayed into it: it must go.
+                for suffix in ["-wal", "-shm"] where files.fileExists(atPath: target.path + suffix) {
+                    try files.removeItem(atPath: target.path + suffix)
+                }
             }
             if files.fileExists(atPath: target.path) { try files.removeItem(at: target) }
             try files.moveItem(at: stage.appendingPathComponent(part), to: target)
@@ -95,14 +98,16 @@ public enum SiteBackup {
     }
 
     static func giveOwnership(of url: URL, like folder: [FileAttributeKey: Any]) throws {
-        guard getuid() == 0, let user = folder[.ownerAccountID], let group = folder[.groupOwnerAccountID] else { return }
-        let files = FileManager.default
-        let attributes: [FileAttributeKey: Any] = [.ownerAccountID: user, .groupOwnerAccountID: group]
-        try files.setAttributes(attributes, ofItemAtPath: url.path)
-        guard let walker = files.enumerator(atPath: url.path) else { return }
-        for case let path as String in walker {
-            try files.setAttributes(attributes, ofItemAtPath: url.appendingPathComponent(path).path)
+        guard getuid() == 0, let user = (folder[.ownerAccountID] as? NSNumber)?.uint32Value,
+              let group = (folder[.groupOwnerAccountID] as? NSNumber)?.uint32Value else { return }
+        // lchown: a symlink in an archive changes owner itself, never what it points to (as root,
+        // following it could hand /etc to the service user).
+        func own(_ path: String) throws {
+            guard lchown(path, user, group) == 0 else { throw Failure("cannot give \(path) to the site's owner: \(String(cString: strerror(errno)))") }
         }
+        try own(url.path)
+        guard let walker = FileManager.default.enumerator(atPath: url.path) else { return }
+        for case let path as String in walker { try own(url.appendingPathComponent(path).path) }
     }
 
     static func tar(_ arguments: [String]) throws {

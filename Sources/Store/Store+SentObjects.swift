@@ -35,7 +35,7 @@ extension Store {
         try database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM sent_objects WHERE id = ?", arguments: [id]).map { row in
                 SentObject(id: row["id"], type: row["type"], json: row["json"],
-                           recipients: (row["recipients"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) },
+                           recipients: (row["recipients"] as String?).map(Self.recipients),
                            createdAt: Date(timeIntervalSince1970: row["created_at"]),
                            deletedAt: (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
             }
@@ -50,5 +50,11 @@ extension Store {
                            arguments: [now.timeIntervalSince1970, id])
             return db.changesCount > 0
         }
+    }
+
+    /// The stored recipients; an unreadable list addresses nobody (never everybody: an addressed
+    /// note must not turn public because its row was damaged).
+    static func recipients(_ json: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
     }
 }

@@ -81,4 +81,23 @@ import Testing
                     "a failed restore leaves the site as it was")
         }
     }
+
+    /// An archive holding a symlink out of the site: restored as root, the link itself changes
+    /// owner, never what it points to.
+    @Test func restoreNeverChownsThroughSymlinks() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-symlink-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let stage = work.appendingPathComponent("stage"), victim = work.appendingPathComponent("victim"), site = work.appendingPathComponent("site")
+        for folder in [stage, victim, site] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let owner = try #require(FileManager.default.attributesOfItem(atPath: victim.path)[.ownerAccountID] as? Int)
+        let serviceUser = getuid() == 0 ? 65_534 : Int(getuid())
+        try FileManager.default.setAttributes([.ownerAccountID: serviceUser, .groupOwnerAccountID: serviceUser], ofItemAtPath: site.path)
+        try "title: Symlinked\n".write(to: stage.appendingPathComponent("lectern.yml"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: stage.appendingPathComponent("content"), withDestinationURL: victim)
+        let archive = work.appendingPathComponent("evil.tar.gz")
+        #expect(try run(["tar", "-czf", archive.path, "-C", stage.path, "lectern.yml", "content"]).0 == 0)
+        _ = try lectern(["restore", archive.path], site: site, expectSuccess: false)
+        #expect(try FileManager.default.attributesOfItem(atPath: victim.path)[.ownerAccountID] as? Int == owner,
+                "the folder the link points to keeps its owner")
+    }
 }

@@ -51,4 +51,15 @@ import Testing
             try original.write(to: configFile, atomically: true, encoding: .utf8)
         }
     }
+
+    /// A damaged database is a failed check with its fix, never a crash.
+    @Test func damagedDatabaseIsAFailedCheck() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-doctor-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try run([lecternBinary, "init", root.path]).0 == 0)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try Data(repeating: 0x42, count: 8192).write(to: root.appendingPathComponent("data/lectern.sqlite"))
+        let output = try lectern(["doctor", "--offline"], site: root, expectSuccess: false)
+        #expect(output.contains("✗ database:") && output.contains("fix:"), "\(output)")
+    }
 }

@@ -46,14 +46,8 @@ public struct RemoteInteraction: Sendable {
         if text.hasSuffix("/") { text = text.dropLast() }
         if let at = text.lastIndex(of: "@") { text = text[text.index(after: at)...] }  // a handle: its server
         if text.hasSuffix(".") { text = text.dropLast() }
-        guard !text.isEmpty, text.utf8.count <= 253 else { return nil }
-        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy(isLabel), labels.last!.contains(where: { $0.isLetter }) else { return nil }
+        // A DNS name whose last label has a letter: no IP address, port, user, path or anything else.
+        guard DNSName.isValid(text), text.split(separator: ".").last!.contains(where: { $0.isLetter }) else { return nil }
         return String(text)
-    }
-
-    private static func isLabel(_ label: Substring) -> Bool {
-        (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
-            && label.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7a) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2d }
     }
 }

@@ -14,7 +14,7 @@ extension InboxProcessor {
 
     /// A reply to one of the blog's own notes (`/actor/notes/…`).
     func answerToOurNote(_ note: APObject, noteID: String, authorID: String, target: String, now: Date) async throws -> Effects {
-        guard let owner = config.owner, try store.setting("owner_actor:" + owner) == authorID,
+        guard let owner = config.owner, try store.setting(OwnerResolver.settingKey(owner)) == authorID,
               let ownerActor = try store.remoteActor(id: authorID) else { return .ignored("not-owner") }
         let html = CommentConversion.content(of: note, language: config.language).html
         let commands = Self.ownerCommands(in: html)

@@ -21,6 +21,8 @@ public struct KeyRotation: Sendable {
         public let oldKeyID: String
         public let newKeyID: String
         public let inboxes: Int
+        /// Set when the old private key file could not be deleted (it no longer signs; delete it by hand).
+        public let leftBehind: String?
     }
 
     public func rotate(now: Date = Date()) throws -> Report {
@@ -36,12 +38,15 @@ public struct KeyRotation: Sendable {
         keyring.current = token
         keyring.currentPublicKeyPem = try newKey.publicKey.pemSPKI()
         try keyring.save(to: site.store)
-        try? FileManager.default.removeItem(at: oldFile)
+        var leftBehind: String?
+        do { try FileManager.default.removeItem(at: oldFile) } catch CocoaError.fileNoSuchFile {} catch {
+            leftBehind = "\(oldFile.path): \(error)"
+        }
 
         let rotated = try ActivityPubSite(config: site.config, store: site.store, keys: keys)
         let inboxes = try site.store.followerInboxes()
         try outbox.send(Activities(urls: site.urls, config: site.config).updateActor(rotated.actorDocument, now: now),
                         to: inboxes, now: now)
-        return Report(oldKeyID: site.actorKeyID, newKeyID: rotated.actorKeyID, inboxes: Set(inboxes).count)
+        return Report(oldKeyID: site.actorKeyID, newKeyID: rotated.actorKeyID, inboxes: Set(inboxes).count, leftBehind: leftBehind)
     }
 }

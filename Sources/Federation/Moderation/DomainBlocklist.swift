@@ -57,15 +57,8 @@ public enum DomainBlocklist {
         return ([header] + rows).joined(separator: "\n") + "\n"
     }
 
-    /// A hostname: dot-separated labels of letters, digits and hyphens (IDNs in their ASCII form).
-    /// Mastodon's obfuscated entries (`b*d.example`) are refused.
-    static func isDomain(_ text: String) -> Bool {
-        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && text.utf8.count <= 253 && labels.allSatisfy { label in
-            (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
-                && label.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7a) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2d }
-        }
-    }
+    /// Mastodon's obfuscated entries (`b*d.example`) are not domains and are refused.
+    static func isDomain(_ text: String) -> Bool { DNSName.isValid(Substring(text)) }
 
     /// One CSV line's fields (RFC 4180 quoting).
     static func csvFields(_ line: String) -> [String] {

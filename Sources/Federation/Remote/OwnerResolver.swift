@@ -26,8 +26,11 @@ public struct OwnerResolver: Sendable {
         }
     }
 
+    /// The store setting that remembers which actor `owner` (a handle or URL) resolved to.
+    static func settingKey(_ owner: String) -> String { "owner_actor:" + owner }
+
     public func resolve(_ owner: String) async throws -> RemoteActor {
-        let key = "owner_actor:" + owner
+        let key = Self.settingKey(owner)
         if let id = try store.setting(key), let actor = try store.remoteActor(id: id) { return actor }
         let actor = try await lookUp(owner).actor
         try store.setSetting(key, actor.id)

@@ -28,6 +28,9 @@ struct KeysCommand: AsyncParsableCommand {
                 let blog = try siteOptions.openBlog()
                 let report = try blog.rotateActorKey()
                 print("rotated: signing with \(report.newKeyID) (was \(report.oldKeyID)); Update queued for \(report.inboxes) inboxes")
+                if let left = report.leftBehind {
+                    FileHandle.standardError.write(Data("warning: the old private key could not be deleted, delete it by hand: \(left)\n".utf8))
+                }
                 try await DeliverCommand.deliverOrHandOver(blog)
             }
         }
