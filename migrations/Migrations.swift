@@ -10,5 +10,6 @@ public enum Migrations {
         ("0003_trust_identity.sql", String(decoding: PackageResources._003_trust_identity_sql, as: UTF8.self)),
         ("0004_silence.sql", String(decoding: PackageResources._004_silence_sql, as: UTF8.self)),
         ("0005_digest_numbers.sql", String(decoding: PackageResources._005_digest_numbers_sql, as: UTF8.self)),
+        ("0006_search.sql", String(decoding: PackageResources._006_search_sql, as: UTF8.self)),
     ]
 }

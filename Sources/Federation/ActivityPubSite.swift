@@ -98,7 +98,7 @@ public final class ActivityPubSite: Sendable {
             CurrentPost(record: PostRecord(path: post.path, apID: config.absoluteURL(post.path), title: post.title,
                                            contentHash: builder.visibleFingerprint(post: post, rendered: rendered[post.path]!),
                                            publishedAt: post.date, updatedAt: post.updated, pinned: post.pinned,
-                                           source: post.sourcePath, federate: post.federate, apType: config.federation.postsAs),
+                                           source: post.sourcePath, federate: config.federates(post), apType: config.federation.postsAs),
                         declaredID: post.declaredID)
         }
         let sync = try store.syncPosts(current, now: now)

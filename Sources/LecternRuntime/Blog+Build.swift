@@ -15,8 +15,11 @@ extension Blog {
     @discardableResult
     func buildLocked(discussions: [String: Discussion]?, outputFolder: URL? = nil) throws -> BuildReport {
         let shown = try discussions ?? Discussions(store: store).all()
-        return try builder.build(SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,
-                                                     outputFolder: outputFolder, discussions: shown))
+        let report = try builder.build(SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,
+                                                           outputFolder: outputFolder, discussions: shown))
+        // The index follows the live site, not a build elsewhere (a backup's check).
+        if outputFolder == nil { try updateSearchIndex(report.posts) }
+        return report
     }
 
     /// Reads `content/` into the ActivityPub documents and syncs the posts with the store

@@ -42,6 +42,8 @@ public final class Blog: Sendable {
     public let inboxCounter: InboxCounter
     public var metrics: BlogMetrics { options.metrics }
     private let state: Mutex<State>
+    /// The search results page of the current build (see `searchPage`).
+    let searchPages = Mutex<(stamp: String, page: SearchPage)?>(nil)
 
     /// What depends on `lectern.yml` and the keys, replaced whole when they change.
     struct State: Sendable {

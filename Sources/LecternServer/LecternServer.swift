@@ -32,9 +32,11 @@ public enum LecternServer {
     /// connection opened or its previous response ended; then the connection is closed.
     public static let requestTimeout: TimeAmount = .seconds(10)
 
-    /// `activityPub` gives the ActivityPub face as the settings say now (nil: a static server).
+    /// `activityPub` gives the ActivityPub face as the settings say now (nil: a static server);
+    /// `search` renders `/search` results (nil: no search).
     public static func makeApplication(
         site: LiveSite, activityPub: (@Sendable () -> ActivityPubSite)? = nil, interactions: Interactions? = nil,
+        search: (@Sendable (_ query: String, _ page: Int) throws -> String)? = nil,
         host: String, port: Int, requestTimeout: TimeAmount = requestTimeout, services: [any Service] = [],
         metrics: BlogMetrics? = nil, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -43,6 +45,7 @@ public enum LecternServer {
             ActivityPubRoutes.add(to: router, current: activityPub)
             InteractRoute(current: activityPub).add(to: router)
         }
+        if let search { SearchRoute(search: search).add(to: router) }
         if let activityPub, let interactions {
             InboxRoutes(gate: interactions.gate, baseURL: activityPub().config.baseURL, queued: interactions.queued,
                         logger: logger).add(to: router)

@@ -204,6 +204,29 @@ let thisYear = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(iden
         #expect(try await blog.get(path).body.contains("Some words."))
     }
 
+    /// A section federates only when `lectern.yml` says so; its posts are on the site either way.
+    @Test func sectionsFederateOnlyWhenConfigured() async throws {
+        try await withBlog(extraConfig: "sections:\n  journal:\n    federate: true\n", follower: "alice") { remote, blog in
+            let date = dated()
+            for folder in ["notes", "journal"] {
+                let file = blog.root.appendingPathComponent("content/\(folder)/entry.md")
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try "---\ntitle: In \(folder)\ndate: \(date)\n---\nWords.\n".write(to: file, atomically: true, encoding: .utf8)
+            }
+            try lectern(["publish"], site: blog.root)
+            try await served("Create delivered") { remote.activities(type: "Create").count == 1 }
+            try await Task.sleep(for: .milliseconds(600))
+            let creates = remote.activities(type: "Create")
+            #expect(creates.count == 1)
+            let announced = creates.map { String(describing: $0.activity) }.joined()
+            #expect(announced.contains("/journal/in-journal/"))
+            #expect(try await blog.get("/notes/in-notes/").status == 200, "on the site")
+            #expect(try await blog.get("/notes/in-notes/", accept: "application/activity+json").status != 200,
+                    "not an Article: the section does not federate")
+            #expect(try await blog.get("/journal/in-journal/", accept: "application/activity+json").status == 200)
+        }
+    }
+
     /// A post dated in the future stays out of the site, the feeds and federation until its
     /// time, then the running server publishes and announces it, once.
     @Test func scheduledPostsWaitForTheirTime() async throws {

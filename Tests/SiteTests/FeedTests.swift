@@ -41,6 +41,7 @@ private final class XMLCollector: NSObject, XMLParserDelegate {
         let site = try TestSite()
         try site.post("a", title: "Fish & <Chips>", date: "2025-01-01T08:00:00Z", extra: "category: Food\ntags: [fish]\n",
                       body: "Look: ![x](/img/x.png) and [home](/).")
+        try site.write("static/img/x.png", "not really a PNG; the feeds only link it")
         try site.post("b", title: "Second", date: "2025-02-01", extra: "updated: 2025-02-03\n")
         try site.build()
         return site

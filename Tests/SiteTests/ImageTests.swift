@@ -34,11 +34,68 @@ import Testing
         try FileManager.default.createDirectory(at: site.root.appendingPathComponent("static/images"), withIntermediateDirectories: true)
         try Self.png(width: 3, height: 2).write(to: site.root.appendingPathComponent("static/images/dot.png"))
         try site.post("pictures", title: "Pictures", date: "2025-01-01",
-                      body: "![A dot](/images/dot.png)\n\n![Remote](https://elsewhere.example/x.png)\n\n![Gone](/images/missing.png)\n")
+                      body: "![A dot](/images/dot.png)\n\n![Remote](https://elsewhere.example/x.png)\n")
         try site.build()
         let page = try site.read("2025/pictures/index.html")
         #expect(page.contains(#"<img src="/images/dot.png" alt="A dot" width="3" height="2" loading="lazy" decoding="async" />"#), "\(page)")
         #expect(page.contains(#"<img src="https://elsewhere.example/x.png" alt="Remote" loading="lazy" decoding="async" />"#))
-        #expect(page.contains(#"alt="Gone" loading="lazy""#))
+    }
+
+    @Test func aMissingLocalImageStopsTheBuildNamingPostAndLine() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("fine", title: "Fine", date: "2025-01-01")
+        try site.build()
+        let before = try site.read("index.html")
+        // Front matter is lines 1–4, a blank line, then the body: the image is on file line 8.
+        try site.post("pictures", title: "Pictures", date: "2025-01-02", body: "Intro.\n\n![Gone](/images/missing.png)\n")
+        #expect(throws: SiteError.source(file: "content/posts/pictures.md", line: 8,
+                                         message: "image '/images/missing.png' not found: put it under static/ or, for a post, "
+                                             + "beside its index.md (content/posts/<name>/index.md)")) { try site.build() }
+        #expect(try site.read("index.html") == before, "a failed build leaves the live site as it was")
+        // A relative image in a plain post resolves against the post's URL, and is missing too.
+        try site.post("pictures", title: "Pictures", date: "2025-01-02", body: "![Diagram](diagram.png)\n")
+        #expect(throws: SiteError.self) { try site.build() }
+    }
+
+    @Test func imagesWithoutAltTextAreWarnings() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try FileManager.default.createDirectory(at: site.root.appendingPathComponent("static"), withIntermediateDirectories: true)
+        try Self.png(width: 1, height: 1).write(to: site.root.appendingPathComponent("static/dot.png"))
+        try site.post("bare", title: "Bare", date: "2025-01-01", body: "![](/dot.png)\n\n![Described](/dot.png)\n")
+        let report = try site.build()
+        #expect(report.warnings == ["content/posts/bare.md:6: image '/dot.png' has no alt text; describe it for readers "
+                                    + "who cannot see it: ![what it shows](…)"])
+    }
+
+    @Test func pageBundlesPublishTheirFilesBesideThePost() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("my-post/index", title: "Bundled", date: "2025-03-04",
+                      extra: "image: cover.png\n",
+                      body: "![A diagram](diagram.png)\n\n[The data](files/data.csv) and [home](../../../)\n")
+        try Self.png(width: 40, height: 30).write(to: site.root.appendingPathComponent("content/posts/my-post/diagram.png"))
+        try site.write("content/posts/my-post/files/data.csv", "a,b\n1,2\n")
+        try Self.png(width: 1200, height: 630).write(to: site.root.appendingPathComponent("content/posts/my-post/cover.png"))
+        try site.write("content/posts/my-post/notes.md", "---\ntitle: Not a post\n---\nA resource, not a page.\n")
+        let report = try site.build()
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+        let page = try site.read("2025/bundled/index.html")
+        #expect(page.contains(#"<img src="/2025/bundled/diagram.png" alt="A diagram" width="40" height="30""#), "\(page)")
+        #expect(page.contains(#"href="/2025/bundled/files/data.csv""#))
+        #expect(page.contains(#"href="/""#), "relative links leave the post's folder as browsers would")
+        #expect(site.exists("2025/bundled/diagram.png"))
+        #expect(page.contains(#"<meta property="og:image" content="https://blog.example/2025/bundled/cover.png">"#),
+                "a relative front matter image is the bundle's")
+        #expect(try site.read("2025/bundled/files/data.csv") == "a,b\n1,2\n")
+        #expect(!site.exists("2025/bundled/notes.md") && !site.exists("2025/not-a-post/index.html"),
+                "other Markdown in a bundle is neither copied nor a post")
+        let feed = try site.read("feed.xml")
+        #expect(feed.contains("https://blog.example/2025/bundled/diagram.png"), "feeds carry the image's absolute URL")
+        // The slug of a bundle without a usable title comes from its folder.
+        try site.post("second-bundle/index", title: "???", date: "2025-03-05")
+        try site.build()
+        #expect(site.exists("2025/second-bundle/index.html"))
     }
 }

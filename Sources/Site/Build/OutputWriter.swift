@@ -18,6 +18,8 @@ public struct BuildReport: Sendable, Equatable {
     public var warnings: [String] = []
     /// Dates of the posts held back until then (future-dated), soonest first.
     public var scheduled: [Date] = []
+    /// The posts built, newest first (what the search index is given).
+    public var posts: [Post] = []
 }
 
 /// Puts a build's files into `public/` so that a failed build never changes the live site.

@@ -53,15 +53,13 @@ public struct SiteBuilder: Sendable {
         trace.mark("content")
         // A file that vanishes between loading and rendering gets an empty body this once; the next
         // build sees it gone.
-        let model = SiteModel(config: config, content: content, discussions: options.discussions,
-                              staticFolder: root.appendingPathComponent("static")) {
+        let model = try SiteModel(config: config, content: content, discussions: options.discussions, root: root) {
             (try? loader.body(of: $0)) ?? ""
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = config.timeZone
         let plan = SitePlan(model: model, theme: theme, configText: configText, includeDrafts: options.includeDrafts,
-                            year: calendar.component(.year, from: Date()),
-                            staticFolder: root.appendingPathComponent("static"))
+                            year: calendar.component(.year, from: Date()))
         let files = try plan.files()
         trace.mark("plan")
         let result = try OutputWriter(publicFolder: output).write(files)
@@ -70,7 +68,17 @@ public struct SiteBuilder: Sendable {
         trace.mark("save cache")
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return BuildReport(written: result.written, reused: result.reused, pages: result.pages, removed: result.removed,
-                           seconds: seconds, warnings: content.warnings, scheduled: content.scheduled.map(\.date))
+                           seconds: seconds, warnings: content.warnings + model.renderWarnings.withLock { $0 }.sorted(),
+                           scheduled: content.scheduled.map(\.date), posts: content.posts)
+    }
+}
+
+extension SiteBuilder {
+    /// Changes whenever a build changes what `public/` holds (its manifest is rewritten): what
+    /// a page made outside the build (search results) keys its cache on.
+    public func buildStamp() -> String {
+        let manifest = publicFolder.appendingPathComponent(BuildManifest.folder).appendingPathComponent(BuildManifest.fileName)
+        return FileStamp(path: manifest.path)?.text ?? "none"
     }
 }
 

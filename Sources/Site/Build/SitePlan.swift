@@ -11,22 +11,26 @@ struct SitePlan {
     let model: SiteModel
     let renderer: PageRenderer
     let global: ContentHash
-    let staticFolder: URL
-
-    init(model: SiteModel, theme: Theme, configText: String, includeDrafts: Bool, year: Int, staticFolder: URL) {
+    init(model: SiteModel, theme: Theme, configText: String, includeDrafts: Bool, year: Int) {
         self.model = model
         self.renderer = PageRenderer(model: model, theme: theme, year: year)
-        self.staticFolder = staticFolder
         var global = ContentHash(Self.generatorVersion, configText, String(includeDrafts), String(year))
         global.combine(theme.fingerprint)
-        for page in model.pages where page.menuOrder != nil { global.combine("\(page.title)|\(page.path)|\(page.menuOrder!)") }
+        for item in model.menu { global.combine("\(item.title)|\(item.path)|\(item.order)") }
         self.global = global
     }
 
     func files() throws -> [OutputFile] {
         var files: [OutputFile] = []
         files += postFiles()
-        files += listFiles(title: nil, heading: nil, basePath: "/", indices: Array(model.posts.indices), feeds: nil)
+        files += listFiles(title: nil, heading: nil, basePath: "/", indices: model.homeIndices, feeds: nil)
+        // A section: its own list pages and feeds, whether or not the home page shows it too.
+        for term in model.sections {
+            files += listFiles(title: term.name, heading: term.name, basePath: term.path, indices: term.postIndices,
+                               feeds: PageRenderer.feedLinks(prefix: term.path))
+            files += feedFiles(FeedScope(title: "\(model.config.title): \(term.name)", htmlPath: term.path,
+                                         indices: term.postIndices))
+        }
         for term in model.categories {
             files += listFiles(title: term.name, heading: term.name, basePath: term.path, indices: term.postIndices,
                                feeds: PageRenderer.feedLinks(prefix: term.path))
@@ -45,10 +49,10 @@ struct SitePlan {
             files += listFiles(title: "Tagged “\(term.name)”", heading: "Tagged “\(term.name)”", basePath: term.path,
                                indices: term.postIndices, feeds: nil)
         }
-        files += feedFiles(FeedScope(title: model.config.title, htmlPath: "/", indices: Array(model.posts.indices)))
+        files += feedFiles(FeedScope(title: model.config.title, htmlPath: "/", indices: model.homeIndices))
         files += singleFiles()
         files += assetFiles()
-        files += try staticFiles()
+        files += staticFiles()
         return files
     }
 
@@ -63,8 +67,9 @@ struct SitePlan {
             hash.combine(posts[index].sourceHash)
             // The post's page shows the newest page of comments; older pages are files of their own.
             if let view { hash.combine(view.fingerprint(ofPage: view.pageCount)) }
-            for neighbour in [index - 1, index + 1] where posts.indices.contains(neighbour) {
-                hash.combine("\(posts[neighbour].title)|\(posts[neighbour].path)")
+            let (newer, older) = model.neighbours(of: index)
+            for neighbour in [newer, older] {
+                hash.combine(neighbour.map { "\(posts[$0].title)|\(posts[$0].path)" } ?? "-")
             }
             // Its series: the name, its place, and the neighbouring parts it links to.
             if let (term, position) = model.series(of: index) {
@@ -173,10 +178,10 @@ struct SitePlan {
 
     private func sitemapListPaths() -> [(path: String, lastModified: Date?)] {
         func newest(_ indices: [Int]) -> Date? { indices.first.map { model.posts[$0].lastModified } }
-        var paths: [(path: String, lastModified: Date?)] = [("/", newest(Array(model.posts.indices))),
+        var paths: [(path: String, lastModified: Date?)] = [("/", newest(model.homeIndices)),
                                                             ("/archive/", newest(Array(model.posts.indices))),
                                                             ("/tags/", newest(Array(model.posts.indices)))]
-        for term in model.categories + model.tags { paths.append((term.path, newest(term.postIndices))) }
+        for term in model.sections + model.categories + model.tags { paths.append((term.path, newest(term.postIndices))) }
         return paths
     }
 
@@ -188,21 +193,13 @@ struct SitePlan {
         }
     }
 
-    /// Everything under `static/`, copied as is; size and modification time stand in for content.
-    private func staticFiles() throws -> [OutputFile] {
-        let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
-        guard let walker = FileManager.default.enumerator(at: staticFolder, includingPropertiesForKeys: keys,
-                                                          options: [.skipsHiddenFiles]) else { return [] }
-        let prefix = staticFolder.standardizedFileURL.path + "/"
-        var files: [OutputFile] = []
-        for case let url as URL in walker {
-            let values = try url.resourceValues(forKeys: Set(keys))
-            guard values.isRegularFile == true else { continue }
-            let relative = String(url.standardizedFileURL.path.dropFirst(prefix.count))
-            let stamp = "\(values.fileSize ?? 0)|\(values.contentModificationDate?.timeIntervalSince1970 ?? 0)"
-            files.append(OutputFile(path: relative, fingerprint: ContentHash("static", relative, stamp),
-                                    source: .copy(url)))
+    /// Everything under `static/` and in the posts' bundles, copied as is; size and modification
+    /// time stand in for content.
+    private func staticFiles() -> [OutputFile] {
+        model.localFiles.byPath.keys.sorted().map { path in
+            let file = model.localFiles.byPath[path]!
+            let relative = String(path.dropFirst())
+            return OutputFile(path: relative, fingerprint: ContentHash("static", relative, file.stamp), source: .copy(file.url))
         }
-        return files.sorted { $0.path < $1.path }
     }
 }

@@ -31,6 +31,8 @@ public struct SiteConfig: Sendable, Equatable {
     public var comments = CommentSettings()
     public var digest = DigestSettings()
     public var delivery = DeliverySettings()
+    /// Content folders besides `posts/` and `pages/`, by folder name (see `SectionSettings`).
+    public var sections: [String: SectionSettings] = [:]
 
     public struct ServerSettings: Sendable, Equatable {
         public var host: String
@@ -93,7 +95,7 @@ extension SiteConfig {
         try fields.rejectUnknown(allowed: ["title", "description", "author", "baseURL", "username", "owner",
                                            "fediverseCreator", "language", "timezone", "postsPerPage",
                                            "feedSize", "server", "federation", "profile", "comments", "digest",
-                                           "delivery"])
+                                           "delivery", "sections"])
         config.title = try fields.string("title") ?? config.title
         config.description = try fields.string("description") ?? ""
         config.author = try fields.string("author") ?? ""
@@ -122,6 +124,7 @@ extension SiteConfig {
         config.comments = try fields.commentSettings()
         config.digest = try fields.digestSettings()
         config.delivery = try fields.deliverySettings()
+        config.sections = try fields.sectionSettings()
         if let server = try fields.nested("server") {
             try server.rejectUnknown(allowed: ["host", "port"])
             config.server.host = try server.string("host") ?? config.server.host

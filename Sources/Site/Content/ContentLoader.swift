@@ -10,12 +10,16 @@ public struct SiteContent: Sendable {
     /// Posts dated in the future, held back until their date (oldest first); empty when the
     /// build asked for them (`--future`), which puts them in `posts`.
     public var scheduled: [Post] = []
+    /// The section folders under `content/` (`notes` for `content/notes/`), each listed even
+    /// while it holds no published post.
+    public var sections: [String] = []
 
     /// When the next held-back post is due.
     public var nextScheduled: Date? { scheduled.first?.date }
 }
 
-/// Reads `content/posts/*.md` and `content/pages/*.md` (subfolders included).
+/// Reads `content/posts/*.md`, `content/pages/*.md` and the sections' `content/<folder>/*.md`
+/// (subfolders included).
 public struct ContentLoader: Sendable {
     public let root: URL
     public let timeZone: TimeZone
@@ -34,7 +38,8 @@ public struct ContentLoader: Sendable {
     /// `cache` exactly the posts just loaded.
     func load(includeDrafts: Bool, includeFuture: Bool = false, now: Date = Date(), cache: inout PostCache) throws -> SiteContent {
         let parser = ContentParser(timeZone: timeZone)
-        let postFiles = try markdownFiles(in: "content/posts")
+        let sectionFolders = try sectionFolders()
+        let postFiles = try sectionFolders.reduce(try markdownFiles(in: "content/posts")) { $0 + (try markdownFiles(in: $1)) }
         let pageFiles = try markdownFiles(in: "content/pages")
         // Parsing is independent per file: spread it over the cores.
         let previous = cache
@@ -60,7 +65,8 @@ public struct ContentLoader: Sendable {
             posts: wanted.filter { includeFuture || $0.date <= now }.sorted { ($0.date, $0.path) > ($1.date, $1.path) },
             pages: pages.filter { includeDrafts || !$0.draft }.sorted { $0.path < $1.path },
             warnings: posts.flatMap(\.warnings) + pages.flatMap(\.warnings),
-            scheduled: includeFuture ? [] : wanted.filter { $0.date > now }.sorted { ($0.date, $0.path) < ($1.date, $1.path) })
+            scheduled: includeFuture ? [] : wanted.filter { $0.date > now }.sorted { ($0.date, $0.path) < ($1.date, $1.path) },
+            sections: sectionFolders.map { String($0.dropFirst("content/".count)) })
         try checkUniqueURLs(&content)
         return content
     }
@@ -81,8 +87,57 @@ public struct ContentLoader: Sendable {
         }
     }
 
-    /// Relative paths of the `.md` files below `folder`, sorted for stable output.
+    /// `content/<folder>` for every folder besides `posts` and `pages`: each is a section.
+    private func sectionFolders() throws -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("content").path)) ?? []
+        var folders: [String] = []
+        for name in names.sorted() where !name.hasPrefix(".") && name != "posts" && name != "pages" {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root.appendingPathComponent("content/\(name)").path, isDirectory: &isFolder),
+                  isFolder.boolValue else { continue }
+            guard !SectionSettings.reserved.contains(Slug.make(name)), !Slug.make(name).isEmpty else {
+                throw SiteError.source(file: "content/\(name)", line: nil,
+                                       message: "cannot be a section: /\(Slug.make(name))/ is a path the site uses itself; rename the folder")
+            }
+            folders.append("content/\(name)")
+        }
+        return folders
+    }
+
+    /// The section of a source path: `notes` for `content/notes/…`, nil for `content/posts/…`.
+    static func section(of sourcePath: String) -> String? {
+        let parts = sourcePath.split(separator: "/", maxSplits: 2)
+        guard parts.count == 3, parts[0] == "content", parts[1] != "posts", parts[1] != "pages" else { return nil }
+        return String(parts[1])
+    }
+
+    /// The bundle folder of a source named `index.md` below a content folder (not the content
+    /// folder itself), else nil.
+    static func bundleFolder(of sourcePath: String) -> String? {
+        guard sourcePath.hasSuffix("/index.md") else { return nil }
+        let folder = String(sourcePath.dropLast("/index.md".count))
+        // content/<kind>/<bundle…>: at least three parts.
+        return folder.split(separator: "/").count >= 3 ? folder : nil
+    }
+
+    /// Relative paths of the `.md` files below `folder`, sorted for stable output. Inside a page
+    /// bundle only `index.md` is a post: other Markdown files there belong to it (Hugo's rule).
     private func markdownFiles(in folder: String) throws -> [String] {
+        let files = try allMarkdownFiles(in: folder)
+        let bundles = Set(files.compactMap(Self.bundleFolder))
+        guard !bundles.isEmpty else { return files }
+        return files.filter { file in
+            var parent = (file as NSString).deletingLastPathComponent
+            if bundles.contains(parent) { return file.hasSuffix("/index.md") }
+            while parent.contains("/") {
+                parent = (parent as NSString).deletingLastPathComponent
+                if bundles.contains(parent) { return false }
+            }
+            return true
+        }
+    }
+
+    private func allMarkdownFiles(in folder: String) throws -> [String] {
         let base = root.appendingPathComponent(folder)
         guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
                                                               options: [.skipsHiddenFiles]) else { return [] }
@@ -93,6 +148,20 @@ public struct ContentLoader: Sendable {
             files.append(folder + String(full.dropFirst(prefix.count)))
         }
         return files.sorted()
+    }
+
+    /// A post's text without markup, for the search index.
+    public func plainText(of post: Post) throws -> String {
+        MarkdownRenderer.plainText(post.bodyIsLoaded ? post.markdown : try body(of: post))
+    }
+
+    /// The pages and section folders, without reading a post: what a page outside the build
+    /// (search results) needs for the site's navigation.
+    public func loadNavigation() throws -> SiteContent {
+        let parser = ContentParser(timeZone: timeZone)
+        let pages = try markdownFiles(in: "content/pages").map { try parser.page(source: try read($0), file: $0) }
+        return SiteContent(posts: [], pages: pages.filter { !$0.draft }.sorted { $0.path < $1.path },
+                           sections: try sectionFolders().map { String($0.dropFirst("content/".count)) })
     }
 
     /// The body of a post whose parse came from the cache (its file was not read during loading).

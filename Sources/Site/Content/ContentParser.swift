@@ -53,9 +53,12 @@ struct ContentParser {
                     tags: Self.unique(tags), summary: try fields.string("summary") ?? fields.string("description"),
                     draft: try fields.bool("draft") ?? false, image: try fields.string("image"),
                     pinned: try fields.bool("pinned") ?? false, markdown: matter.body,
-                    sourceHash: ContentHash(source), path: "/\(year)/\(slug)/",
+                    sourceHash: ContentHash(source),
+                    path: ContentLoader.section(of: file).map { "/\(Slug.make($0))/\(slug)/" } ?? "/\(year)/\(slug)/",
                     slugLine: fields.keys.contains("slug") ? fields.line(of: "slug") : fields.line(of: "title"))
         post.warnings = warnings
+        // `image: cover.png` in a bundle is the file beside the post.
+        post.image = post.image.map { LinkResolution.resolve($0, against: post.path) ?? $0 }
         post.declaredID = try fields.string("id")
         if let id = post.declaredID, URLComponents(string: id)?.scheme?.hasPrefix("http") != true {
             throw fields.error("id", "must be the post's first URL, such as https://blog.example/2024/old-slug/")
@@ -101,7 +104,9 @@ struct ContentParser {
         }
         let fromTitle = Slug.make(title)
         if !fromTitle.isEmpty { return fromTitle }
-        let fromFile = Slug.make((file as NSString).lastPathComponent.replacingOccurrences(of: ".md", with: ""))
+        // A bundle's `index.md` is named after its folder.
+        let name = ContentLoader.bundleFolder(of: file).map { ($0 as NSString).lastPathComponent } ?? (file as NSString).lastPathComponent
+        let fromFile = Slug.make(name.replacingOccurrences(of: ".md", with: ""))
         guard !fromFile.isEmpty else {
             throw SiteError.source(file: file, line: fields.line(of: "title"),
                                    message: "cannot make a URL slug from the title; add a 'slug'")

@@ -53,6 +53,13 @@ public struct Post: Sendable, Equatable {
                     category ?? "", tags.joined(separator: "\u{1F}"))
     }
 
+    /// The folder of a page bundle (`content/posts/my-post` for `content/posts/my-post/index.md`):
+    /// the files beside `index.md` are published next to the post's page.
+    public var bundleFolder: String? { ContentLoader.bundleFolder(of: sourcePath) }
+
+    /// The section folder (`notes` for `content/notes/…`); nil for `content/posts/`.
+    public var section: String? { ContentLoader.section(of: sourcePath) }
+
     /// `updated` when set, else `date`.
     public var lastModified: Date { max(updated ?? date, date) }
 }

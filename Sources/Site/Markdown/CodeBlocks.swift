@@ -6,17 +6,9 @@ import CCmark
 /// which escapes it as plain text. Hugo's fence options work: ```` ```swift {hl_lines=[2] linenos=true} ````.
 enum CodeBlocks {
     static func highlight(_ document: OpaquePointer) {
-        var blocks: [OpaquePointer] = []
-        let iterator = cmark_iter_new(document)
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK,
-               let info = cmark_node_get_fence_info(node), info.pointee != 0 {
-                blocks.append(node)
-            }
+        let blocks = CmarkNodes.all([CMARK_NODE_CODE_BLOCK.rawValue], in: document).filter { node in
+            cmark_node_get_fence_info(node).map { $0.pointee != 0 } ?? false
         }
-        cmark_iter_free(iterator)
         for block in blocks {
             let (language, options) = CodeFenceInfo.parse(String(cString: cmark_node_get_fence_info(block)))
             let code = cmark_node_get_literal(block).map { String(cString: $0) } ?? ""

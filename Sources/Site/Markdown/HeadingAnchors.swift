@@ -14,20 +14,10 @@ enum HeadingAnchors {
     }
 
     static func insertMarkers(_ document: OpaquePointer) {
-        var headings: [OpaquePointer] = []
-        let iterator = cmark_iter_new(document)
-        defer { cmark_iter_free(iterator) }
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator),
-               cmark_node_get_type(node) == CMARK_NODE_HEADING {
-                headings.append(node)
-            }
-        }
+        let headings = CmarkNodes.all([CMARK_NODE_HEADING.rawValue], in: document)
         var used: [String: Int] = [:]
         for heading in headings {
-            var id = Slug.make(plainText(heading))
+            var id = Slug.make(CmarkNodes.text(of: heading))
             if id.isEmpty { id = "section" }
             if let count = used[id] {
                 used[id] = count + 1
@@ -75,22 +65,6 @@ enum HeadingAnchors {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
             return String(decoding: output, as: UTF8.self)
         }
-    }
-
-    private static func plainText(_ node: OpaquePointer) -> String {
-        var text = ""
-        let iterator = cmark_iter_new(node)
-        defer { cmark_iter_free(iterator) }
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let child = cmark_iter_get_node(iterator) else { continue }
-            let type = cmark_node_get_type(child)
-            if type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE, let literal = cmark_node_get_literal(child) {
-                text += String(cString: literal)
-            }
-        }
-        return text
     }
 }
 

@@ -9,6 +9,8 @@ public struct RenderedMarkdown: Sendable, Equatable {
     /// Whether the excerpt stops before the end of the post (a "read more" link is useful).
     public var hasMore: Bool
     public var wordCount: Int
+    /// The body's images, their URLs resolved as the page shows them.
+    public var images: [MarkdownImage] = []
 
     /// Minutes at 225 words per minute, at least one.
     public var readingMinutes: Int { max(1, Int((Double(wordCount) / 225).rounded(.up))) }
@@ -32,16 +34,21 @@ public enum MarkdownRenderer {
     /// servers (`federation`: plain headings and code, which Mastodon and friends keep).
     public enum Purpose: Sendable { case site, federation }
 
-    public static func render(_ markdown: String, for purpose: Purpose = .site) -> RenderedMarkdown {
+    /// `basePath` is the page's own path (`/2025/my-post/`): relative links and images resolve against it.
+    public static func render(_ markdown: String, basePath: String? = nil, for purpose: Purpose = .site) -> RenderedMarkdown {
         precondition(registered)
         let (before, hasMarker) = splitAtMoreMarker(markdown)
         return withDocument(markdown) { document, extensions in
+            let images = LinkResolution.apply(document, basePath: basePath)
             let html = renderHTML(document, extensions, purpose: purpose)
             let words = countWords(document)
             var excerpt: String
             var hasMore = hasMarker
             if hasMarker {
-                excerpt = withDocument(before) { renderHTML($0, $1, purpose: purpose) }
+                excerpt = withDocument(before) { document, extensions in
+                    _ = LinkResolution.apply(document, basePath: basePath)
+                    return renderHTML(document, extensions, purpose: purpose)
+                }
             } else if let paragraph = firstParagraph(document) {
                 let node = paragraph
                 excerpt = renderNode(node, extensions)
@@ -50,7 +57,17 @@ public enum MarkdownRenderer {
                 excerpt = ""
             }
             excerpt = FootnoteStripper.strip(excerpt)
-            return RenderedMarkdown(html: html, excerptHTML: excerpt, hasMore: hasMore, wordCount: words)
+            return RenderedMarkdown(html: html, excerptHTML: excerpt, hasMore: hasMore, wordCount: words, images: images)
+        }
+    }
+
+    /// The text without markup (what search indexes): code kept, links reduced to their text.
+    public static func plainText(_ markdown: String) -> String {
+        precondition(registered)
+        return withDocument(markdown) { document, _ in
+            guard let raw = cmark_render_plaintext(document, 0, 0) else { return "" }
+            defer { free(raw) }
+            return String(cString: raw)
         }
     }
 

@@ -2,26 +2,23 @@ import Foundation
 import Synchronization
 
 /// Images on the site's pages get their `width` and `height` (read from the file under
-/// `static/`, so the page does not jump as they arrive), `loading="lazy"` and
-/// `decoding="async"`. Attributes the writer gave (raw HTML) are kept. Remote images get the
-/// loading hints only.
+/// `static/` or in the post's bundle, so the page does not jump as they arrive),
+/// `loading="lazy"` and `decoding="async"`. Attributes the writer gave (raw HTML) are kept.
+/// Remote images get the loading hints only.
 final class ImageSizes: Sendable {
-    let folder: URL?
+    let files: LocalFiles
     private let known = Mutex<[String: Size]>([:])
 
     struct Size: Sendable, Equatable { var width: Int, height: Int }
 
-    init(staticFolder: URL?) { folder = staticFolder }
+    init(files: LocalFiles) { self.files = files }
 
-    /// The size of a root-relative image (`/images/a.png`) found under `static/`, read once.
+    /// The size of a root-relative image (`/images/a.png`) the build copies, read once.
     func size(of src: String) -> Size? {
-        guard let folder, src.hasPrefix("/"), !src.hasPrefix("//") else { return nil }
-        let path = String(src.split(separator: "?", maxSplits: 1).first ?? "").removingPercentEncoding ?? src
-        guard !path.split(separator: "/").contains("..") else { return nil }
-        if let hit = known.withLock({ $0[path] }) { return hit.width == 0 ? nil : hit }
-        let data = FileManager.default.contents(atPath: folder.appendingPathComponent(String(path.dropFirst())).path)
-        let size = data.flatMap(ImageSize.of).map { Size(width: $0.width, height: $0.height) }
-        known.withLock { $0[path] = size ?? Size(width: 0, height: 0) }
+        guard let file = files.file(at: src) else { return nil }
+        if let hit = known.withLock({ $0[file.url.path] }) { return hit.width == 0 ? nil : hit }
+        let size = FileManager.default.contents(atPath: file.url.path).flatMap(ImageSize.of).map { Size(width: $0.width, height: $0.height) }
+        known.withLock { $0[file.url.path] = size ?? Size(width: 0, height: 0) }
         return size
     }
 

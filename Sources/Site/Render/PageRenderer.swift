@@ -19,10 +19,7 @@ struct PageRenderer: Sendable {
             bytes.withUnsafeBufferPointer { hash.combine(bytes: $0) }
             return String(hash.hex.prefix(10))
         } ?? "0"
-        let menu: [[String: String]] = model.pages
-            .filter { $0.menuOrder != nil }
-            .sorted { ($0.menuOrder!, $0.title) < ($1.menuOrder!, $1.title) }
-            .map { ["title": $0.title, "url": $0.path] }
+        let menu: [[String: String]] = model.menu.map { ["title": $0.title, "url": $0.path] }
         siteContext = [
             "title": config.title, "description": config.description, "author": config.author,
             "baseURL": config.baseURL, "language": config.language,
@@ -42,6 +39,7 @@ struct PageRenderer: Sendable {
     func post(_ index: Int) throws -> String {
         let post = model.posts[index]
         let rendered = model.rendered.post(index)
+        try ImageCheck(model: model, theme: theme).check(rendered, sourcePath: post.sourcePath)
         var full = summary(index)
         full["content"] = model.images.decorate(rendered.html)
         // Absent, not empty, when there is none: an empty string is still "true" in a Mustache section.
@@ -60,10 +58,11 @@ struct PageRenderer: Sendable {
         context["post"] = full
         var discussion = model.discussionView(index).templateContext()
         // The refresh script only where comments can arrive: posts that federate.
-        if model.config.comments.liveRefresh && post.federate { discussion["live"] = true }
+        if model.config.comments.liveRefresh && model.config.federates(post) { discussion["live"] = true }
         context["discussion"] = discussion
-        if index > 0 { context["newer"] = link(index - 1) }
-        if index + 1 < model.posts.count { context["older"] = link(index + 1) }
+        let (newer, older) = model.neighbours(of: index)
+        if let newer { context["newer"] = link(newer) }
+        if let older { context["older"] = link(older) }
         if let (term, position) = model.series(of: index) {
             var series: [String: Any] = ["name": term.name, "url": term.path, "part": position + 1, "count": term.postIndices.count]
             if position > 0 { series["previous"] = link(term.postIndices[position - 1]) }
@@ -157,6 +156,7 @@ struct PageRenderer: Sendable {
     func page(_ index: Int) throws -> String {
         let page = model.pages[index]
         let rendered = model.rendered.page(index)
+        try ImageCheck(model: model, theme: theme).check(rendered, sourcePath: page.sourcePath)
         var context = base(page: [
             "title": page.title, "fullTitle": "\(page.title) – \(model.config.title)",
             "description": page.summary ?? HTMLText.truncate(HTMLText.plain(rendered.excerptHTML), limit: 160),
@@ -177,7 +177,7 @@ struct PageRenderer: Sendable {
 
     // MARK: contexts
 
-    private func base(page: [String: Any]) -> [String: Any] {
+    func base(page: [String: Any]) -> [String: Any] {
         ["site": siteContext, "page": page]
     }
 

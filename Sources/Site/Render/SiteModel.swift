@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A category or tag with the posts filed under it (indices into `SiteModel.posts`, newest first).
 public struct Term: Sendable {
@@ -18,16 +19,33 @@ final class SiteModel: Sendable {
     let tags: [Term]
     /// Posts grouped by `series:`, each in reading order (`seriesOrder`, then date): part 1 first.
     let series: [Term]
+    /// The sections (`content/notes/` …), each with its posts, newest first; `name` is its title.
+    let sections: [Term]
+    /// What the home page and the main feeds list: `posts/` and the sections set to `home: true`.
+    let homeIndices: [Int]
+    /// Posts by stream (`posts/` is "", a section its folder), newest first, and each post's
+    /// place in its stream: newer/older links stay within a stream.
+    private let streams: [String: [Int]]
+    private let streamPositions: [Int]
     let rendered: RenderedCache
-    /// Sizes of the images under `static/`, read once, for the pages' `<img>`.
+    /// Sizes of the images under `static/` and in bundles, read once, for the pages' `<img>`.
     let images: ImageSizes
+    /// What `static/` and the posts' bundles hold, by site path.
+    var localFiles: LocalFiles { images.files }
+    /// Where the sources are, to name the file line of a problem found while rendering.
+    let root: URL?
+    /// Problems found while rendering that do not stop the build (an image without alt text).
+    let renderWarnings = Mutex<[String]>([])
     let dates: DateFormats
     /// Comments and reactions by post path.
     let discussions: [String: Discussion]
 
-    init(config: SiteConfig, content: SiteContent, discussions: [String: Discussion] = [:], staticFolder: URL? = nil,
-         loadBody: @escaping @Sendable (Post) -> String = { $0.markdown }) {
-        self.images = ImageSizes(staticFolder: staticFolder)
+    init(config: SiteConfig, content: SiteContent, discussions: [String: Discussion] = [:], root: URL? = nil,
+         loadBody: @escaping @Sendable (Post) -> String = { $0.markdown }) throws {
+        self.root = root
+        self.images = ImageSizes(files: try root.map {
+            try LocalFiles(staticFolder: $0.appendingPathComponent("static"), posts: content.posts, root: $0)
+        } ?? LocalFiles())
         self.discussions = discussions
         self.config = config
         self.posts = content.posts
@@ -42,6 +60,18 @@ final class SiteModel: Sendable {
             }
             return term
         }
+        var streams: [String: [Int]] = [:]
+        var positions: [Int] = []
+        for (index, post) in content.posts.enumerated() {
+            positions.append(streams[post.section ?? "", default: []].count)
+            streams[post.section ?? "", default: []].append(index)
+        }
+        (self.streams, self.streamPositions) = (streams, positions)
+        self.sections = content.sections.map { folder in
+            Term(name: config.section(folder).title ?? folder, slug: Slug.make(folder), path: "/\(Slug.make(folder))/",
+                 postIndices: streams[folder] ?? [])
+        }
+        self.homeIndices = content.posts.indices.filter { config.isOnHome(content.posts[$0]) }
         self.rendered = RenderedCache(posts: content.posts, pages: content.pages, loadBody: loadBody)
         self.dates = DateFormats(timeZone: config.timeZone)
     }
@@ -60,6 +90,22 @@ final class SiteModel: Sendable {
 
     func categoryPath(_ name: String) -> String { "/categories/\(Slug.make(name))/" }
     func tagPath(_ name: String) -> String { "/tags/\(Slug.make(name))/" }
+
+    /// The navigation: pages with `menu:` and sections with `menu:` in `lectern.yml`, lower first.
+    var menu: [(title: String, path: String, order: Int)] {
+        let pages = pages.compactMap { page in page.menuOrder.map { (page.title, page.path, $0) } }
+        let sections = sections.compactMap { term in
+            config.section(term.slug).menuOrder.map { (term.name, term.path, $0) }
+        }
+        return (pages + sections).sorted { ($0.2, $0.0) < ($1.2, $1.0) }
+    }
+
+    /// The next newer and older posts in the post's stream (its section, or `posts/`).
+    func neighbours(of index: Int) -> (newer: Int?, older: Int?) {
+        let stream = streams[posts[index].section ?? ""]!
+        let position = streamPositions[index]
+        return (position > 0 ? stream[position - 1] : nil, position + 1 < stream.count ? stream[position + 1] : nil)
+    }
 
     /// The series a post belongs to, and its place in it (0-based).
     func series(of index: Int) -> (term: Term, position: Int)? {
@@ -107,7 +153,7 @@ final class RenderedCache: @unchecked Sendable {
     func post(_ index: Int) -> RenderedMarkdown {
         if let hit = lock.withLock({ postCache[index] }) { return hit }
         let post = posts[index]
-        let result = MarkdownRenderer.render(post.bodyIsLoaded ? post.markdown : loadBody(post))
+        let result = MarkdownRenderer.render(post.bodyIsLoaded ? post.markdown : loadBody(post), basePath: post.path)
         lock.withLock { postCache[index] = result }
         return result
     }
@@ -123,7 +169,7 @@ final class RenderedCache: @unchecked Sendable {
 
     func page(_ index: Int) -> RenderedMarkdown {
         if let hit = lock.withLock({ pageCache[index] }) { return hit }
-        let result = MarkdownRenderer.render(pages[index].markdown)
+        let result = MarkdownRenderer.render(pages[index].markdown, basePath: pages[index].path)
         lock.withLock { pageCache[index] = result }
         return result
     }

@@ -1,0 +1,46 @@
+import Foundation
+import Site
+import Store
+
+extension Blog {
+    /// Gives the store's search index the posts just built: posts whose source changed are
+    /// indexed again (their text read and stripped of markup), posts gone are removed.
+    func updateSearchIndex(_ posts: [Post]) throws {
+        let indexed = try store.searchIndexFingerprints()
+        let changed = posts.filter { indexed[$0.path] != $0.sourceHash.hex }
+        guard !changed.isEmpty || indexed.count != posts.count else { return }
+        let loader = ContentLoader(root: root, timeZone: config.timeZone)
+        let documents = try ParallelMap.map(changed) { post in
+            SearchDocument(path: post.path, title: post.title, tags: post.tags + [post.category, post.series].compactMap { $0 },
+                           body: try loader.plainText(of: post), published: post.date, sourceHash: post.sourceHash.hex)
+        }
+        try store.updateSearchIndex(documents, keeping: Set(posts.map(\.path)))
+    }
+
+    /// Results per page of `/search`.
+    public static let searchResultsPerPage = 20
+
+    /// The `/search?q=` page: the store's ranked matches in the theme's `search` template.
+    /// `page` counts from 1; an empty query shows the form alone.
+    public func searchPage(query: String, page: Int) throws -> String {
+        let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        let perPage = Self.searchResultsPerPage
+        var outcome = SearchPage.Outcome(query: query, page: page, perPage: perPage)
+        if !query.isEmpty {
+            let results = try store.search(query, limit: perPage, offset: (page - 1) * perPage)
+            outcome.hits = results.hits.map { SearchPage.Hit(path: $0.path, title: $0.title, published: $0.published, snippet: $0.snippet) }
+            outcome.total = results.total
+            outcome.searchedWordsOnly = results.searchedWordsOnly
+        }
+        return try currentSearchPage().render(outcome)
+    }
+
+    /// One `SearchPage` per build of `public/`: theme, settings and navigation read once.
+    private func currentSearchPage() throws -> SearchPage {
+        let stamp = builder.buildStamp()
+        if let cached = searchPages.withLock({ $0 }), cached.stamp == stamp { return cached.page }
+        let page = try SearchPage(root: root, mark: (SearchHit.markStart, SearchHit.markEnd))
+        searchPages.withLock { $0 = (stamp, page) }
+        return page
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import LecternRuntime
+import NIOCore
+import Synchronization
+
+/// `GET /search?q=…&page=N`: the blog's full-text search, answered from the store's index
+/// through the theme. The query runs off the cooperative pool (a thread of its own), at most
+/// `maximumInFlight` at once: a flood of searches gets 503 and never holds up page serving.
+final class SearchRoute: Sendable {
+    let search: @Sendable (_ query: String, _ page: Int) throws -> String
+    private let inFlight = Atomic<Int>(0)
+    static let maximumInFlight = 8
+    /// Pages past this are not worth ranking for: nobody reads the 1,000th result.
+    static let maximumPage = 50
+
+    init(search: @escaping @Sendable (_ query: String, _ page: Int) throws -> String) { self.search = search }
+
+    /// A form's query string (`q=swift+actors&page=2`): `+` is a space there, then percent-decoding;
+    /// the first of a repeated field counts.
+    static func formFields(_ query: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring) -> String {
+                let spaced = text.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            let name = decode(parts[0])
+            if fields[name] == nil { fields[name] = parts.count > 1 ? decode(parts[1]) : "" }
+        }
+        return fields
+    }
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/search") { [self] request, _ -> Response in
+            let parameters = Self.formFields(request.uri.query ?? "")
+            let query = parameters["q"] ?? ""
+            guard let page = parameters["page"].map({ Int($0) }) ?? 1, (1...Self.maximumPage).contains(page) else {
+                return StaticFileResponder.plain(.badRequest, "page must be a number from 1 to \(Self.maximumPage)\n")
+            }
+            guard inFlight.add(1, ordering: .relaxed).newValue <= Self.maximumInFlight else {
+                inFlight.subtract(1, ordering: .relaxed)
+                var busy = StaticFileResponder.plain(.serviceUnavailable, "too many searches at once; try again in a second\n")
+                busy.headers[.retryAfter] = "1"
+                return busy
+            }
+            defer { inFlight.subtract(1, ordering: .relaxed) }
+            let search = search
+            let html = try await OffPool.run { try search(query, page) }
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .contentLength: String(html.utf8.count),
+                                                   .cacheControl: "no-cache"],
+                            body: .init(byteBuffer: ByteBuffer(string: html)))
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+
+/// A post as the search index keeps it: what it matches on and what a result shows.
+public struct SearchDocument: Sendable, Equatable {
+    public var path: String
+    public var title: String
+    public var tags: [String]
+    /// The post's text without markup.
+    public var body: String
+    public var published: Date
+    /// The source's fingerprint: an unchanged post is not indexed again.
+    public var sourceHash: String
+
+    public init(path: String, title: String, tags: [String], body: String, published: Date, sourceHash: String) {
+        (self.path, self.title, self.tags, self.body, self.published, self.sourceHash) = (path, title, tags, body, published, sourceHash)
+    }
+}
+
+/// One result: the snippet is plain text with `SearchHit.markStart`/`markEnd` around the words
+/// that matched (private-use characters, so the text can be escaped before they become `<mark>`).
+public struct SearchHit: Sendable, Equatable {
+    public static let markStart: Character = "\u{E000}"
+    public static let markEnd: Character = "\u{E001}"
+    public var path: String
+    public var title: String
+    public var published: Date
+    public var snippet: String
+}
+
+public struct SearchResults: Sendable, Equatable {
+    public var hits: [SearchHit]
+    /// All matches, of which `hits` is one page.
+    public var total: Int
+    /// The query was not valid FTS5 syntax (`c++`, a lone `"`): its words were searched instead.
+    public var searchedWordsOnly: Bool
+}
+
+extension Store {
+    /// The fingerprint of each indexed post's source, by path.
+    public func searchIndexFingerprints() throws -> [String: String] {
+        try database.read { db in
+            Dictionary(try Row.fetchAll(db, sql: "SELECT path, source_hash FROM search_posts").map { ($0[0], $0[1]) },
+                       uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// (Re)indexes `documents` and removes every indexed post whose path is not in `keeping`, in
+    /// one transaction: a search never sees half an update.
+    public func updateSearchIndex(_ documents: [SearchDocument], keeping: Set<String>) throws {
+        try database.write { db in
+            let indexed = try String.fetchAll(db, sql: "SELECT path FROM search_posts")
+            for path in indexed where !keeping.contains(path) {
+                try db.execute(sql: "DELETE FROM search_posts WHERE path = ?", arguments: [path])
+            }
+            for var document in documents {
+                // The snippet marks are the index's own: text never carries them in.
+                document.body.removeAll { $0 == SearchHit.markStart || $0 == SearchHit.markEnd }
+                document.title.removeAll { $0 == SearchHit.markStart || $0 == SearchHit.markEnd }
+                try db.execute(sql: "DELETE FROM search_posts WHERE path = ?", arguments: [document.path])
+                try db.execute(sql: """
+                    INSERT INTO search_posts (title, tags, body, path, source_hash, published) VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [document.title, document.tags.joined(separator: " "), document.body, document.path,
+                                     document.sourceHash, document.published.timeIntervalSince1970])
+            }
+        }
+    }
+
+    /// Posts matching `query` (FTS5 syntax: words, `"phrases"`, `prefix*`, `OR`, `NOT`), best
+    /// first: title matches weigh most, then tags, then the text. A query that is not valid
+    /// syntax is searched as plain words, and the results say so.
+    public func search(_ query: String, limit: Int = 20, offset: Int = 0) throws -> SearchResults {
+        let query = String(query.unicodeScalars.prefix(Self.maximumQueryLength))
+        do {
+            return try database.read { db in try Self.search(db, match: query, limit: limit, offset: offset, wordsOnly: false) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            // FTS5 reports its syntax errors as plain SQLITE_ERROR ("fts5: syntax error near …").
+            let words = Self.plainWords(query)
+            guard !words.isEmpty else { return SearchResults(hits: [], total: 0, searchedWordsOnly: true) }
+            return try database.read { db in try Self.search(db, match: words, limit: limit, offset: offset, wordsOnly: true) }
+        }
+    }
+
+    /// Long enough for any real query; it bounds the work one request can ask of the index.
+    static let maximumQueryLength = 200
+
+    private static func search(_ db: Database, match: String, limit: Int, offset: Int, wordsOnly: Bool) throws -> SearchResults {
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM search_posts WHERE search_posts MATCH ?", arguments: [match]) ?? 0
+        guard total > offset else { return SearchResults(hits: [], total: total, searchedWordsOnly: wordsOnly) }
+        // Rank everything, but make snippets for this page only.
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT path, title, published, snippet(search_posts, 2, char(57344), char(57345), '…', 28)
+            FROM search_posts
+            WHERE search_posts MATCH ?1 AND rowid IN (
+                SELECT rowid FROM search_posts WHERE search_posts MATCH ?1
+                ORDER BY bm25(search_posts, 10.0, 5.0, 1.0) LIMIT ?2 OFFSET ?3)
+            ORDER BY bm25(search_posts, 10.0, 5.0, 1.0)
+            """, arguments: [match, limit, offset])
+        let hits = rows.map { row in
+            SearchHit(path: row[0], title: row[1], published: Date(timeIntervalSince1970: row[2]), snippet: row[3] ?? "")
+        }
+        return SearchResults(hits: hits, total: total, searchedWordsOnly: wordsOnly)
+    }
+
+    /// Each run of letters and digits as a quoted FTS5 string: always valid syntax.
+    static func plainWords(_ query: String) -> String {
+        var words: [String] = []
+        var current = ""
+        for scalar in query.unicodeScalars {
+            if CharacterSet.alphanumerics.contains(scalar) { current.unicodeScalars.append(scalar) } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words.prefix(32).map { "\"\($0)\"" }.joined(separator: " ")
+    }
+}

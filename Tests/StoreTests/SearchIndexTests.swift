@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import Store
+
+/// The full-text index behind `/search`: ranking, snippets, updates and bad queries.
+@Suite struct SearchIndexTests {
+    static func document(_ path: String, _ title: String, _ body: String, tags: [String] = [], hash: String = "1") -> SearchDocument {
+        SearchDocument(path: path, title: title, tags: tags, body: body, published: Date(timeIntervalSince1970: 1_700_000_000),
+                       sourceHash: hash)
+    }
+
+    @Test func ranksTitlesFirstAndMarksTheMatchedWords() throws {
+        let store = try Store.inMemory()
+        try store.updateSearchIndex([
+            Self.document("/2025/body/", "Notes on parsers", "A long text that mentions actors once, among many other words."),
+            Self.document("/2025/title/", "Actors in Swift", "Isolation and the rest."),
+            Self.document("/2025/none/", "Gardening", "Tomatoes."),
+        ], keeping: ["/2025/body/", "/2025/title/", "/2025/none/"])
+        let results = try store.search("actors")
+        #expect(results.total == 2 && !results.searchedWordsOnly)
+        #expect(results.hits.map(\.path) == ["/2025/title/", "/2025/body/"], "a title match ranks above a mention")
+        #expect(results.hits[1].snippet.contains("\(SearchHit.markStart)actors\(SearchHit.markEnd)"))
+        #expect(try store.search("café").total == 0)
+        try store.updateSearchIndex([Self.document("/2025/cafe/", "Le café", "Un crème.")], keeping: ["/2025/cafe/"])
+        #expect(try store.search("cafe").hits.map(\.path) == ["/2025/cafe/"], "diacritics fold")
+        #expect(try store.search("actors").total == 0, "posts not kept are gone from the index")
+        #expect(try store.search("caf*").total == 1, "prefix queries")
+    }
+
+    @Test func invalidSyntaxSearchesTheWordsAndNeverThrows() throws {
+        let store = try Store.inMemory()
+        try store.updateSearchIndex([Self.document("/2025/c/", "C++ templates", "Angle brackets everywhere.")], keeping: ["/2025/c/"])
+        for query in ["c++", "\"unterminated", "templates AND", "(((", "NEAR(", "*", "-", "\u{0}"] {
+            let results = try store.search(query)
+            #expect(results.searchedWordsOnly || results.total >= 0, "\(query)")
+        }
+        let plus = try store.search("c++ templates")
+        #expect(plus.searchedWordsOnly && plus.total == 1)
+        #expect(try store.search("***").hits.isEmpty)
+        #expect(try store.search(String(repeating: "templates OR ", count: 500)).total == 1, "long queries are cut, not refused")
+    }
+
+    @Test func textNeverCarriesTheMarksIn() throws {
+        let store = try Store.inMemory()
+        try store.updateSearchIndex([Self.document("/2025/m/", "Marks", "before \(SearchHit.markStart)fake\(SearchHit.markEnd) after")],
+                                    keeping: ["/2025/m/"])
+        let snippet = try #require(try store.search("fake").hits.first?.snippet)
+        #expect(snippet.filter { $0 == SearchHit.markStart }.count == 1, "\(snippet)")
+    }
+
+    @Test func fingerprintsTellWhatToIndexAgain() throws {
+        let store = try Store.inMemory()
+        try store.updateSearchIndex([Self.document("/a/", "A", "x", hash: "h1")], keeping: ["/a/"])
+        #expect(try store.searchIndexFingerprints() == ["/a/": "h1"])
+        try store.updateSearchIndex([Self.document("/a/", "A", "y", hash: "h2")], keeping: ["/a/"])
+        #expect(try store.searchIndexFingerprints() == ["/a/": "h2"])
+        #expect(try store.search("x").total == 0 && store.search("y").total == 1, "replaced, not added")
+    }
+}
