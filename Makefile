@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 DEB_PACKAGES := libsqlite3-dev libssl-dev libcurl4-openssl-dev libcmark-gfm-dev \
-                libcmark-gfm-extensions-dev zlib1g-dev pkg-config
+                libcmark-gfm-extensions-dev libdeflate-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO ?= demo
 
@@ -60,6 +60,11 @@ bench: build
 	bench/serve
 	bench/signatures
 	bench/stampede
+	bench/inbox
+	bench/fanout
+	bench/stall
+	bench/comments
+	bench/search
 
 clean:
 	rm -rf .build .build-test.log

@@ -44,13 +44,13 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark-gfm",
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "LecternCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
         .target(
             name: "Site",
             dependencies: [
-                "CCmark", "CZlib",
+                "CCmark", "CDeflate",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],

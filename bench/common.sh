@@ -22,7 +22,6 @@ corpus() {  # corpus N → prints the folder holding lectern/ and hugo/
   echo "$dir"
 }
 
-# record TITLE COMMAND TABLE_FILE: appends a dated section with the command and the table.
-record() {
-  { echo; echo "## $1 — $(date -u +%Y-%m-%d) on $(nproc) cores"; echo; echo "Command: \`$2\`"; echo; cat "$3"; } >> "$RESULTS"
-}
+# record TITLE COMMAND TABLE_FILE: the table becomes TITLE's current one in RESULTS.md, dated,
+# with the command; the one it replaces moves to the history (see bench/results.py).
+record() { python3 "$ROOT/bench/results.py" record "$1" "$2" "$3"; }

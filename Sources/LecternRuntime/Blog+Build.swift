@@ -13,12 +13,25 @@ extension Blog {
     }
 
     @discardableResult
-    func buildLocked(discussions: [String: Discussion]?, outputFolder: URL? = nil) throws -> BuildReport {
+    func buildLocked(discussions: [String: Discussion]?, outputFolder: URL? = nil, now: Date = Date()) throws -> BuildReport {
+        // The common case of `lectern build` with nothing changed: decided from stats and a few
+        // rows, without reading the posts, the comments or the last build's caches.
+        let live = outputFolder == nil && discussions == nil
+        let inputs = live ? try BuildInputs.current(blog: self, now: now) : nil
+        if let inputs, let last = BuildInputs.load(from: builder.publicFolder),
+           last.isCurrent(fingerprint: inputs, output: builder.buildStamp(), now: now) {
+            return BuildReport(written: 0, reused: last.files, pages: 0, removed: 0, seconds: 0)
+        }
         let shown = try discussions ?? Discussions(store: store).all()
-        let report = try builder.build(SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,
+        var report = try builder.build(SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,
                                                            outputFolder: outputFolder, discussions: shown))
         // The index follows the live site, not a build elsewhere (a backup's check).
         if outputFolder == nil { try updateSearchIndex(report.posts) }
+        if let inputs {
+            BuildInputs(fingerprint: inputs, output: builder.buildStamp(), nextScheduled: report.scheduled.first,
+                        files: report.written + report.reused).save(in: builder.publicFolder)
+        }
+        report.seconds = Date().timeIntervalSince(now)
         return report
     }
 

@@ -1,26 +1,49 @@
 import Foundation
 import Site
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// A fingerprint of the names, sizes and modification times of every source (`lectern.yml`,
-/// `content/`, `theme/`, `static/`): `serve --watch` rebuilds when it changes. Polling stats is
-/// portable, cheap for a blog (a thousand files in about a millisecond), and immune to editors
-/// that save by renaming.
+/// A fingerprint of the names, sizes, modification and change times of every source
+/// (`lectern.yml`, `content/`, `theme/`, `static/`): `serve --watch` rebuilds when it changes,
+/// and `lectern build` returns at once when it did not (see `BuildInputs`). Polling stats is
+/// portable, cheap for a blog, and immune to editors that save by renaming. Walked with
+/// `readdir` and `fstatat`: Foundation's resource values cost twenty times as much per file.
 enum SourceStamp {
     static func of(_ root: URL) -> ContentHash {
         var hash = ContentHash()
-        hash.combine(describe(root.appendingPathComponent(SiteConfig.fileName)))
-        for folder in ["content", "theme", "static"] {
-            let base = root.appendingPathComponent(folder)
-            guard let walker = FileManager.default.enumerator(at: base,
-                                                              includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey])
-            else { continue }
-            for case let url as URL in walker { hash.combine(describe(url)) }
-        }
+        hash.combine(describe(root.appendingPathComponent(SiteConfig.fileName).path))
+        for folder in ["content", "theme", "static"] { walk(root.appendingPathComponent(folder).path, into: &hash) }
         return hash
     }
 
-    private static func describe(_ url: URL) -> String {
-        let values = try? url.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
-        return "\(url.path)|\(values?.fileSize ?? -1)|\(values?.contentModificationDate?.timeIntervalSince1970 ?? 0)"
+    private static func describe(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "\(path)|-" }
+        return "\(path)|\(describe(info))"
+    }
+
+    private static func describe(_ info: stat) -> String {
+        "\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)|\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)|\(info.st_ino)"
+    }
+
+    /// Every entry below `path`, in name order (readdir's order is the file system's).
+    private static func walk(_ path: String, into hash: inout ContentHash) {
+        guard let directory = opendir(path) else { return }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        var entries: [(name: String, info: stat)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            if name == "." || name == ".." { continue }
+            var info = stat()
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            entries.append((name, info))
+        }
+        for (name, info) in entries.sorted(by: { $0.name < $1.name }) {
+            let full = path + "/" + name
+            hash.combine("\(full)|\(describe(info))")
+            if info.st_mode & S_IFMT == S_IFDIR { walk(full, into: &hash) }
+        }
     }
 }

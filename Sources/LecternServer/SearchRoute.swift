@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LecternRuntime
 import NIOCore
+import Site
 import Synchronization
 
 /// `GET /search?q=…&page=N`: the blog's full-text search, answered from the store's index
@@ -11,8 +12,8 @@ final class SearchRoute: Sendable {
     let search: @Sendable (_ query: String, _ page: Int) throws -> String
     private let inFlight = Atomic<Int>(0)
     static let maximumInFlight = 8
-    /// Pages past this are not worth ranking for: nobody reads the 1,000th result.
-    static let maximumPage = 50
+    /// Pages past this are not offered (see `SearchPage.maximumResults`).
+    static let maximumPage = SearchPage.maximumResults / Blog.searchResultsPerPage
 
     init(search: @escaping @Sendable (_ query: String, _ page: Int) throws -> String) { self.search = search }
 

@@ -30,8 +30,11 @@ public struct SearchHit: Sendable, Equatable {
 
 public struct SearchResults: Sendable, Equatable {
     public var hits: [SearchHit]
-    /// All matches, of which `hits` is one page.
+    /// All matches, of which `hits` is one page, counted up to `SearchResults.countLimit`.
     public var total: Int
+    /// Matches are counted up to this many (a query that matches more is simply "more than
+    /// 1,000"): counting every match of a common word would cost more than ranking the page.
+    public static let countLimit = 1001
     /// The query was not valid FTS5 syntax (`c++`, a lone `"`): its words were searched instead.
     public var searchedWordsOnly: Bool
 }
@@ -49,15 +52,18 @@ extension Store {
     /// one transaction: a search never sees half an update.
     public func updateSearchIndex(_ documents: [SearchDocument], keeping: Set<String>) throws {
         try database.write { db in
-            let indexed = try String.fetchAll(db, sql: "SELECT path FROM search_posts")
-            for path in indexed where !keeping.contains(path) {
-                try db.execute(sql: "DELETE FROM search_posts WHERE path = ?", arguments: [path])
+            // `path` is not indexed (FTS5 indexes words): one scan maps paths to rows, then rows
+            // are deleted by rowid. Deleting by path would scan the table once per post.
+            var rows: [String: Int64] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT rowid, path FROM search_posts") { rows[row[1]] = row[0] }
+            let replaced = Set(documents.map(\.path))
+            for (path, rowid) in rows where !keeping.contains(path) || replaced.contains(path) {
+                try db.execute(sql: "DELETE FROM search_posts WHERE rowid = ?", arguments: [rowid])
             }
             for var document in documents {
                 // The snippet marks are the index's own: text never carries them in.
                 document.body.removeAll { $0 == SearchHit.markStart || $0 == SearchHit.markEnd }
                 document.title.removeAll { $0 == SearchHit.markStart || $0 == SearchHit.markEnd }
-                try db.execute(sql: "DELETE FROM search_posts WHERE path = ?", arguments: [document.path])
                 try db.execute(sql: """
                     INSERT INTO search_posts (title, tags, body, path, source_hash, published) VALUES (?, ?, ?, ?, ?, ?)
                     """, arguments: [document.title, document.tags.joined(separator: " "), document.body, document.path,
@@ -85,21 +91,22 @@ extension Store {
     static let maximumQueryLength = 200
 
     private static func search(_ db: Database, match: String, limit: Int, offset: Int, wordsOnly: Bool) throws -> SearchResults {
-        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM search_posts WHERE search_posts MATCH ?", arguments: [match]) ?? 0
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM search_posts WHERE search_posts MATCH ? LIMIT ?)",
+                                     arguments: [match, SearchResults.countLimit]) ?? 0
         guard total > offset else { return SearchResults(hits: [], total: total, searchedWordsOnly: wordsOnly) }
-        // Rank everything, but make snippets for this page only.
+        // Rank every match (`rank` is the weighted bm25 the migration set), then make snippets for
+        // this page's rows only, found by rowid.
+        let ranked = try Int64.fetchAll(db, sql: "SELECT rowid FROM search_posts WHERE search_posts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
+                                        arguments: [match, limit, offset])
         let rows = try Row.fetchAll(db, sql: """
-            SELECT path, title, published, snippet(search_posts, 2, char(57344), char(57345), '…', 28)
-            FROM search_posts
-            WHERE search_posts MATCH ?1 AND rowid IN (
-                SELECT rowid FROM search_posts WHERE search_posts MATCH ?1
-                ORDER BY bm25(search_posts, 10.0, 5.0, 1.0) LIMIT ?2 OFFSET ?3)
-            ORDER BY bm25(search_posts, 10.0, 5.0, 1.0)
-            """, arguments: [match, limit, offset])
-        let hits = rows.map { row in
-            SearchHit(path: row[0], title: row[1], published: Date(timeIntervalSince1970: row[2]), snippet: row[3] ?? "")
+            SELECT rowid, path, title, published, snippet(search_posts, 2, char(57344), char(57345), '…', 28)
+            FROM search_posts WHERE search_posts MATCH ? AND rowid IN (\(ranked.map(String.init).joined(separator: ",")))
+            """, arguments: [match])
+        var byRow: [Int64: SearchHit] = [:]
+        for row in rows {
+            byRow[row[0]] = SearchHit(path: row[1], title: row[2], published: Date(timeIntervalSince1970: row[3]), snippet: row[4] ?? "")
         }
-        return SearchResults(hits: hits, total: total, searchedWordsOnly: wordsOnly)
+        return SearchResults(hits: ranked.compactMap { byRow[$0] }, total: total, searchedWordsOnly: wordsOnly)
     }
 
     /// Each run of letters and digits as a quoted FTS5 string: always valid syntax.

@@ -1,28 +1,30 @@
-import CZlib
+import CDeflate
+import Synchronization
 
-/// gzip (RFC 1952) compression through zlib, for the `.gz` twins written next to text files.
+/// gzip (RFC 1952) compression through libdeflate, for the `.gz` twins written next to text
+/// files. libdeflate compresses a whole buffer at once, which is all a build needs, at about
+/// twice zlib's speed for the same size.
 public enum Gzip {
-    /// Compressed bytes, or nil when zlib fails (the caller then simply skips the `.gz` file).
-    public static func compress(_ input: [UInt8], level: Int32 = 6) -> [UInt8]? {
-        var stream = z_stream()
-        // windowBits 15 + 16 selects the gzip wrapper instead of zlib's.
-        guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 32)
-        let status: Int32 = input.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { destination in
-                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                stream.avail_in = uInt(source.count)
-                stream.next_out = destination.baseAddress
-                stream.avail_out = uInt(destination.count)
-                return deflate(&stream, Z_FINISH)
+    /// Compressed bytes, or nil when compression fails (the caller then simply skips the `.gz` file).
+    public static func compress(_ input: [UInt8]) -> [UInt8]? {
+        let compressor = compressors.take()
+        defer { compressors.give(compressor) }
+        let bound = libdeflate_gzip_compress_bound(compressor, input.count)
+        var output = [UInt8](repeating: 0, count: bound)
+        let written = input.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { destination in
+                libdeflate_gzip_compress(compressor, source.baseAddress, source.count, destination.baseAddress, destination.count)
             }
         }
-        guard status == Z_STREAM_END else { return nil }
-        output.removeSubrange(Int(stream.total_out)...)
+        guard written > 0 else { return nil }
+        output.removeSubrange(written...)
         return output
     }
+
+    /// Level 6, as gzip's default; a compressor holds ~1 MB of tables, so they are kept and reused,
+    /// one per thread at a time.
+    static let level: Int32 = 6
+    private static let compressors = CompressorPool()
 
     /// Whether a file of this name is text that compresses well.
     public static func isCompressible(path: String) -> Bool {
@@ -32,4 +34,19 @@ public enum Gzip {
 
     static let compressibleExtensions: Set<String> = ["html", "htm", "xml", "json", "css", "js", "mjs", "svg", "txt",
                                                       "md", "map", "ico", "webmanifest", "atom", "rss"]
+}
+
+/// Idle compressors, never freed: at most one per thread that ever compressed at once.
+private final class CompressorPool: Sendable {
+    private let idle = Mutex<[UInt]>([])
+
+    func take() -> OpaquePointer {
+        if let address = idle.withLock({ $0.popLast() }), let pointer = OpaquePointer(bitPattern: address) { return pointer }
+        guard let fresh = libdeflate_alloc_compressor(Gzip.level) else { fatalError("libdeflate: out of memory") }
+        return fresh
+    }
+
+    func give(_ compressor: OpaquePointer) {
+        idle.withLock { $0.append(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(compressor)))) }
+    }
 }

@@ -20,6 +20,12 @@ public struct BuildReport: Sendable, Equatable {
     public var scheduled: [Date] = []
     /// The posts built, newest first (what the search index is given).
     public var posts: [Post] = []
+
+    public init(written: Int, reused: Int, pages: Int, removed: Int, seconds: Double, warnings: [String] = [],
+                scheduled: [Date] = [], posts: [Post] = []) {
+        (self.written, self.reused, self.pages, self.removed, self.seconds) = (written, reused, pages, removed, seconds)
+        (self.warnings, self.scheduled, self.posts) = (warnings, scheduled, posts)
+    }
 }
 
 /// Puts a build's files into `public/` so that a failed build never changes the live site.

@@ -23,10 +23,10 @@ final class ImageSizes: Sendable {
     }
 
     func decorate(_ html: String) -> String {
-        guard html.contains("<img ") else { return html }
+        guard HTMLText.firstRange(of: "<img ", in: Substring(html)) != nil else { return html }
         var output = ""
         var rest = Substring(html)
-        while let start = rest.range(of: "<img ") {
+        while let start = HTMLText.firstRange(of: "<img ", in: rest) {
             output += rest[..<start.lowerBound]
             guard let end = rest[start.upperBound...].firstIndex(of: ">") else { break }
             var tag = String(rest[start.lowerBound..<end])

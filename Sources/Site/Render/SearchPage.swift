@@ -34,6 +34,9 @@ public struct SearchPage: Sendable {
         }
     }
 
+    /// Results beyond this many are not offered (nobody reads the 1,001st, and ranking deeper costs).
+    public static let maximumResults = 1000
+
     private let renderer: PageRenderer
     private let mark: (start: Character, end: Character)
 
@@ -81,10 +84,12 @@ extension PageRenderer {
             search["summary"] = switch outcome.total {
             case 0: "Nothing matches “\(query)”."
             case 1: "One post matches “\(query)”."
+            case 1001...: "More than 1,000 posts match “\(query)”; the best are first."
             default: "\(outcome.total) posts match “\(query)”."
             }
         }
-        let pageCount = ListPaging.pageCount(items: outcome.total, perPage: outcome.perPage)
+        let pageCount = min(ListPaging.pageCount(items: outcome.total, perPage: outcome.perPage),
+                            SearchPage.maximumResults / outcome.perPage)
         if pageCount > 1 {
             // Only unreserved characters stay as they are: `&`, `=`, `+` and `#` in a query are data.
             let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")

@@ -13,11 +13,11 @@ enum TableOfContents {
     static func entries(_ html: String) -> [Entry] {
         var entries: [Entry] = []
         var rest = Substring(html)
-        while let open = rest.range(of: "<h") {
+        while let open = HTMLText.firstRange(of: "<h", in: rest) {
             rest = rest[open.upperBound...]
             guard let level = rest.first.flatMap({ Int(String($0)) }), level == 2 || level == 3,
                   rest.dropFirst().hasPrefix(" id=\""), let idEnd = rest.dropFirst(6).firstIndex(of: "\""),
-                  let tagEnd = rest[idEnd...].firstIndex(of: ">"), let close = rest.range(of: "</h\(level)>") else { continue }
+                  let tagEnd = rest[idEnd...].firstIndex(of: ">"), let close = HTMLText.firstRange(of: "</h\(level)>", in: rest) else { continue }
             let id = String(rest[rest.index(rest.startIndex, offsetBy: 6)..<idEnd])
             let inner = HeadingAnchors.removingSelfLinks(String(rest[rest.index(after: tagEnd)..<close.lowerBound]))
             entries.append(Entry(level: level, id: id, text: HTMLText.plain(inner)))

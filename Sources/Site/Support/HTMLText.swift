@@ -4,21 +4,70 @@ import Foundation
 public enum HTMLText {
     /// Text content of an HTML fragment: tags dropped, common entities decoded, spaces folded.
     public static func plain(_ html: String) -> String {
-        var text = ""
+        // By UTF-8 byte: tags and the entities below are ASCII, and every description, feed
+        // summary and table of contents entry of a build goes through here.
+        var text: [UInt8] = []
         text.reserveCapacity(html.utf8.count)
         var inTag = false
-        for character in html {
-            switch character {
-            case "<": inTag = true
-            case ">" where inTag: inTag = false; text.append(" ")
-            default: if !inTag { text.append(character) }
+        var pendingSpace = false
+        func append(_ byte: UInt8) {
+            if byte == 0x20 || byte == 0x0A || byte == 0x09 {
+                pendingSpace = !text.isEmpty
+            } else {
+                if pendingSpace { text.append(0x20); pendingSpace = false }
+                text.append(byte)
             }
         }
-        for (entity, value) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "),
-                                ("&amp;", "&")] where text.contains(entity) {
-            text = text.replacingOccurrences(of: entity, with: value)
+        var bytes = html.utf8.makeIterator()
+        var entity: [UInt8] = []
+        while let byte = bytes.next() {
+            if inTag {
+                if byte == 0x3E { inTag = false; append(0x20) }
+                continue
+            }
+            if byte == 0x3C { flushEntity(&entity, into: append); inTag = true; continue }
+            if byte == 0x26 { flushEntity(&entity, into: append); entity = [byte]; continue }
+            if !entity.isEmpty {
+                entity.append(byte)
+                if byte == 0x3B || entity.count > 6 { flushEntity(&entity, into: append) }
+                continue
+            }
+            append(byte)
         }
-        return text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
+        flushEntity(&entity, into: append)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static let plainEntities: [[UInt8]: [UInt8]] = [
+        Array("&lt;".utf8): [0x3C], Array("&gt;".utf8): [0x3E], Array("&quot;".utf8): [0x22], Array("&#39;".utf8): [0x27],
+        Array("&nbsp;".utf8): [0x20], Array("&amp;".utf8): [0x26],
+    ]
+
+    /// Writes a collected `&…` run out, decoded when it is one of `plainEntities`.
+    private static func flushEntity(_ entity: inout [UInt8], into append: (UInt8) -> Void) {
+        guard !entity.isEmpty else { return }
+        for byte in plainEntities[entity] ?? entity { append(byte) }
+        entity.removeAll(keepingCapacity: true)
+    }
+
+    /// The first occurrence of `needle` in `text`, compared by UTF-8 byte (no Foundation
+    /// bridging, which costs a UTF-16 copy of the text on every call).
+    static func firstRange(of needle: String, in text: Substring) -> Range<Substring.Index>? {
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first else { return nil }
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while let start = utf8[index...].firstIndex(of: first) {
+            var end = start
+            var matched = 0
+            while matched < pattern.count, end < utf8.endIndex, utf8[end] == pattern[matched] {
+                matched += 1
+                end = utf8.index(after: end)
+            }
+            if matched == pattern.count { return start..<end }
+            index = utf8.index(after: start)
+        }
+        return nil
     }
 
     /// At most `limit` characters, cut at a word boundary with an ellipsis.
@@ -100,12 +149,12 @@ public enum HTMLText {
     /// `html` without each run that starts with `opening` and ends with the first `closing` after
     /// it (markup the renderer itself wrote, so no nesting to account for).
     static func removing(_ html: String, from opening: String, through closing: String) -> String {
-        guard html.contains(opening) else { return html }
+        guard firstRange(of: opening, in: Substring(html)) != nil else { return html }
         var output = ""
         var rest = Substring(html)
-        while let start = rest.range(of: opening) {
+        while let start = firstRange(of: opening, in: rest) {
             output += rest[..<start.lowerBound]
-            guard let end = rest[start.upperBound...].range(of: closing) else { rest = rest[start.lowerBound...]; break }
+            guard let end = firstRange(of: closing, in: rest[start.upperBound...]) else { rest = rest[start.lowerBound...]; break }
             rest = rest[end.upperBound...]
         }
         return output + rest

@@ -1,0 +1,51 @@
+import Foundation
+import Site
+import Store
+
+/// What a build of `public/` was made from: the sources' stamp (names, sizes, times of
+/// everything under the site), the store's discussion and block generations, the build's
+/// options and the year the footer shows. A build whose inputs match the last one's, over the
+/// very `public/` that build left (its manifest unchanged: no other build since), and with no
+/// scheduled post come due, has nothing to do: it returns without reading a post.
+struct BuildInputs: Equatable {
+    let fingerprint: String
+    /// `SiteBuilder.buildStamp()` right after the build.
+    var output: String
+    var nextScheduled: Date?
+    var files: Int
+
+    static let fileName = "inputs"
+
+    static func current(blog: Blog, now: Date) throws -> String {
+        let generations = try blog.store.changeGenerations()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = blog.config.timeZone
+        var hash = SourceStamp.of(blog.root)
+        hash.combine("\(generations[.discussions] ?? 0)|\(generations[.blocks] ?? 0)|\(blog.options.includeDrafts)|"
+                     + "\(blog.options.includeFuture)|\(calendar.component(.year, from: now))")
+        return hash.hex
+    }
+
+    /// Whether `public/` already is what building now would make.
+    func isCurrent(fingerprint: String, output: String, now: Date) -> Bool {
+        fingerprint == self.fingerprint && output == self.output && (nextScheduled.map { now < $0 } ?? true)
+    }
+
+    static func load(from publicFolder: URL) -> BuildInputs? {
+        guard let data = FileManager.default.contents(atPath: url(publicFolder).path) else { return nil }
+        let parts = String(decoding: data, as: UTF8.self).split(separator: " ").map(String.init)
+        guard parts.count == 4, let files = Int(parts[3]) else { return nil }
+        return BuildInputs(fingerprint: parts[0], output: parts[1],
+                           nextScheduled: Double(parts[2]).map(Date.init(timeIntervalSince1970:)), files: files)
+    }
+
+    /// Best effort: a missing file only means the next build looks at everything.
+    func save(in publicFolder: URL) {
+        let text = "\(fingerprint) \(output) \(nextScheduled.map { String($0.timeIntervalSince1970) } ?? "-") \(files)"
+        try? Data(text.utf8).write(to: Self.url(publicFolder), options: .atomic)
+    }
+
+    private static func url(_ publicFolder: URL) -> URL {
+        publicFolder.appendingPathComponent(".lectern").appendingPathComponent(fileName)
+    }
+}

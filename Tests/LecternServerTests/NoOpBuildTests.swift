@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// `lectern build` with nothing changed returns at once, and anything that changes what the
+/// pages show (a source, a moderated comment, another build, a scheduled post coming due)
+/// makes it build again.
+@Suite struct NoOpBuildTests {
+    @Test func aBuildWithNothingChangedDoesNothingAndAnyChangeBuilds() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-noop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try run([lecternBinary, "init", root.path]).0 == 0)
+        #expect(try lectern(["build"], site: root).contains("files written"))
+        let again = try lectern(["build"], site: root)
+        #expect(again.contains(": 0 files written (0 pages rendered)"), "\(again)")
+
+        let post = root.appendingPathComponent("content/posts/new.md")
+        try "---\ntitle: Fresh\ndate: 2025-06-01\n---\nNew words.\n".write(to: post, atomically: true, encoding: .utf8)
+        let edited = try lectern(["build"], site: root)
+        #expect(!edited.contains(": 0 files written"), "\(edited)")
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("public/2025/fresh/index.html").path))
+        #expect(try lectern(["build"], site: root).contains(": 0 files written"))
+
+        // Another build of public/ (here with drafts, as a preview would) means this one must look again.
+        try lectern(["build", "--drafts"], site: root)
+        let afterDrafts = try lectern(["build"], site: root)
+        #expect(!afterDrafts.contains(": 0 files written"), "drafts come off again: \(afterDrafts)")
+
+        // A post scheduled a few seconds ahead is built once its time has come, with no file touched.
+        let soon = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3))
+        try "---\ntitle: Soon\ndate: \(soon)\n---\nLater.\n"
+            .write(to: root.appendingPathComponent("content/posts/soon.md"), atomically: true, encoding: .utf8)
+        try lectern(["build"], site: root)
+        #expect(try lectern(["build"], site: root).contains(": 0 files written"))
+        Thread.sleep(forTimeInterval: 3.5)
+        let due = try lectern(["build"], site: root)
+        #expect(!due.contains(": 0 files written"), "\(due)")
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("public/\(year)/soon/index.html").path))
+    }
+}
