@@ -3,7 +3,8 @@
 
   results.py record TITLE COMMAND TABLE_FILE   adds a run: it becomes TITLE's current table, and
                                                the table it replaces moves to the history
-  results.py reorganize                        sorts an appended-to file into that shape
+  results.py reorganize                        sorts a file of runs appended in time order into
+                                               that shape (once; it refuses an organized file)
 """
 import re
 import sys
@@ -78,7 +79,10 @@ def load():
 
 def main():
     if sys.argv[1:2] == ["reorganize"]:
-        current, history = split(parse(open(PATH).read().partition("\n## Profiles")[0]))
+        text = open(PATH).read()
+        if "\n## Current" in text:
+            sys.exit("RESULTS.md is already organized; reorganize reads runs appended in time order")
+        current, history = split(parse(text.partition("\n## Profiles")[0]))
         history.sort(key=lambda run: run[1], reverse=True)  # stable: same-day runs keep their order
         write(current, history)
     elif sys.argv[1:2] == ["record"] and len(sys.argv) == 5:

@@ -30,10 +30,10 @@ public struct SearchHit: Sendable, Equatable {
 
 public struct SearchResults: Sendable, Equatable {
     public var hits: [SearchHit]
-    /// All matches, of which `hits` is one page, counted up to `SearchResults.countLimit`.
+    /// All matches, of which `hits` is one page, up to `SearchResults.countLimit`.
     public var total: Int
-    /// Matches are counted up to this many (a query that matches more is simply "more than
-    /// 1,000"): counting every match of a common word would cost more than ranking the page.
+    /// Totals stop at this many (a query that matches more is simply "more than 1,000", and
+    /// pages beyond the 1,000th result are not offered).
     public static let countLimit = 1001
     /// The query was not valid FTS5 syntax (`c++`, a lone `"`): its words were searched instead.
     public var searchedWordsOnly: Bool
@@ -65,8 +65,9 @@ extension Store {
                 document.body.removeAll { $0 == SearchHit.markStart || $0 == SearchHit.markEnd }
                 document.title.removeAll { $0 == SearchHit.markStart || $0 == SearchHit.markEnd }
                 try db.execute(sql: """
-                    INSERT INTO search_posts (title, tags, body, path, source_hash, published) VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [document.title, document.tags.joined(separator: " "), document.body, document.path,
+                    INSERT INTO search_posts (rowid, title, tags, body, path, source_hash, published) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [try Self.rowid(publishedAt: document.published, db), document.title,
+                                     document.tags.joined(separator: " "), document.body, document.path,
                                      document.sourceHash, document.published.timeIntervalSince1970])
             }
         }
@@ -87,16 +88,34 @@ extension Store {
         }
     }
 
+    /// Rows are numbered in publication order (the second, times 1,024, plus the first free
+    /// slot): "newest first" is then FTS5's own rowid order, which costs nothing to follow.
+    static func rowid(publishedAt date: Date, _ db: Database) throws -> Int64 {
+        let base = Int64(date.timeIntervalSince1970.rounded(.down)) * 1024
+        let last = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM search_posts WHERE rowid BETWEEN ? AND ?",
+                                      arguments: [base, base + 1023])
+        guard let last else { return base }
+        guard last < base + 1023 else { throw StoreError.conflict("more than 1,024 posts published in one second") }
+        return last + 1
+    }
+
     /// Long enough for any real query; it bounds the work one request can ask of the index.
     static let maximumQueryLength = 200
 
     private static func search(_ db: Database, match: String, limit: Int, offset: Int, wordsOnly: Bool) throws -> SearchResults {
-        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM search_posts WHERE search_posts MATCH ? LIMIT ?)",
-                                     arguments: [match, SearchResults.countLimit]) ?? 0
+        // One count of every match: it tells the page count and whether the query is broad, and a
+        // capped count (`LIMIT` in a subquery) cost FTS5 more, not less, for phrases.
+        let matches = try Int.fetchOne(db, sql: "SELECT count(*) FROM search_posts WHERE search_posts MATCH ?", arguments: [match]) ?? 0
+        let total = min(matches, SearchResults.countLimit)
         guard total > offset else { return SearchResults(hits: [], total: total, searchedWordsOnly: wordsOnly) }
         // Rank every match (`rank` is the weighted bm25 the migration set), then make snippets for
-        // this page's rows only, found by rowid.
-        let ranked = try Int64.fetchAll(db, sql: "SELECT rowid FROM search_posts WHERE search_posts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
+        // this page's rows only, found by rowid. A query that matches more than half of the posts
+        // is listed newest first: bm25 gives a word found in most documents a weight of almost
+        // nothing (its IDF is floored), so its scores cannot tell those posts apart, and ranking
+        // thousands of matches would cost ~2 µs each for that noise.
+        let posts = try Int.fetchOne(db, sql: "SELECT count(*) FROM search_posts_docsize") ?? 0
+        let order = matches * 2 > posts && matches >= Self.broadFrom ? "rowid DESC" : "rank"
+        let ranked = try Int64.fetchAll(db, sql: "SELECT rowid FROM search_posts WHERE search_posts MATCH ? ORDER BY \(order) LIMIT ? OFFSET ?",
                                         arguments: [match, limit, offset])
         let rows = try Row.fetchAll(db, sql: """
             SELECT rowid, path, title, published, snippet(search_posts, 2, char(57344), char(57345), '…', 28)
@@ -108,6 +127,10 @@ extension Store {
         }
         return SearchResults(hits: ranked.compactMap { byRow[$0] }, total: total, searchedWordsOnly: wordsOnly)
     }
+
+    /// Below this many matches ranking is cheap whatever the share of posts (a small blog's
+    /// searches stay ranked).
+    static let broadFrom = 200
 
     /// Each run of letters and digits as a quoted FTS5 string: always valid syntax.
     static func plainWords(_ query: String) -> String {

@@ -56,4 +56,29 @@ import Testing
         #expect(try store.searchIndexFingerprints() == ["/a/": "h2"])
         #expect(try store.search("x").total == 0 && store.search("y").total == 1, "replaced, not added")
     }
+
+    /// A word in most posts says nothing about relevance (bm25 floors its weight): such a query
+    /// lists its matches newest first, and a selective one stays ranked.
+    @Test func broadQueriesAreNewestFirst() throws {
+        let store = try Store.inMemory()
+        let count = SearchResults.countLimit + 99
+        var documents: [SearchDocument] = []
+        for i in 0..<count {
+            // Dates out of order, several in the same second: the rows still come out newest first.
+            var document = Self.document("/p\(i)/", "Post \(i)", "common words " + (i % 10 == 0 ? "rare rare rare" : "filler"))
+            document.published = Date(timeIntervalSince1970: 1_700_000_000 + Double((i * 7919) % count / 3) * 60)
+            documents.append(document)
+        }
+        try store.updateSearchIndex(documents, keeping: Set(documents.map(\.path)))
+        let newest = documents.sorted { $0.published > $1.published }
+        let broad = try store.search("common", limit: 20, offset: 0)
+        #expect(broad.total == SearchResults.countLimit)
+        #expect(broad.hits.map(\.published) == newest.prefix(20).map(\.published))
+        let page3 = try store.search("common", limit: 20, offset: 40)
+        #expect(page3.hits.map(\.published) == newest.dropFirst(40).prefix(20).map(\.published))
+        // "rare" is in a tenth of the posts: ranked by bm25, which here prefers nothing but is
+        // computed (every match has the same text), so just check it is not the broad path's order.
+        let selective = try store.search("rare", limit: 200, offset: 0)
+        #expect(selective.total == documents.filter { $0.body.contains("rare") }.count)
+    }
 }
