@@ -2,6 +2,7 @@ import Foundation
 import HTTPClient
 import HTTPSignatures
 import Store
+import Synchronization
 
 extension DeliveryWorker {
     /// One pass over the queue: keeps a buffer of leased jobs, starts them while respecting the
@@ -11,6 +12,9 @@ extension DeliveryWorker {
         /// Leased jobs waiting for a slot, already signed (signing is the costly part: it is done
         /// for a whole lease at once, on every core).
         var buffer: [Prepared] = []
+        /// The next lease, being signed on other threads while this loop sends what is ready:
+        /// signing is off the loop's path except when there is nothing else to do.
+        var signing: SigningBatch?
         var inFlight: [Int64: (job: DeliveryJob, usedRFC9421: Bool)] = [:]
         var perHost: [String: Int] = [:]
         var exhausted = false
@@ -31,8 +35,9 @@ extension DeliveryWorker {
         }
 
         /// Signs jobs in parallel (draft-cavage, or RFC 9421 where the double-knock allows).
-        func prepare(_ jobs: [DeliveryJob]) -> [Prepared] {
-            let worker = worker
+        func prepare(_ jobs: [DeliveryJob]) -> [Prepared] { Self.prepare(jobs, worker: worker) }
+
+        static func prepare(_ jobs: [DeliveryJob], worker: DeliveryWorker) -> [Prepared] {
             let results = Slots(count: jobs.count)
             DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
                 let job = jobs[index]
@@ -58,20 +63,45 @@ extension DeliveryWorker {
             var values: [Prepared] { slots.compactMap { $0 } }
         }
 
+        /// A lease signed in the background; `take` waits for it if it is not done yet.
+        final class SigningBatch: Sendable {
+            private let done = DispatchSemaphore(value: 0)
+            private let result = Mutex<[Prepared]?>(nil)
+
+            init(_ jobs: [DeliveryJob], worker: DeliveryWorker) {
+                DispatchQueue.global().async { [self] in
+                    let prepared = Pass.prepare(jobs, worker: worker)
+                    result.withLock { $0 = prepared }
+                    done.signal()
+                }
+            }
+
+            var isDone: Bool { result.withLock { $0 != nil } }
+
+            func take() -> [Prepared] {
+                done.wait()
+                return result.withLock { $0 ?? [] }
+            }
+        }
+
         mutating func next(freeSlots: Int) -> [(token: Int64, request: OutgoingRequest)] {
             flush()
-            if buffer.count < worker.settings.concurrency, !exhausted {
+            if let batch = signing, batch.isDone { buffer += batch.take(); signing = nil }
+            // One lease ahead: the next is signed while up to two leases wait or fly.
+            if buffer.count < worker.settings.concurrency * 2, !exhausted, signing == nil {
                 do {
                     let leased = try worker.store.leaseDeliveries(limit: worker.settings.concurrency * 2, now: now ?? Date(),
                                                                   lease: worker.settings.lease)
                     exhausted = leased.isEmpty
-                    buffer += prepare(leased)
+                    if !leased.isEmpty { signing = SigningBatch(leased, worker: worker) }
                 } catch {
                     // A database error is not an empty queue: say so, and let the next pass try again.
                     worker.logger.error("could not lease deliveries: \(error)")
                     exhausted = true
                 }
             }
+            // Nothing ready and nothing in flight: the signing batch is all there is to wait for.
+            if buffer.isEmpty, inFlight.isEmpty, let batch = signing { buffer += batch.take(); signing = nil }
             var started: [(token: Int64, request: OutgoingRequest)] = []
             var index = 0
             while started.count < freeSlots, index < buffer.count {

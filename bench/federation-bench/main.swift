@@ -55,6 +55,13 @@ func actorServer(actors: Int, port: Int = 18_290) async throws -> (base: String,
     return (base, keys, task)
 }
 
+/// User and system CPU time of this process so far.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
 /// A signed `Create(Note)` replying to `target`, ready to send to the blog's shared inbox.
 func signedReply(base: String, actor n: Int, note: String, to target: String, text: String, blog: String,
                  signer: CavageSigner) -> OutgoingRequest {
@@ -123,6 +130,7 @@ case "inbox":
     let before = try store.rowCounts()["comments"] ?? 0
     let transfers = ConcurrentTransfers(client: HTTPClient(allowPrivateAddresses: true), maximumInFlight: concurrency)
     var next = 0, latencies: [Double] = [], started: [Int64: ContinuousClock.Instant] = [:], statuses: [Int: Int] = [:]
+    let cpuBefore = processCPUSeconds()
     let clock = ContinuousClock.now
     transfers.run(next: { free in
         let batch = (next..<min(requests.count, next + free)).map { (Int64($0), requests[$0]) }
@@ -135,6 +143,7 @@ case "inbox":
         statuses[(try? result.get().status) ?? 0, default: 0] += 1
     })
     let seconds = { (d: Duration) in Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }(ContinuousClock.now - clock)
+    let generatorCPU = processCPUSeconds() - cpuBefore
     // Every accepted reply must become exactly one comment once the queue drains.
     var drained = ContinuousClock.now
     while try store.inboundBacklog() > 0 { try await Task.sleep(for: .milliseconds(50)); drained = .now }
@@ -144,6 +153,10 @@ case "inbox":
           + String(format: "%.1f ms | %.1f ms | %.1f s | ", percentile(latencies, 0.5), percentile(latencies, 0.99), drainSeconds)
           + "\(statuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")) | "
           + "\(after - before) (\(after - before == notes ? "none lost or doubled" : "MISMATCH")) |")
+    // The load was signed before the clock started; sending it still costs this process CPU on
+    // the same two cores as the blog.
+    print(String(format: "\nLoad generator CPU while sending (pre-signed requests, libcurl): %.2f s in %.2f s, %.0f %% of one core.",
+                 generatorCPU, seconds, 100 * generatorCPU / seconds))
     server.cancel()
 
 case "sink":

@@ -12,7 +12,8 @@ struct OneKey: SignatureKeyProvider {
 /// Optional second argument: run only the measurements whose label contains it.
 let only = CommandLine.arguments.dropFirst(2).first
 
-func measure(_ label: String, seconds: Double, _ body: () async throws -> Void) async rethrows -> Double {
+/// `operations`: how many operations one call of `body` does (the rate printed is per operation).
+func measure(_ label: String, seconds: Double, operations: Int = 1, _ body: () async throws -> Void) async rethrows -> Double {
     if let only, !label.contains(only) { return 0 }
     for _ in 0..<20 { try await body() }  // warm up
     let start = DispatchTime.now().uptimeNanoseconds
@@ -21,7 +22,7 @@ func measure(_ label: String, seconds: Double, _ body: () async throws -> Void) 
         for _ in 0..<10 { try await body() }
         count += 10
     }
-    let rate = Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    let rate = Double(count * operations) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     print("\(label)\t\(Int(rate))")
     return rate
 }
@@ -53,6 +54,14 @@ enum Bench {
         _ = try await measure("sign rfc9421", seconds: seconds) {
             var request = template
             try modern.sign(&request)
+        }
+        // The same signing on every core at once (as a fan-out signs a lease): how it scales.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        _ = try await measure("sign draft-cavage on \(cores) threads", seconds: seconds, operations: cores) {
+            DispatchQueue.concurrentPerform(iterations: cores) { _ in
+                var request = template
+                try? cavage.sign(&request)
+            }
         }
         let message = Array(String(repeating: "x", count: 300).utf8)
         let rawSignature = try key.sign(message, algorithm: .rsaV15SHA256)
