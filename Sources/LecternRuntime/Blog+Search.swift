@@ -23,7 +23,8 @@ extension Blog {
     /// The `/search?q=` page: the store's ranked matches in the theme's `search` template.
     /// `page` counts from 1; an empty query shows the form alone.
     public func searchPage(query: String, page: Int) throws -> String {
-        let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Searched and shown as the store cuts it: a long query is not echoed back whole.
+        let query = String(query.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars.prefix(Store.maximumQueryLength))
         let perPage = Self.searchResultsPerPage
         var outcome = SearchPage.Outcome(query: query, page: page, perPage: perPage)
         if !query.isEmpty {

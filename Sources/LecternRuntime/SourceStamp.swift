@@ -27,23 +27,7 @@ enum SourceStamp {
         "\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)|\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)|\(info.st_ino)"
     }
 
-    /// Every entry below `path`, in name order (readdir's order is the file system's).
     private static func walk(_ path: String, into hash: inout ContentHash) {
-        guard let directory = opendir(path) else { return }
-        defer { closedir(directory) }
-        let descriptor = dirfd(directory)
-        var entries: [(name: String, info: stat)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
-            if name == "." || name == ".." { continue }
-            var info = stat()
-            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-            entries.append((name, info))
-        }
-        for (name, info) in entries.sorted(by: { $0.name < $1.name }) {
-            let full = path + "/" + name
-            hash.combine("\(full)|\(describe(info))")
-            if info.st_mode & S_IFMT == S_IFDIR { walk(full, into: &hash) }
-        }
+        for entry in DirectoryWalk.entries(under: path) { hash.combine("\(path)/\(entry.path)|\(describe(entry.info))") }
     }
 }

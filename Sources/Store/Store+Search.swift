@@ -100,7 +100,7 @@ extension Store {
     }
 
     /// Long enough for any real query; it bounds the work one request can ask of the index.
-    static let maximumQueryLength = 200
+    public static let maximumQueryLength = 200
 
     private static func search(_ db: Database, match: String, limit: Int, offset: Int, wordsOnly: Bool) throws -> SearchResults {
         // One count of every match: it tells the page count and whether the query is broad, and a

@@ -43,8 +43,10 @@ public struct ContentLoader: Sendable {
         let pageFiles = try markdownFiles(in: "content/pages")
         // Parsing is independent per file: spread it over the cores.
         let previous = cache
+        // Paths by concatenation: a URL per file cost more than the stat it is for.
+        let rootPath = root.path
         let loaded = try ParallelMap.map(postFiles) { file -> (Post, FileStamp?) in
-            let stamp = FileStamp(path: root.appendingPathComponent(file).path)
+            let stamp = FileStamp(path: rootPath + "/" + file)
             if let stamp, previous.stamps[file] == stamp, var cached = previous.posts[file] {
                 cached.bodyIsLoaded = false  // unchanged: not even read; see RenderedCache
                 return (cached, stamp)
@@ -138,16 +140,8 @@ public struct ContentLoader: Sendable {
     }
 
     private func allMarkdownFiles(in folder: String) throws -> [String] {
-        let base = root.appendingPathComponent(folder)
-        guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
-                                                              options: [.skipsHiddenFiles]) else { return [] }
-        var files: [String] = []
-        let prefix = base.standardizedFileURL.path
-        for case let url as URL in enumerator where url.pathExtension == "md" {
-            let full = url.standardizedFileURL.path
-            files.append(folder + String(full.dropFirst(prefix.count)))
-        }
-        return files.sorted()
+        DirectoryWalk.entries(under: root.appendingPathComponent(folder).path, hidden: false)
+            .filter { $0.isFile && $0.path.hasSuffix(".md") }.map { folder + "/" + $0.path }.sorted()
     }
 
     /// A post's text without markup, for the search index.

@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every entry below a folder, by `readdir` and `fstatat`: what builds list and stamp on every
+/// run. Foundation's enumerator with resource values cost twenty times as much per file.
+public enum DirectoryWalk {
+    public struct Entry {
+        /// Relative to the folder walked, `/`-separated.
+        public let path: String
+        /// The entry's own status, symbolic links followed (a linked post is a post).
+        public let info: stat
+        public var isFolder: Bool { info.st_mode & S_IFMT == S_IFDIR }
+        public var isFile: Bool { info.st_mode & S_IFMT == S_IFREG }
+    }
+
+    /// Entries in name order, folders before what they hold; linked folders are listed but not
+    /// entered (no cycles). `hidden: false` skips names starting with a dot, and what is below them.
+    public static func entries(under folder: String, hidden: Bool = true) -> [Entry] {
+        var found: [Entry] = []
+        walk(folder, prefix: "", hidden: hidden, into: &found)
+        return found
+    }
+
+    private static func walk(_ folder: String, prefix: String, hidden: Bool, into found: inout [Entry]) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
+            names.append(name)
+        }
+        for name in names.sorted() {
+            var info = stat(), link = stat()
+            guard fstatat(descriptor, name, &info, 0) == 0 || fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            let entry = Entry(path: prefix + name, info: info)
+            found.append(entry)
+            let isLink = fstatat(descriptor, name, &link, AT_SYMLINK_NOFOLLOW) == 0 && link.st_mode & S_IFMT == S_IFLNK
+            if entry.isFolder && !isLink { walk(folder + "/" + name, prefix: entry.path + "/", hidden: hidden, into: &found) }
+        }
+    }
+}
