@@ -34,12 +34,13 @@ let package = Package(
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
+        .target(name: "Parallel", swiftSettings: swiftSettings),
         .target(name: "LecternCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
         .target(
             name: "Site",
             dependencies: [
-                "CCmark", "CDeflate",
+                "CCmark", "CDeflate", "Parallel",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -63,20 +64,20 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim"], swiftSettings: swiftSettings),
         .target(
             name: "Federation",
-            dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Store", "Site",
+            dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store", "Site",
                            .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: swiftSettings
         ),
         // The outbox worker: the store's delivery queue over libcurl's multi interface.
         .target(name: "Delivery",
-                dependencies: ["HTTPClient", "HTTPSignatures", "LecternCrypto", "Store",
+                dependencies: ["HTTPClient", "HTTPSignatures", "LecternCrypto", "Parallel", "Store",
                                .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
                 swiftSettings: swiftSettings),
         // One way to open a blog, for the server and every command; its background work as services.
         .target(
             name: "LecternRuntime",
             dependencies: [
-                "Site", "Federation", "Delivery", "Store", "HTTPClient", "LecternCrypto",
+                "Site", "Federation", "Delivery", "Store", "HTTPClient", "LecternCrypto", "Parallel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -119,7 +120,7 @@ let package = Package(
                                          .product(name: "Hummingbird", package: "hummingbird")],
                           path: "bench/federation-bench", swiftSettings: swiftSettings),
 
-        .testTarget(name: "SiteTests", dependencies: ["Site"], resources: [.copy("Golden")],
+        .testTarget(name: "SiteTests", dependencies: ["Site", "Parallel"], resources: [.copy("Golden")],
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "LecternServerTests",

@@ -45,12 +45,13 @@ let package = Package(
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark-gfm",
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .target(name: "Parallel", swiftSettings: swiftSettings),
         .target(name: "LecternCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
         .target(
             name: "Site",
             dependencies: [
-                "CCmark", "CDeflate",
+                "CCmark", "CDeflate", "Parallel",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -65,7 +66,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim"], swiftSettings: swiftSettings),
         .target(
             name: "Federation",
-            dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Store", "Site",
+            dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store", "Site",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),

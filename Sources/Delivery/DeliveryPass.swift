@@ -2,6 +2,7 @@ import Foundation
 import HTTPClient
 import HTTPSignatures
 import Store
+import Parallel
 import Synchronization
 
 extension DeliveryWorker {
@@ -38,29 +39,10 @@ extension DeliveryWorker {
         func prepare(_ jobs: [DeliveryJob]) -> [Prepared] { Self.prepare(jobs, worker: worker) }
 
         static func prepare(_ jobs: [DeliveryJob], worker: DeliveryWorker) -> [Prepared] {
-            let results = Slots(count: jobs.count)
-            DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
-                let job = jobs[index]
+            ParallelMap.map(jobs) { job in
                 let useRFC9421 = worker.settings.rfc9421 && job.acceptsRFC9421 != false
-                results.set(index, Prepared(job: job, rfc9421: useRFC9421,
-                                            request: Result { try worker.request(for: job, rfc9421: useRFC9421) }))
+                return Prepared(job: job, rfc9421: useRFC9421, request: Result { try worker.request(for: job, rfc9421: useRFC9421) })
             }
-            return results.values
-        }
-
-        /// One slot per index, each written by exactly one thread of `concurrentPerform`.
-        final class Slots: @unchecked Sendable {
-            private let slots: UnsafeMutableBufferPointer<Prepared?>
-            init(count: Int) {
-                slots = .allocate(capacity: count)
-                slots.initialize(repeating: nil)
-            }
-            deinit {
-                slots.deinitialize()
-                slots.deallocate()
-            }
-            func set(_ index: Int, _ value: Prepared) { slots[index] = value }
-            var values: [Prepared] { slots.compactMap { $0 } }
         }
 
         /// A lease signed in the background; `take` waits for it if it is not done yet.
@@ -68,12 +50,16 @@ extension DeliveryWorker {
             private let done = DispatchSemaphore(value: 0)
             private let result = Mutex<[Prepared]?>(nil)
 
+            /// Signed on a thread of its own (and `ParallelMap`'s), never on Dispatch's global
+            /// queues, where the server's request tasks run.
             init(_ jobs: [DeliveryJob], worker: DeliveryWorker) {
-                DispatchQueue.global().async { [self] in
+                let thread = Thread { [self] in
                     let prepared = Pass.prepare(jobs, worker: worker)
                     result.withLock { $0 = prepared }
                     done.signal()
                 }
+                thread.name = "lectern-signing"
+                thread.start()
             }
 
             var isDone: Bool { result.withLock { $0 != nil } }

@@ -1,6 +1,7 @@
 import Foundation
 import Site
 import Synchronization
+import Parallel
 
 /// Post bodies rendered for federation (`MarkdownRenderer.Purpose.federation`), by site path, kept while a post's source does not
 /// change: a reload after a one-post edit renders one post.

@@ -28,8 +28,12 @@ extension Blog {
         // The index follows the live site, not a build elsewhere (a backup's check).
         if outputFolder == nil { try updateSearchIndex(report.posts) }
         if let inputs {
-            BuildInputs(fingerprint: inputs, output: builder.buildStamp(), nextScheduled: report.scheduled.first,
-                        files: report.written + report.reused).save(in: builder.publicFolder)
+            do {
+                try BuildInputs(fingerprint: inputs, output: builder.buildStamp(), nextScheduled: report.scheduled.first,
+                                files: report.written + report.reused).save(in: builder.publicFolder)
+            } catch {
+                logger.warning("could not record this build's inputs (the next build will look at every source): \(error)")
+            }
         }
         report.seconds = Date().timeIntervalSince(now)
         return report

@@ -1,6 +1,7 @@
 import Foundation
 import Site
 import Store
+import Parallel
 
 extension Blog {
     /// Gives the store's search index the posts just built: posts whose source changed are

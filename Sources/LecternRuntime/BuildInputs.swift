@@ -39,10 +39,10 @@ struct BuildInputs: Equatable {
                            nextScheduled: Double(parts[2]).map(Date.init(timeIntervalSince1970:)), files: files)
     }
 
-    /// Best effort: a missing file only means the next build looks at everything.
-    func save(in publicFolder: URL) {
+    /// A file that could not be written only means the next build looks at everything.
+    func save(in publicFolder: URL) throws {
         let text = "\(fingerprint) \(output) \(nextScheduled.map { String($0.timeIntervalSince1970) } ?? "-") \(files)"
-        try? Data(text.utf8).write(to: Self.url(publicFolder), options: .atomic)
+        try Data(text.utf8).write(to: Self.url(publicFolder), options: .atomic)
     }
 
     private static func url(_ publicFolder: URL) -> URL {

@@ -88,14 +88,18 @@ extension Store {
         }
     }
 
-    /// Rows are numbered in publication order (the second, times 1,024, plus the first free
-    /// slot): "newest first" is then FTS5's own rowid order, which costs nothing to follow.
+    /// Rows are numbered in publication order (the second times 2^20, plus the first free slot):
+    /// "newest first" is then FTS5's own rowid order, which costs nothing to follow. Dates are
+    /// clamped to what fits (±8,700 years around 1970).
     static func rowid(publishedAt date: Date, _ db: Database) throws -> Int64 {
-        let base = Int64(date.timeIntervalSince1970.rounded(.down)) * 1024
+        let slots: Int64 = 1 << 20
+        let limit = Double(Int64.max / slots - 1)
+        let second = Int64(max(-limit, min(limit, date.timeIntervalSince1970.rounded(.down))))
+        let base = second * slots
         let last = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM search_posts WHERE rowid BETWEEN ? AND ?",
-                                      arguments: [base, base + 1023])
+                                      arguments: [base, base + slots - 1])
         guard let last else { return base }
-        guard last < base + 1023 else { throw StoreError.conflict("more than 1,024 posts published in one second") }
+        guard last < base + slots - 1 else { throw StoreError.conflict("more than \(slots) posts published in one second") }
         return last + 1
     }
 

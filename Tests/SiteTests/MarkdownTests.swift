@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Site
+import Parallel
 
 @Suite struct MarkdownTests {
     /// Regenerate with LECTERN_UPDATE_GOLDEN=1 after an intended change, then review the diff.
@@ -79,5 +80,22 @@ import Testing
         #expect(expected.contains("<del>struck</del>") && expected.contains("<table>"))
         let outputs = ParallelMap.map(Array(0..<2000)) { _ in MarkdownRenderer.render(source).html }
         #expect(outputs.allSatisfy { $0 == expected }, "\(outputs.filter { $0 != expected }.count) of 2000 renders differed")
+    }
+}
+
+/// Parallel work runs on threads of its own, never on Dispatch's global queues (where the
+/// server's request tasks run on Linux), and keeps order and the first error.
+@Suite struct ParallelMapTests {
+    @Test func runsOnItsOwnThreadsInOrder() throws {
+        let caller = Thread.current
+        let threads = ParallelMap.map(Array(0..<64)) { _ -> Bool in
+            Thread.current == caller || Thread.current.name == "lectern-parallel"
+        }
+        #expect(threads.allSatisfy { $0 })
+        #expect(ParallelMap.map(Array(0..<1000)) { $0 * 2 } == Array(0..<1000).map { $0 * 2 })
+        struct Failure: Error, Equatable { let index: Int }
+        #expect(throws: Failure(index: 3)) {
+            try ParallelMap.map(Array(0..<100)) { index -> Int in if index == 3 || index == 90 { throw Failure(index: index) }; return index }
+        }
     }
 }

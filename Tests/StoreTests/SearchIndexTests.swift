@@ -81,4 +81,17 @@ import Testing
         let selective = try store.search("rare", limit: 200, offset: 0)
         #expect(selective.total == documents.filter { $0.body.contains("rare") }.count)
     }
+
+    /// Rows are numbered by publication second: dates far in the past or future still index.
+    @Test func extremeDatesIndex() throws {
+        let store = try Store.inMemory()
+        var documents: [SearchDocument] = []
+        for (i, seconds) in [-62_135_596_800, 253_402_300_799, Date.distantFuture.timeIntervalSince1970, 1e300, -1e300].enumerated() {
+            var document = Self.document("/d\(i)/", "Dated \(i)", "timeless text")
+            document.published = Date(timeIntervalSince1970: seconds)
+            documents.append(document)
+        }
+        try store.updateSearchIndex(documents, keeping: Set(documents.map(\.path)))
+        #expect(try store.search("timeless").total == documents.count)
+    }
 }

@@ -2,8 +2,8 @@ import CDeflate
 import Synchronization
 
 /// gzip (RFC 1952) compression through libdeflate, for the `.gz` twins written next to text
-/// files. libdeflate compresses a whole buffer at once, which is all a build needs, at about
-/// twice zlib's speed for the same size.
+/// files. libdeflate compresses a whole buffer at once, which is all a build needs; at level 6 it
+/// took 28 % fewer CPU samples than zlib in a cold 1,000-post build (bench/RESULTS.md, Profiles).
 public enum Gzip {
     /// Compressed bytes, or nil when compression fails (the caller then simply skips the `.gz` file).
     public static func compress(_ input: [UInt8]) -> [UInt8]? {

@@ -15,11 +15,11 @@ struct LocalFiles: Sendable {
     init() {}
 
     /// `static/` at the site root, plus each bundled post's folder.
-    init(staticFolder: URL, posts: [Post], root: URL) throws {
-        for (relative, file) in try Self.walk(staticFolder, skipMarkdown: false) { byPath["/" + relative] = file }
+    init(staticFolder: URL, posts: [Post], root: URL) {
+        for (relative, file) in Self.walk(staticFolder, skipMarkdown: false) { byPath["/" + relative] = file }
         for post in posts {
             guard let folder = post.bundleFolder else { continue }
-            for (relative, file) in try Self.walk(root.appendingPathComponent(folder), skipMarkdown: true) {
+            for (relative, file) in Self.walk(root.appendingPathComponent(folder), skipMarkdown: true) {
                 byPath[post.path + relative] = file
             }
         }
@@ -33,19 +33,11 @@ struct LocalFiles: Sendable {
     }
 
     /// Regular files below `folder` (hidden ones skipped), by path relative to it, sorted.
-    private static func walk(_ folder: URL, skipMarkdown: Bool) throws -> [(String, File)] {
-        let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys,
-                                                          options: [.skipsHiddenFiles]) else { return [] }
-        let prefix = folder.standardizedFileURL.path + "/"
-        var files: [(String, File)] = []
-        for case let url as URL in walker where !(skipMarkdown && url.pathExtension == "md") {
-            let values = try url.resourceValues(forKeys: Set(keys))
-            guard values.isRegularFile == true else { continue }
-            let relative = String(url.standardizedFileURL.path.dropFirst(prefix.count))
-            let stamp = "\(values.fileSize ?? 0)|\(values.contentModificationDate?.timeIntervalSince1970 ?? 0)"
-            files.append((relative, File(url: url, stamp: stamp)))
+    private static func walk(_ folder: URL, skipMarkdown: Bool) -> [(String, File)] {
+        DirectoryWalk.entries(under: folder.path, hidden: false).compactMap { entry in
+            guard entry.isFile, !(skipMarkdown && entry.path.hasSuffix(".md")) else { return nil }
+            let modified = Double(entry.info.st_mtim.tv_sec) + Double(entry.info.st_mtim.tv_nsec) / 1e9
+            return (entry.path, File(url: folder.appendingPathComponent(entry.path), stamp: "\(entry.info.st_size)|\(modified)"))
         }
-        return files.sorted { $0.0 < $1.0 }
     }
 }

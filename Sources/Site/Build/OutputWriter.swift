@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import Parallel
 #endif
 
 /// What one build did, for the CLI and for tests.

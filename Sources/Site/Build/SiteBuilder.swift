@@ -53,7 +53,7 @@ public struct SiteBuilder: Sendable {
         trace.mark("content")
         // A file that vanishes between loading and rendering gets an empty body this once; the next
         // build sees it gone.
-        let model = try SiteModel(config: config, content: content, discussions: options.discussions, root: root) {
+        let model = SiteModel(config: config, content: content, discussions: options.discussions, root: root) {
             (try? loader.body(of: $0)) ?? ""
         }
         var calendar = Calendar(identifier: .gregorian)

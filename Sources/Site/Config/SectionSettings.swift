@@ -27,9 +27,7 @@ public struct SectionSettings: Sendable, Equatable {
 
 extension SiteConfig {
     /// The settings of a section folder (defaults when the file does not name it).
-    public func section(_ name: String) -> SectionSettings {
-        sections[name] ?? sections.first { Slug.make($0.key) == Slug.make(name) }?.value ?? SectionSettings()
-    }
+    public func section(_ folder: String) -> SectionSettings { sections[folder] ?? SectionSettings() }
 
     /// Whether a post goes to followers: its own `federate:`, and its section's setting.
     public func federates(_ post: Post) -> Bool {
@@ -48,7 +46,7 @@ extension YAMLFields {
         var sections: [String: SectionSettings] = [:]
         for name in block.keys {
             guard let fields = try block.nested(name) else { sections[name] = SectionSettings(); continue }
-            guard !SectionSettings.reserved.contains(name) else {
+            guard !SectionSettings.reserved.contains(Slug.make(name)) else {
                 throw block.error(name, "is a path the site uses itself; name the folder otherwise")
             }
             try fields.rejectUnknown(allowed: ["title", "home", "federate", "menu"])

@@ -1,4 +1,5 @@
 import Foundation
+import Parallel
 
 /// Everything under `content/`, parsed and checked: what a build renders.
 public struct SiteContent: Sendable {
@@ -91,12 +92,16 @@ public struct ContentLoader: Sendable {
 
     /// `content/<folder>` for every folder besides `posts` and `pages`: each is a section.
     private func sectionFolders() throws -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("content").path)) ?? []
+        let content = root.appendingPathComponent("content").path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: content, isDirectory: &isFolder), isFolder.boolValue else { return [] }
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: content) } catch {
+            throw SiteError.io(path: "content", message: "cannot list the folder: \(error.localizedDescription)")
+        }
         var folders: [String] = []
         for name in names.sorted() where !name.hasPrefix(".") && name != "posts" && name != "pages" {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root.appendingPathComponent("content/\(name)").path, isDirectory: &isFolder),
-                  isFolder.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: "\(content)/\(name)", isDirectory: &isFolder), isFolder.boolValue else { continue }
             guard !SectionSettings.reserved.contains(Slug.make(name)), !Slug.make(name).isEmpty else {
                 throw SiteError.source(file: "content/\(name)", line: nil,
                                        message: "cannot be a section: /\(Slug.make(name))/ is a path the site uses itself; rename the folder")

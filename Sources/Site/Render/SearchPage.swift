@@ -47,7 +47,7 @@ public struct SearchPage: Sendable {
         let content = try ContentLoader(root: root, timeZone: config.timeZone).loadNavigation()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = config.timeZone
-        renderer = PageRenderer(model: try SiteModel(config: config, content: content), theme: theme,
+        renderer = PageRenderer(model: SiteModel(config: config, content: content), theme: theme,
                                 year: calendar.component(.year, from: Date()))
         self.mark = mark
     }

@@ -21,6 +21,8 @@ final class SiteModel: Sendable {
     let series: [Term]
     /// The sections (`content/notes/` …), each with its posts, newest first; `name` is its title.
     let sections: [Term]
+    /// Their folders, in the same order (what `lectern.yml`'s `sections:` names).
+    let sectionFolders: [String]
     /// What the home page and the main feeds list: `posts/` and the sections set to `home: true`.
     let homeIndices: [Int]
     /// Posts by stream (`posts/` is "", a section its folder), newest first, and each post's
@@ -41,10 +43,10 @@ final class SiteModel: Sendable {
     let discussions: [String: Discussion]
 
     init(config: SiteConfig, content: SiteContent, discussions: [String: Discussion] = [:], root: URL? = nil,
-         loadBody: @escaping @Sendable (Post) -> String = { $0.markdown }) throws {
+         loadBody: @escaping @Sendable (Post) -> String = { $0.markdown }) {
         self.root = root
-        self.images = ImageSizes(files: try root.map {
-            try LocalFiles(staticFolder: $0.appendingPathComponent("static"), posts: content.posts, root: $0)
+        self.images = ImageSizes(files: root.map {
+            LocalFiles(staticFolder: $0.appendingPathComponent("static"), posts: content.posts, root: $0)
         } ?? LocalFiles())
         self.discussions = discussions
         self.config = config
@@ -67,6 +69,7 @@ final class SiteModel: Sendable {
             streams[post.section ?? "", default: []].append(index)
         }
         (self.streams, self.streamPositions) = (streams, positions)
+        self.sectionFolders = content.sections
         self.sections = content.sections.map { folder in
             Term(name: config.section(folder).title ?? folder, slug: Slug.make(folder), path: "/\(Slug.make(folder))/",
                  postIndices: streams[folder] ?? [])
@@ -94,8 +97,8 @@ final class SiteModel: Sendable {
     /// The navigation: pages with `menu:` and sections with `menu:` in `lectern.yml`, lower first.
     var menu: [(title: String, path: String, order: Int)] {
         let pages = pages.compactMap { page in page.menuOrder.map { (page.title, page.path, $0) } }
-        let sections = sections.compactMap { term in
-            config.section(term.slug).menuOrder.map { (term.name, term.path, $0) }
+        let sections = zip(sectionFolders, sections).compactMap { folder, term in
+            config.section(folder).menuOrder.map { (term.name, term.path, $0) }
         }
         return (pages + sections).sorted { ($0.2, $0.0) < ($1.2, $1.0) }
     }
