@@ -14,7 +14,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
@@ -42,7 +41,6 @@ let package = Package(
             dependencies: [
                 "CCmark", "CDeflate", "Parallel",
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "Mustache", package: "swift-mustache"),
             ],
             resources: [.embedInCode("DefaultTheme")],
             swiftSettings: swiftSettings
@@ -120,7 +118,7 @@ let package = Package(
                                          .product(name: "Hummingbird", package: "hummingbird")],
                           path: "bench/federation-bench", swiftSettings: swiftSettings),
 
-        .testTarget(name: "SiteTests", dependencies: ["Site", "Parallel"], resources: [.copy("Golden")],
+        .testTarget(name: "SiteTests", dependencies: ["Site", "Parallel"], resources: [.copy("Golden"), .copy("MustacheSpec")],
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "LecternServerTests",

@@ -32,7 +32,6 @@ let package = Package(
         .executable(name: "fuzz-activity", targets: ["fuzz-activity"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
@@ -53,7 +52,6 @@ let package = Package(
             dependencies: [
                 "CCmark", "CDeflate", "Parallel",
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "Mustache", package: "swift-mustache"),
             ],
             resources: [.embedInCode("DefaultTheme")],
             swiftSettings: swiftSettings

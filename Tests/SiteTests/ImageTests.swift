@@ -69,6 +69,21 @@ import Testing
                                     + "who cannot see it: ![what it shows](…)"])
     }
 
+    /// A post without an image or an update date has no empty `og:image` or `modified_time` tag
+    /// (an empty string is truthy in Mustache: the context leaves the value out instead).
+    @Test func absentImageAndUpdateLeaveNoEmptyMetaTags() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("plain", title: "Plain", date: "2025-01-01")
+        try site.post("updated", title: "Updated", date: "2025-01-02", extra: "updated: 2025-02-01\n")
+        try site.build()
+        let plain = try site.read("2025/plain/index.html")
+        #expect(!plain.contains("og:image") && !plain.contains("twitter:card") && !plain.contains("modified_time"), "\(plain)")
+        #expect(plain.contains(#"<meta property="article:published_time" content="2025-01-01T"#))
+        let updated = try site.read("2025/updated/index.html")
+        #expect(updated.contains(#"<meta property="article:modified_time" content="2025-02-01T"#), "\(updated)")
+    }
+
     @Test func pageBundlesPublishTheirFilesBesideThePost() throws {
         let site = try TestSite()
         defer { site.remove() }

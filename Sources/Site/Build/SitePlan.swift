@@ -99,7 +99,7 @@ struct SitePlan {
     }
 
     private func listFiles(title: String?, heading: String?, basePath: String, indices: [Int],
-                           feeds: [String: String]?) -> [OutputFile] {
+                           feeds: [String: any TemplateValue]?) -> [OutputFile] {
         let perPage = model.config.postsPerPage
         let pageCount = ListPaging.pageCount(items: indices.count, perPage: perPage)
         return (1...pageCount).map { number in

@@ -83,10 +83,10 @@ public struct DiscussionView: Sendable {
 
     /// The Mustache context (`discussion.*` in `comments.mustache`) for page `number` (the post's
     /// own page when nil).
-    func templateContext(page number: Int? = nil) -> [String: Any] {
+    func templateContext(page number: Int? = nil) -> [String: any TemplateValue] {
         let number = number ?? pageCount
-        let comments: [[String: Any]] = pages[number - 1].map { entry in Self.context(entry.comment, depth: entry.depth, dates: dates) }
-        var context: [String: Any] = ["comments": comments, "account": account, "jsonURL": Self.jsonPath(forPostPath: postPath)]
+        let comments: [[String: any TemplateValue]] = pages[number - 1].map { entry in Self.context(entry.comment, depth: entry.depth, dates: dates) }
+        var context: [String: any TemplateValue] = ["comments": comments, "account": account, "jsonURL": Self.jsonPath(forPostPath: postPath)]
         if number == pageCount {
             context["heading"] = heading
             context["hasReactions"] = discussion.likes + discussion.announces > 0
@@ -101,8 +101,8 @@ public struct DiscussionView: Sendable {
         return context
     }
 
-    static func context(_ comment: Discussion.Comment, depth: Int, dates: DateFormats) -> [String: Any] {
-        var context: [String: Any] = [
+    static func context(_ comment: Discussion.Comment, depth: Int, dates: DateFormats) -> [String: any TemplateValue] {
+        var context: [String: any TemplateValue] = [
             "anchor": anchor(comment.id), "depth": min(depth, 5), "authorName": comment.authorName,
             "authorHandle": comment.authorHandle, "authorURL": comment.authorURL, "url": comment.url,
             "content": comment.contentHTML, "dateISO": dates.iso8601(comment.published),
@@ -113,15 +113,15 @@ public struct DiscussionView: Sendable {
         else if comment.sensitive { context["summary"] = "Sensitive content" }
         if let title = comment.title { context["title"] = title }
         if !comment.attachments.isEmpty {
-            context["attachments"] = comment.attachments.map { ["url": $0.url, "label": $0.label, "kind": $0.kind.rawValue] }
+            context["attachments"] = comment.attachments.map { ["url": $0.url, "label": $0.label, "kind": $0.kind.rawValue] as [String: any TemplateValue] }
             context["hasAttachments"] = true
         }
         if let poll = comment.poll {
             let total = max(1, poll.totalVotes)
             context["poll"] = [
-                "options": poll.options.map { ["name": $0.name, "votes": $0.votes, "percent": $0.votes * 100 / total] },
+                "options": poll.options.map { ["name": $0.name, "votes": $0.votes, "percent": $0.votes * 100 / total] as [String: any TemplateValue] },
                 "total": poll.totalVotes, "closed": poll.closed, "multiple": poll.multiple,
-            ] as [String: Any]
+            ] as [String: any TemplateValue]
         }
         if let quote = comment.quoteURL { context["quote"] = quote }
         return context

@@ -8,7 +8,7 @@ struct PageRenderer: Sendable {
     let model: SiteModel
     let theme: Theme
     /// Shared by every page; built once per build.
-    private var siteContext: [String: any Sendable]
+    private var siteContext: [String: any TemplateValue]
 
     init(model: SiteModel, theme: Theme, year: Int) {
         self.model = model
@@ -19,7 +19,7 @@ struct PageRenderer: Sendable {
             bytes.withUnsafeBufferPointer { hash.combine(bytes: $0) }
             return String(hash.hex.prefix(10))
         } ?? "0"
-        let menu: [[String: String]] = model.menu.map { ["title": $0.title, "url": $0.path] }
+        let menu: [[String: any TemplateValue]] = model.menu.map { ["title": $0.title, "url": $0.path] }
         siteContext = [
             "title": config.title, "description": config.description, "author": config.author,
             "baseURL": config.baseURL, "language": config.language,
@@ -30,7 +30,7 @@ struct PageRenderer: Sendable {
         if let creator = config.fediverseCreator, !creator.isEmpty { siteContext["fediverseCreator"] = creator }
     }
 
-    static func feedLinks(prefix: String) -> [String: String] {
+    static func feedLinks(prefix: String) -> [String: any TemplateValue] {
         ["atom": "\(prefix)feed.xml", "rss": "\(prefix)rss.xml", "json": "\(prefix)feed.json"]
     }
 
@@ -51,9 +51,9 @@ struct PageRenderer: Sendable {
             "title": post.title, "fullTitle": "\(post.title) – \(model.config.title)",
             "description": description(post: post, rendered: rendered),
             "canonical": model.config.absoluteURL(post.path), "ogType": "article",
-            "image": post.image.map(model.absolute) ?? "", "activityJSON": model.config.absoluteURL(post.path),
+            "image": post.image.map(model.absolute), "activityJSON": model.config.absoluteURL(post.path),
             "publishedISO": model.dates.iso8601(post.date),
-            "modifiedISO": post.updated.map(model.dates.iso8601) ?? "",
+            "modifiedISO": post.updated.map(model.dates.iso8601),
         ])
         context["post"] = full
         var discussion = model.discussionView(index).templateContext()
@@ -64,7 +64,7 @@ struct PageRenderer: Sendable {
         if let newer { context["newer"] = link(newer) }
         if let older { context["older"] = link(older) }
         if let (term, position) = model.series(of: index) {
-            var series: [String: Any] = ["name": term.name, "url": term.path, "part": position + 1, "count": term.postIndices.count]
+            var series: [String: any TemplateValue] = ["name": term.name, "url": term.path, "part": position + 1, "count": term.postIndices.count]
             if position > 0 { series["previous"] = link(term.postIndices[position - 1]) }
             if position + 1 < term.postIndices.count { series["next"] = link(term.postIndices[position + 1]) }
             context["series"] = series
@@ -88,7 +88,7 @@ struct PageRenderer: Sendable {
 
     /// A paginated list of posts (home, a category or a tag).
     func list(title: String?, heading: String?, basePath: String, indices: ArraySlice<Int>,
-              pageNumber: Int, pageCount: Int, feeds: [String: String]?) throws -> String {
+              pageNumber: Int, pageCount: Int, feeds: [String: any TemplateValue]?) throws -> String {
         let path = ListPaging.path(basePath: basePath, page: pageNumber)
         let siteTitle = model.config.title
         let pageTitle = title ?? siteTitle
@@ -99,11 +99,11 @@ struct PageRenderer: Sendable {
             "description": title.map { "Posts in \($0) on \(siteTitle)" } ?? model.config.description,
             "canonical": model.config.absoluteURL(path), "ogType": "website",
         ])
-        var list: [String: Any] = ["posts": indices.map(summary)]
+        var list: [String: any TemplateValue] = ["posts": indices.map(summary)]
         if let heading { list["heading"] = heading }
         if let feeds { list["feeds"] = feeds }
         if pageCount > 1 {
-            var pagination: [String: Any] = ["current": pageNumber, "total": pageCount]
+            var pagination: [String: any TemplateValue] = ["current": pageNumber, "total": pageCount]
             if pageNumber > 1 { pagination["newer"] = ListPaging.path(basePath: basePath, page: pageNumber - 1) }
             if pageNumber < pageCount { pagination["older"] = ListPaging.path(basePath: basePath, page: pageNumber + 1) }
             list["pagination"] = pagination
@@ -115,14 +115,14 @@ struct PageRenderer: Sendable {
     func archive() throws -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = model.config.timeZone
-        var years: [(Int, [[String: String]])] = []
+        var years: [(Int, [[String: any TemplateValue]])] = []
         for post in model.posts {
             let year = calendar.component(.year, from: post.date)
             let entry = ["title": post.title, "url": post.path, "dateISO": model.dates.iso8601(post.date),
                          "dateShort": Self.shortDate(post.date, calendar: calendar)]
             if years.last?.0 == year { years[years.count - 1].1.append(entry) } else { years.append((year, [entry])) }
         }
-        func terms(_ list: [Term]) -> [[String: Any]] {
+        func terms(_ list: [Term]) -> [[String: any TemplateValue]] {
             list.map { ["name": $0.name, "url": $0.path, "count": $0.postIndices.count] }
         }
         var context = base(page: [
@@ -131,10 +131,10 @@ struct PageRenderer: Sendable {
             "ogType": "website",
         ])
         context["archive"] = [
-            "years": years.map { ["year": String($0.0), "posts": $0.1] },
+            "years": years.map { ["year": String($0.0), "posts": $0.1] as [String: any TemplateValue] },
             "categories": terms(model.categories), "hasCategories": !model.categories.isEmpty,
             "tags": terms(model.tags), "hasTags": !model.tags.isEmpty,
-        ] as [String: Any]
+        ] as [String: any TemplateValue]
         return try theme.render(context, template: "archive")
     }
 
@@ -147,9 +147,9 @@ struct PageRenderer: Sendable {
         ])
         let tags = model.tags.sorted { ($1.postIndices.count, $0.name.lowercased()) < ($0.postIndices.count, $1.name.lowercased()) }
         context["tags"] = [
-            "list": tags.map { ["name": $0.name, "url": $0.path, "count": $0.postIndices.count] as [String: Any] },
+            "list": tags.map { ["name": $0.name, "url": $0.path, "count": $0.postIndices.count] as [String: any TemplateValue] },
             "hasTags": !tags.isEmpty,
-        ] as [String: Any]
+        ] as [String: any TemplateValue]
         return try theme.render(context, template: "tags")
     }
 
@@ -177,19 +177,19 @@ struct PageRenderer: Sendable {
 
     // MARK: contexts
 
-    func base(page: [String: Any]) -> [String: Any] {
+    func base(page: [String: any TemplateValue]) -> [String: any TemplateValue] {
         ["site": siteContext, "page": page]
     }
 
-    private func link(_ index: Int) -> [String: String] {
+    private func link(_ index: Int) -> [String: any TemplateValue] {
         ["title": model.posts[index].title, "url": model.posts[index].path]
     }
 
     /// What lists show of a post; the post page adds its content.
-    func summary(_ index: Int) -> [String: Any] {
+    func summary(_ index: Int) -> [String: any TemplateValue] {
         let post = model.posts[index]
         let rendered = model.rendered.post(index)
-        var context: [String: Any] = [
+        var context: [String: any TemplateValue] = [
             "title": post.title, "url": post.path, "dateISO": model.dates.iso8601(post.date),
             "dateHuman": model.dates.human(post.date), "readingMinutes": rendered.readingMinutes,
             "excerpt": rendered.excerptHTML, "hasMore": rendered.hasMore,

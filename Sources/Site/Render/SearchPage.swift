@@ -79,7 +79,7 @@ extension PageRenderer {
             "title": "Search", "fullTitle": query.isEmpty ? "Search – \(siteTitle)" : "Search: \(query) – \(siteTitle)",
             "description": "Search \(siteTitle)", "canonical": model.config.absoluteURL("/search"), "ogType": "website",
         ])
-        var search: [String: Any] = ["query": query, "hasResults": !outcome.hits.isEmpty]
+        var search: [String: any TemplateValue] = ["query": query, "hasResults": !outcome.hits.isEmpty]
         search["results"] = outcome.hits.map { hit in
             ["url": hit.path, "title": hit.title, "dateISO": model.dates.iso8601(hit.published),
              "dateHuman": model.dates.human(hit.published), "snippet": snippetHTML(hit.snippet)]
@@ -103,7 +103,7 @@ extension PageRenderer {
             let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
             let encoded = query.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
             func link(_ page: Int) -> String { "/search?q=\(encoded)" + (page > 1 ? "&page=\(page)" : "") }
-            var pagination: [String: Any] = ["current": outcome.page, "total": pageCount]
+            var pagination: [String: any TemplateValue] = ["current": outcome.page, "total": pageCount]
             if outcome.page > 1 { pagination["newer"] = link(outcome.page - 1) }
             if outcome.page < pageCount { pagination["older"] = link(outcome.page + 1) }
             search["pagination"] = pagination

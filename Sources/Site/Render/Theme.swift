@@ -1,11 +1,10 @@
 import Foundation
-import Mustache
 
 /// The templates and assets a build uses: the embedded default theme, with any file of the same
 /// name in the site's `theme/` folder taking its place, plus extra files found there.
 public struct Theme: Sendable {
     /// Templates by name (file name without `.mustache`).
-    public let library: MustacheLibrary
+    public let library: TemplateLibrary
     /// Non-template files (CSS, images, fonts), by file name; published under `/assets/`.
     public let assets: [String: [UInt8]]
     /// Fingerprint of every template and asset: any change re-renders every page.
@@ -53,7 +52,7 @@ public struct Theme: Sendable {
                 origins[name] = "theme/\(name)"
             }
         }
-        var library = MustacheLibrary()
+        var library = TemplateLibrary()
         var assets: [String: [UInt8]] = [:]
         var fingerprint = ContentHash()
         for name in files.keys.sorted() {
@@ -67,12 +66,9 @@ public struct Theme: Sendable {
                 throw SiteError.template(name: origin, line: nil, message: "is not valid UTF-8")
             }
             do {
-                // Every template escapes by Unicode scalar, overrides included (see ScalarHTMLContentType).
-                precondition(ScalarHTMLContentType.registered)
-                library.register(try MustacheTemplate(string: ScalarHTMLContentType.pragma + text), named: templateName)
-            } catch let error as MustacheTemplate.ParserError {
-                throw SiteError.template(name: origin, line: error.context.lineNumber,
-                                         message: "\(error.error) near “\(error.context.line)”")
+                library.register(try Template(text), named: templateName)
+            } catch {
+                throw SiteError.template(name: origin, line: error.line, message: error.message)
             }
         }
         // One stylesheet for pages: the code colours (highlight.css, overridable on its own) are
@@ -80,38 +76,33 @@ public struct Theme: Sendable {
         if let colours = assets.removeValue(forKey: "highlight.css") {
             assets["style.css", default: []] += Array("\n".utf8) + colours
         }
-        for name in requiredTemplates where library.getTemplate(named: name) == nil {
+        for name in requiredTemplates where library.template(named: name) == nil {
             throw SiteError.template(name: "\(name).mustache", line: nil, message: "unknown template")
         }
-        try checkPartials(files: files, origins: origins, library: library)
+        try checkPartials(origins: origins, library: library)
         return Theme(library: library, assets: assets, fingerprint: fingerprint)
     }
 
-    /// Mustache renders a missing partial as nothing; a typo in `{{> name}}` should fail the build instead.
-    private static func checkPartials(files: [String: [UInt8]], origins: [String: String],
-                                      library: MustacheLibrary) throws {
-        for (name, bytes) in files where name.hasSuffix(".mustache") {
-            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            for (index, line) in lines.enumerated() {
-                var rest = line[...]
-                while let open = rest.range(of: "{{>") {
-                    guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-                    let partial = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-                    if library.getTemplate(named: partial) == nil {
-                        throw SiteError.template(name: origins[name] ?? "(default theme) \(name)", line: index + 1,
-                                                 message: "unknown template '\(partial)' in {{> \(partial)}}")
-                    }
-                    rest = rest[close.upperBound...]
-                }
+    /// A typo in `{{> name}}` or `{{< name}}` fails the build up front, naming the file and line.
+    private static func checkPartials(origins: [String: String], library: TemplateLibrary) throws {
+        for name in library.names.sorted() {
+            for reference in library.template(named: name)!.references where library.template(named: reference.name) == nil {
+                throw SiteError.template(name: origins["\(name).mustache"] ?? "(default theme) \(name).mustache",
+                                         line: reference.line,
+                                         message: "unknown template '\(reference.name)' in \(reference.tag)")
             }
         }
     }
 
     /// Renders a template; a missing partial or template is an error, not an empty page.
-    func render(_ context: [String: Any], template: String) throws -> String {
-        guard let output = library.render(context, withTemplate: template) else {
-            throw SiteError.template(name: "\(template).mustache", line: nil, message: "unknown template")
+    func render(_ context: [String: any TemplateValue], template: String) throws -> String {
+        do {
+            return try library.render(context, template: template)
+        } catch .unknownTemplate(let name) {
+            throw SiteError.template(name: "\(name).mustache", line: nil, message: "unknown template")
+        } catch .tooDeep(let name) {
+            throw SiteError.template(name: "\(name).mustache", line: nil,
+                                     message: "partials nested more than \(TemplateLibrary.maximumDepth) deep (does it include itself?)")
         }
-        return output
     }
 }

@@ -86,23 +86,38 @@ public enum HTMLText {
     public static func escape(_ text: String) -> String {
         var text = text
         return text.withUTF8 { bytes -> String in
-            guard bytes.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-                return String(decoding: bytes, as: UTF8.self)
-            }
+            guard bytes.contains(where: needsEscaping) else { return String(decoding: bytes, as: UTF8.self) }
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count + 32)
-            for byte in bytes {
-                switch byte {
-                case 0x26: output.append(contentsOf: Array("&amp;".utf8))
-                case 0x3C: output.append(contentsOf: Array("&lt;".utf8))
-                case 0x3E: output.append(contentsOf: Array("&gt;".utf8))
-                case 0x22: output.append(contentsOf: Array("&quot;".utf8))
-                case 0x27: output.append(contentsOf: Array("&#39;".utf8))
-                default: output.append(byte)
-                }
-            }
+            appendEscaped(bytes, to: &output)
             return String(decoding: output, as: UTF8.self)
         }
+    }
+
+    /// Appends `text` escaped to `output` (templates render into one buffer).
+    public static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { appendEscaped($0, to: &output) }
+    }
+
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27
+    }
+
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var runStart = 0
+        for (index, byte) in bytes.enumerated() where needsEscaping(byte) {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            switch byte {
+            case 0x26: output.append(contentsOf: "&amp;".utf8)
+            case 0x3C: output.append(contentsOf: "&lt;".utf8)
+            case 0x3E: output.append(contentsOf: "&gt;".utf8)
+            case 0x22: output.append(contentsOf: "&quot;".utf8)
+            default: output.append(contentsOf: "&#39;".utf8)
+            }
+            runStart = index + 1
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     /// Makes root-relative `href="/…"` and `src="/…"` absolute, for feeds and federation,
