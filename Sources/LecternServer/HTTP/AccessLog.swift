@@ -14,8 +14,12 @@ struct AccessLog: Sendable {
     }
 
     func record(_ request: Request, status: Int, size: String, since start: ContinuousClock.Instant) {
+        record(method: request.method, path: request.uri.path, status: status, size: size, since: start)
+    }
+
+    func record(method: HTTPRequest.Method, path: String, status: Int, size: String, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        logger.info("\(request.method) \(request.uri.path) \(status) \(size) \((milliseconds * 100).rounded() / 100)ms")
+        logger.info("\(method) \(path) \(status) \(size) \((milliseconds * 100).rounded() / 100)ms")
     }
 }

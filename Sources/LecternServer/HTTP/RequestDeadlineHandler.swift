@@ -15,7 +15,14 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundOut = HTTPResponsePart
 
     let timeout: TimeAmount
-    private var deadline: Scheduled<Void>?
+    /// When the connection is closed unless a request has arrived whole by then; nil while one
+    /// is being answered.
+    private var deadline: NIODeadline?
+    /// One timer at a time, which on firing looks at `deadline` again: a timer scheduled and
+    /// cancelled per request cost 6 % of a static page's server time.
+    private var timer: Scheduled<Void>?
+    /// Kept for `answeredElsewhere`; released when the handler leaves the pipeline.
+    private var context: ChannelHandlerContext?
     /// Requests read to their end, and responses written to theirs (pipelining keeps them apart).
     private var requestsCompleted = 0
     private var responsesCompleted = 0
@@ -23,7 +30,14 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     init(timeout: TimeAmount) { self.timeout = timeout }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { arm(context) }
+    }
+
+    /// A request answered before it reached this handler (`RawStaticFastPath`): the next
+    /// request's clock starts now, as after any response.
+    func answeredElsewhere() {
+        if let context { arm(context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -32,20 +46,18 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
+        stop()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
+        stop()
+        self.context = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .end = unwrapInboundIn(data) {
             requestsCompleted += 1
-            deadline?.cancel()
             deadline = nil
         }
         context.fireChannelRead(data)
@@ -61,8 +73,29 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     private func arm(_ context: ChannelHandlerContext) {
-        deadline?.cancel()
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        let due = NIODeadline.now() + timeout
+        deadline = due
+        if timer == nil { schedule(context, at: due) }
+    }
+
+    private func schedule(_ context: ChannelHandlerContext, at due: NIODeadline) {
+        // Runs on the channel's event loop, like every other method here.
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: due) {
+            let (handler, context) = bound.value
+            handler.timer = nil
+            guard let deadline = handler.deadline else { return }  // a request is being answered
+            if deadline <= NIODeadline.now() {
+                context.close(promise: nil)
+            } else {
+                handler.schedule(context, at: deadline)
+            }
+        }
+    }
+
+    private func stop() {
+        timer?.cancel()
+        timer = nil
+        deadline = nil
     }
 }

@@ -42,18 +42,34 @@ struct StaticFileResponder: Sendable {
     }
 
     private func respond(with file: StaticFile, to request: Request, context: some RequestContext) async throws -> Response {
-        if ConditionalRequest.isNotModified(request.headers, etag: file.etag, lastModified: file.lastModified) {
-            return Response(status: .notModified, headers: file.notModifiedHeaders)
-        }
-        let isHead = request.method == .head
-        if let gzip = file.gzip, let headers = file.gzipHeaders, ConditionalRequest.acceptsGzip(request.headers) {
-            return Response(status: .ok, headers: headers, body: isHead ? .init() : .init(byteBuffer: gzip))
-        }
-        if let body = file.body {
-            return Response(status: .ok, headers: file.plainHeaders, body: isHead ? .init() : .init(byteBuffer: body))
-        }
-        let body = isHead ? ResponseBody() : try await fileIO.loadFile(path: file.diskPath, context: context)
+        if let answer = Self.answer(file, method: request.method, headers: request.headers) { return answer.response }
+        let body = request.method == .head ? ResponseBody() : try await fileIO.loadFile(path: file.diskPath, context: context)
         return Response(status: .ok, headers: file.plainHeaders, body: body)
+    }
+
+    /// A file's answer from memory (304, gzip or plain); nil when its body must be read from disk.
+    /// Shared by the router path and `StaticFastPath`, so both send the same bytes.
+    static func answer(_ file: StaticFile, method: HTTPRequest.Method, headers: HTTPFields) -> MemoryAnswer? {
+        if ConditionalRequest.isNotModified(headers, etag: file.etag, lastModified: file.lastModified) {
+            return MemoryAnswer(status: .notModified, headers: file.notModifiedHeaders, body: nil)
+        }
+        let isHead = method == .head
+        if let gzip = file.gzip, let gzipHeaders = file.gzipHeaders, ConditionalRequest.acceptsGzip(headers) {
+            return MemoryAnswer(status: .ok, headers: gzipHeaders, body: isHead ? nil : gzip)
+        }
+        guard let body = file.body else { return nil }
+        return MemoryAnswer(status: .ok, headers: file.plainHeaders, body: isHead ? nil : body)
+    }
+
+    /// A response whose body is already in memory.
+    struct MemoryAnswer {
+        var status: HTTPResponse.Status
+        var headers: HTTPFields
+        var body: ByteBuffer?
+
+        var response: Response {
+            Response(status: status, headers: headers, body: body.map { .init(byteBuffer: $0) } ?? .init())
+        }
     }
 
     static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {

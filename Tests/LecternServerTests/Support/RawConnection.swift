@@ -31,11 +31,16 @@ final class RawConnection {
 
     /// Whatever arrives within `seconds`, or nil when the server closed the connection (EOF).
     func receive(within seconds: Double) -> String? {
+        receiveBytes(within: seconds).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The same as bytes: a character may be split between two reads.
+    func receiveBytes(within seconds: Double) -> [UInt8]? {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, Int32(seconds * 1000)) > 0 else { return "" }
+        guard poll(&poller, 1, Int32(seconds * 1000)) > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 65536)
         let count = recv(descriptor, &buffer, buffer.count, 0)
-        return count <= 0 ? nil : String(decoding: buffer[..<count], as: UTF8.self)
+        return count <= 0 ? nil : Array(buffer[..<count])
     }
 }
 

@@ -1,0 +1,77 @@
+import Federation
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HTTPSignatures
+import LecternRuntime
+
+/// What the event-loop fast paths (`RawStaticFastPath`, `StaticFastPath`) may answer themselves:
+/// a GET or HEAD for a file of the built site, or a browser's view of a post, from memory. The
+/// answer is `StaticFileResponder.answer` plus `PostNegotiation.addPageHeaders`, the same the
+/// router path sends; anything else is nil and goes to the router.
+struct StaticAnswers: Sendable {
+    let files: StaticFileResponder
+    let posts: PostNegotiation?
+    let accessLog: AccessLog?
+    let metrics: BlogMetrics?
+
+    struct Prepared {
+        var answer: StaticFileResponder.MemoryAnswer
+        let method: HTTPRequest.Method
+        let path: String
+        let start: ContinuousClock.Instant?
+    }
+
+    /// `target` is the request target as sent (path and query, still percent-encoded).
+    func prepare(method: HTTPRequest.Method, target: String, headers: HTTPFields) -> Prepared? {
+        guard method == .get || method == .head,
+              headers[.connection]?.lowercased().contains("close") != true else { return nil }
+        let start = accessLog == nil ? nil : ContinuousClock.now
+        let path = URI(target).path
+        var addPostHeaders: ((inout HTTPFields) -> Void)?
+        if let posts, path.hasSuffix("/") {
+            let site = posts.current()
+            if let document = site.post(path: path) {
+                // Only a browser's view of a live or unfederated post; Articles, tombstones and moves go on.
+                guard !ContentNegotiation.wantsActivityJSON(accept: headers[.accept]) else { return nil }
+                switch document {
+                case .article, .offFediverse:
+                    addPostHeaders = { PostNegotiation.addPageHeaders(&$0, document: document, site: site, path: path) }
+                case .gone, .moved:
+                    return nil
+                }
+            }
+        }
+        guard files.site.redirect(path) == nil else { return nil }
+        let index = files.site.index
+        guard case .file(let key) = RequestPath.resolve(path, exists: { index[$0] != nil }),
+              var answer = StaticFileResponder.answer(index[key]!, method: method, headers: headers)
+        else { return nil }
+        addPostHeaders?(&answer.headers)
+        return Prepared(answer: answer, method: method, path: path, start: start)
+    }
+
+    /// The access log line and the metrics, as `SiteResponder` records them.
+    func record(_ prepared: Prepared, size: String?) {
+        if let accessLog, let start = prepared.start {
+            accessLog.record(method: prepared.method, path: prepared.path, status: prepared.answer.status.code,
+                             size: size ?? "-", since: start)
+        }
+        metrics?.request(status: prepared.answer.status.code)
+    }
+}
+
+/// The `Date` header, formatted once a second (per connection handler: no lock).
+struct DateHeader {
+    private var second = -1
+    private var formatted = ""
+
+    mutating func text() -> String {
+        let now = time(nil)
+        if now != second {
+            second = now
+            formatted = HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(now)))
+        }
+        return formatted
+    }
+}

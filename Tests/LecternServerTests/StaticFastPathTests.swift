@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import LecternServer
+
+/// Files answered on the event loop (`StaticFastPath`) must look exactly like files answered
+/// through the router, and must never overtake an earlier request's answer on a connection.
+@Suite(.serialized) struct StaticFastPathTests {
+    /// Reads until `count` whole responses (heads and Content-Length bodies) have arrived.
+    /// `headOnly`: indices of answers to HEAD requests (a Content-Length but no body).
+    private func responses(_ count: Int, from connection: RawConnection, headOnly: Set<Int> = []) -> [String] {
+        var buffer: [UInt8] = []
+        var found: [String] = []
+        let deadline = Date().addingTimeInterval(10)
+        let separator = Array("\r\n\r\n".utf8)
+        while found.count < count, Date() < deadline {
+            guard let chunk = connection.receiveBytes(within: 1) else { break }
+            buffer += chunk
+            while let headEnd = (0..<max(0, buffer.count - 3)).first(where: { buffer[$0..<$0 + 4].elementsEqual(separator) }) {
+                let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+                let length = head.split(separator: "\r\n")
+                    .first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                let end = headEnd + 4 + (headOnly.contains(found.count) ? 0 : length)
+                guard buffer.count >= end else { break }
+                found.append(String(decoding: buffer[..<end], as: UTF8.self))
+                buffer.removeFirst(end)
+            }
+        }
+        return found
+    }
+
+    /// The same response without its `Date` line (the only header that may differ by a second).
+    private func withoutDate(_ response: String) -> String {
+        response.split(separator: "\r\n", omittingEmptySubsequences: false)
+            .filter { !$0.lowercased().hasPrefix("date:") }.joined(separator: "\r\n")
+    }
+
+    @Test func pipelinedRequestsKeepTheirOrderAndFastAnswersMatchTheRoutersOnes() async throws {
+        try await withBlog { _, blog in
+            let connection = try RawConnection(port: blog.port)
+            let page = "GET \(blog.post) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/html\r\n\r\n"
+            // The actor goes through the router; the page behind it must wait for it, so it goes
+            // through the router too.
+            connection.send("GET /actor HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/activity+json\r\n\r\n" + page)
+            let first = responses(2, from: connection)
+            try #require(first.count == 2)
+            #expect(first[0].hasPrefix("HTTP/1.1 200") && first[0].contains("\"type\":\"Person\""), "the actor first")
+            #expect(first[1].hasPrefix("HTTP/1.1 200") && first[1].contains("<h1 class=\"p-name\">"), "then the page")
+            // Alone on the connection, the page is answered on the event loop: the same bytes.
+            connection.send(page)
+            let second = responses(1, from: connection)
+            try #require(second.count == 1)
+            #expect(withoutDate(second[0]) == withoutDate(first[1]))
+            for header in ["vary: accept-encoding, accept", "link: <\(blog.postID)>; rel=\"alternate\"", "server: lectern", "date: ",
+                           "etag: \"", "content-length: "] {
+                #expect(second[0].lowercased().contains(header), "\(header)")
+            }
+            // An Article request for the same URL still gets the Article, a missing file the 404 page.
+            connection.send("GET \(blog.post) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/activity+json\r\n\r\n"
+                            + "GET /nope/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + page)
+            let third = responses(3, from: connection)
+            try #require(third.count == 3)
+            #expect(third[0].contains("\"type\":\"Article\""))
+            #expect(third[1].hasPrefix("HTTP/1.1 404"))
+            #expect(withoutDate(third[2]) == withoutDate(first[1]))
+        }
+    }
+
+    /// Each kind of answer, through the router (behind a request that goes there), through the
+    /// parsed fast path (on that connection afterwards) and from the raw bytes (a fresh
+    /// connection): byte for byte the same but for the Date.
+    @Test func theThreePathsAnswerAlike() async throws {
+        try await withBlog { _, blog in
+            let probe = try RawConnection(port: blog.port)
+            probe.send("GET \(blog.post) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let etag = try #require(responses(1, from: probe).first?.split(separator: "\r\n")
+                .first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces))
+            let actor = "GET /actor HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/activity+json\r\n\r\n"
+            let variants: [(String, Bool)] = [
+                ("GET \(blog.post) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/html\r\n\r\n", true),
+                ("GET \(blog.post) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip, br\r\n\r\n", true),
+                ("HEAD \(blog.post) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", false),
+                ("GET \(blog.post) HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(etag)\r\n\r\n", true),
+                ("GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nuser-agent: test\r\nConnection: keep-alive\r\n\r\n", true),
+                ("GET /feed.xml?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", true),
+            ]
+            for (request, bodies) in variants {
+                let routed = try RawConnection(port: blog.port)
+                routed.send(actor + request)
+                let viaRouter = responses(2, from: routed, headOnly: bodies ? [] : [1])
+                routed.send(request)
+                let viaParsed = responses(1, from: routed, headOnly: bodies ? [] : [0])
+                let fresh = try RawConnection(port: blog.port)
+                fresh.send(request)
+                let viaRaw = responses(1, from: fresh, headOnly: bodies ? [] : [0])
+                try #require(viaRouter.count == 2 && viaParsed.count == 1 && viaRaw.count == 1, "\(request)")
+                #expect(withoutDate(viaRaw[0]) == withoutDate(viaRouter[1]), "\(request)")
+                #expect(withoutDate(viaParsed[0]) == withoutDate(viaRouter[1]), "\(request)")
+            }
+        }
+    }
+
+    @Test func connectionCloseIsHonoured() async throws {
+        try await withBlog { _, blog in
+            let connection = try RawConnection(port: blog.port)
+            connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            #expect(responses(1, from: connection).first?.hasPrefix("HTTP/1.1 200") == true)
+            #expect(connection.receive(within: 2) == nil, "closed after the answer")
+        }
+    }
+}
