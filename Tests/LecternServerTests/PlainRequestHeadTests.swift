@@ -33,6 +33,12 @@ import Testing
             guard case .incomplete = read(text) else { Issue.record("\(text.debugDescription) is not incomplete"); continue }
         }
         #expect(isUnusual("GET /" + String(repeating: "a", count: 9000)), "an endless head goes to the full parser")
+        for start in ["G", "GE", "GET", "H", "HEA", "HEAD"] {
+            guard case .incomplete = read(start) else { Issue.record("\(start) is not incomplete"); continue }
+        }
+        for start in ["\u{16}\u{03}\u{01}", "POST", "get ", "HEAD/", "X"] {
+            #expect(isUnusual(start), "\(start.debugDescription): no blank line needed to know it is not a plain GET")
+        }
     }
 
     @Test(arguments: [
@@ -52,6 +58,7 @@ import Testing
         "GET / HTTP/1.1\r\nHost : x\r\n\r\n",
         "GET  / HTTP/1.1\r\nHost: x\r\n\r\n",
         "GET / HTTP/1.1\r\nHost: x\r\nX: a\rb\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: x\r\n" + String(repeating: "a:\r\n", count: 150) + "\r\n",  // more fields than NIO takes
     ])
     func unusualRequestsGoToTheFullParser(_ text: String) {
         #expect(isUnusual(text))
@@ -81,6 +88,22 @@ import Testing
         try channel.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
         #expect(try channel.readInbound(as: ByteBuffer.self) != nil, "after that, everything goes on")
         #expect(try channel.readOutbound(as: ByteBuffer.self) == nil)
+        _ = try channel.finish()
+    }
+
+    /// A connection that cannot take more output hands its next request to the full stack.
+    @Test func aConnectionThatCannotTakeMoreIsHandedOn() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-raw-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try SiteScaffold.create(at: root)
+        try SiteBuilder(root: root).build()
+        let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
+        let answers = StaticAnswers(files: StaticFileResponder(site: site), posts: nil, accessLog: nil, metrics: nil)
+        let channel = EmbeddedChannel(handler: RawStaticFastPath(answers: answers))
+        channel.isWritable = false
+        try channel.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+        #expect(try channel.readOutbound(as: ByteBuffer.self) == nil)
+        #expect(try channel.readInbound(as: ByteBuffer.self) != nil)
         _ = try channel.finish()
     }
 }

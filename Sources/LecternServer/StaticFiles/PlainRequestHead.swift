@@ -37,7 +37,13 @@ struct PlainRequestHead {
         "if-modified-since": .ifModifiedSince,
     ]
 
+    /// More fields than a plain GET has (NIO's own limit, as Hummingbird sets it, is 1,000).
+    static let maximumFields = 100
+
     static func read(_ bytes: UnsafeRawBufferPointer) -> Reading {
+        // Anything that cannot become "GET " or "HEAD " (a TLS hello, a POST) goes on at once,
+        // instead of waiting for a blank line that may never come.
+        guard couldStart(bytes, with: "GET ") || couldStart(bytes, with: "HEAD ") else { return .unusual }
         let end: Int
         switch headEnd(bytes) {
         case .missing: return bytes.count > maximumLength ? .unusual : .incomplete
@@ -61,8 +67,11 @@ struct PlainRequestHead {
         cursor += 11
         var headers = HTTPFields()
         var hosts = 0
+        var fields = 0
         // Each field line: token ":" OWS value OWS CRLF; the blank line ends the head.
         while cursor < end {
+            fields += 1
+            guard fields <= maximumFields else { return .unusual }
             let nameStart = cursor
             while cursor < end, isTokenByte(bytes[cursor]) { cursor += 1 }
             guard cursor > nameStart, cursor < end, bytes[cursor] == UInt8(ascii: ":") else { return .unusual }
@@ -108,6 +117,13 @@ struct PlainRequestHead {
             index += 1
         }
         return .missing
+    }
+
+    /// The bytes so far are `text` or its beginning.
+    private static func couldStart(_ bytes: UnsafeRawBufferPointer, with text: StaticString) -> Bool {
+        let count = min(bytes.count, text.utf8CodeUnitCount)
+        for index in 0..<count where bytes[index] != text.utf8Start[index] { return false }
+        return true
     }
 
     private static func starts(_ bytes: UnsafeRawBufferPointer, with text: StaticString, at offset: Int) -> Bool {

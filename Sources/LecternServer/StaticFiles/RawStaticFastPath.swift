@@ -49,7 +49,10 @@ final class RawStaticFastPath: ChannelInboundHandler, RemovableChannelHandler {
                 handOn(bytes, context: context, flushing: answered)
                 return
             case .plain(let head, let length):
-                guard let prepared = answers.prepare(method: head.method, target: head.target, headers: head.headers) else {
+                // A client that does not read its answers: the full stack's backpressure (it stops
+                // reading while the connection cannot take more) applies from here on.
+                guard context.channel.isWritable,
+                      let prepared = answers.prepare(method: head.method, target: head.target, headers: head.headers) else {
                     handOn(bytes, context: context, flushing: answered)
                     return
                 }

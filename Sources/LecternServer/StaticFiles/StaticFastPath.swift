@@ -35,7 +35,9 @@ final class StaticFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if handedOn == 0, head.headerFields[SiteResponder.host] == nil,  // a second Host: the router refuses it
+            // Not while the client is not reading its answers: the router's backpressure takes over.
+            if handedOn == 0, context.channel.isWritable,
+               head.headerFields[SiteResponder.host] == nil,  // a second Host: the router refuses it
                let answer = answers.prepare(method: head.method, target: head.path ?? "", headers: head.headerFields) {
                 pending = answer
                 return
