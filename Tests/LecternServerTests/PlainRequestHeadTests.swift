@@ -91,6 +91,26 @@ import Testing
         _ = try channel.finish()
     }
 
+    /// A head trickled in a byte at a time is searched once, not from its start on every read,
+    /// and still answered when whole.
+    @Test func aTrickledHeadIsAnsweredWhenWhole() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-raw-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try SiteScaffold.create(at: root)
+        try SiteBuilder(root: root).build()
+        let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
+        let answers = StaticAnswers(files: StaticFileResponder(site: site), posts: nil, accessLog: nil, metrics: nil)
+        let channel = EmbeddedChannel(handler: RawStaticFastPath(answers: answers))
+        for byte in "GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8 {
+            #expect(try channel.readOutbound(as: ByteBuffer.self) == nil)
+            try channel.writeInbound(ByteBuffer(bytes: [byte]))
+        }
+        var head = try #require(try channel.readOutbound(as: ByteBuffer.self))
+        #expect(head.readString(length: 15) == "HTTP/1.1 200 OK")
+        #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
+        _ = try channel.finish()
+    }
+
     /// A connection that cannot take more output hands its next request to the full stack.
     @Test func aConnectionThatCannotTakeMoreIsHandedOn() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-raw-\(UUID().uuidString)")

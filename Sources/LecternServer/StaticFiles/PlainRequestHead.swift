@@ -40,12 +40,14 @@ struct PlainRequestHead {
     /// More fields than a plain GET has (NIO's own limit, as Hummingbird sets it, is 1,000).
     static let maximumFields = 100
 
-    static func read(_ bytes: UnsafeRawBufferPointer) -> Reading {
+    /// `searchFrom`: how many bytes an earlier call already found no head end in (a head that
+    /// trickles in is not scanned again from its start on every read).
+    static func read(_ bytes: UnsafeRawBufferPointer, searchFrom: Int = 0) -> Reading {
         // Anything that cannot become "GET " or "HEAD " (a TLS hello, a POST) goes on at once,
         // instead of waiting for a blank line that may never come.
         guard couldStart(bytes, with: "GET ") || couldStart(bytes, with: "HEAD ") else { return .unusual }
         let end: Int
-        switch headEnd(bytes) {
+        switch headEnd(bytes, from: max(0, searchFrom - 2)) {
         case .missing: return bytes.count > maximumLength ? .unusual : .incomplete
         case .bareLineFeed: return .unusual
         case .at(let offset): end = offset
@@ -107,8 +109,8 @@ struct PlainRequestHead {
     private enum HeadEnd { case missing, bareLineFeed, at(Int) }
 
     /// Where the head's last line ends (the blank line follows, so the head is `0..<end + 2`).
-    private static func headEnd(_ bytes: UnsafeRawBufferPointer) -> HeadEnd {
-        var index = 0
+    private static func headEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> HeadEnd {
+        var index = start
         while index < bytes.count {
             if bytes[index] == 0x0A {
                 guard index > 0, bytes[index - 1] == 0x0D else { return .bareLineFeed }

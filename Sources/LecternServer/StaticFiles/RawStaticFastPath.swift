@@ -20,8 +20,9 @@ final class RawStaticFastPath: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = ByteBuffer
 
     private let answers: StaticAnswers
-    /// Bytes of a head not yet whole.
+    /// Bytes of a head not yet whole, and how many of them were searched for its end already.
     private var buffered: ByteBuffer?
+    private var searched = 0
     /// Set once a request went to the full stack: from then on every byte does.
     private var handingOn = false
     private var date = DateHeader()
@@ -39,10 +40,13 @@ final class RawStaticFastPath: ChannelInboundHandler, RemovableChannelHandler {
         }
         var answered = false
         while bytes.readableBytes > 0 {
-            let reading = bytes.withUnsafeReadableBytes { PlainRequestHead.read($0) }
+            let searchFrom = searched
+            let reading = bytes.withUnsafeReadableBytes { PlainRequestHead.read($0, searchFrom: searchFrom) }
+            searched = 0
             switch reading {
             case .incomplete:
                 buffered = bytes
+                searched = bytes.readableBytes
                 if answered { context.flush() }
                 return
             case .unusual:
