@@ -64,16 +64,21 @@ import Testing
         #expect(isUnusual(text))
     }
 
-    /// The handler itself: a plain GET is answered and nothing reaches the next handler; the
-    /// first unusual request goes on with every byte after it, and so does all that follows.
-    @Test func theHandlerAnswersPlainGetsAndHandsOnTheRest() throws {
+    /// The raw handler alone on a channel, serving a freshly built demo site (at `root`).
+    private func rawChannel() throws -> (EmbeddedChannel, URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-raw-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
         try SiteScaffold.create(at: root)
         try SiteBuilder(root: root).build()
         let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
         let answers = StaticAnswers(files: StaticFileResponder(site: site), posts: nil, accessLog: nil, metrics: nil)
-        let channel = EmbeddedChannel(handler: RawStaticFastPath(answers: answers))
+        return (EmbeddedChannel(handler: RawStaticFastPath(answers: answers)), root)
+    }
+
+    /// The handler itself: a plain GET is answered and nothing reaches the next handler; the
+    /// first unusual request goes on with every byte after it, and so does all that follows.
+    @Test func theHandlerAnswersPlainGetsAndHandsOnTheRest() throws {
+        let (channel, root) = try rawChannel()
+        defer { try? FileManager.default.removeItem(at: root) }
         try channel.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /feed.xml HTTP/1.1\r\nHo"))
         var head = try #require(try channel.readOutbound(as: ByteBuffer.self))
         #expect(head.readString(length: head.readableBytes)?.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/html") == true)
@@ -94,13 +99,8 @@ import Testing
     /// A head trickled in a byte at a time is searched once, not from its start on every read,
     /// and still answered when whole.
     @Test func aTrickledHeadIsAnsweredWhenWhole() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-raw-\(UUID().uuidString)")
+        let (channel, root) = try rawChannel()
         defer { try? FileManager.default.removeItem(at: root) }
-        try SiteScaffold.create(at: root)
-        try SiteBuilder(root: root).build()
-        let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
-        let answers = StaticAnswers(files: StaticFileResponder(site: site), posts: nil, accessLog: nil, metrics: nil)
-        let channel = EmbeddedChannel(handler: RawStaticFastPath(answers: answers))
         for byte in "GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8 {
             #expect(try channel.readOutbound(as: ByteBuffer.self) == nil)
             try channel.writeInbound(ByteBuffer(bytes: [byte]))
@@ -113,13 +113,8 @@ import Testing
 
     /// A connection that cannot take more output hands its next request to the full stack.
     @Test func aConnectionThatCannotTakeMoreIsHandedOn() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-raw-\(UUID().uuidString)")
+        let (channel, root) = try rawChannel()
         defer { try? FileManager.default.removeItem(at: root) }
-        try SiteScaffold.create(at: root)
-        try SiteBuilder(root: root).build()
-        let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
-        let answers = StaticAnswers(files: StaticFileResponder(site: site), posts: nil, accessLog: nil, metrics: nil)
-        let channel = EmbeddedChannel(handler: RawStaticFastPath(answers: answers))
         channel.isWritable = false
         try channel.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
         #expect(try channel.readOutbound(as: ByteBuffer.self) == nil)
