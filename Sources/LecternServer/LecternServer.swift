@@ -58,13 +58,13 @@ public enum LecternServer {
         var responder = SiteResponder(files: StaticFileResponder(site: site), posts: activityPub.map(PostNegotiation.init),
                                       routes: router.buildResponder(), accessLog: AccessLog(logger: logger))
         responder.metrics = metrics
-        // Files from memory are answered on the event loop: plain GETs from the raw bytes, the
-        // rest after NIO's HTTP parser; everything else goes through the responder.
+        // Plain GETs for files are answered on the event loop from the raw bytes; everything
+        // else goes through the responder.
         let answers = StaticAnswers(files: responder.files, posts: responder.posts, accessLog: responder.accessLog,
                                     metrics: metrics)
         let server = HTTPServerBuilder { respond in
             LecternHTTP1Channel(inner: HTTP1Channel(responder: respond, configuration: .init(additionalChannelHandlers: [
-                RequestDeadlineHandler(timeout: requestTimeout), StaticFastPath(answers: answers),
+                RequestDeadlineHandler(timeout: requestTimeout),
             ])), answers: answers)
         }
         return Application(

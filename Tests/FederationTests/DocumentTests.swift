@@ -154,6 +154,13 @@ import Store
         ("text/html, application/activity+json;q=0.5", false),
         ("application/activity+json;q=0", false),
         ("application/json", false),
+        ("APPLICATION/Activity+JSON ; Q=0.7 , Text/HTML;q=0.6", true),
+        ("\tapplication/activity+json\t;\tq=1.0", true),
+        ("application/activity+json;q=", true),  // a parameter without a value is ignored
+        ("application/activity+json;q= ", true),
+        ("application/ld+json;profile=", true),
+        ("text/html;level=1;q=0.8, application/ld+json;q=0.8;profile=\"https://www.w3.org/ns/activitystreams\"", true),
+        ("application/activity+jsonx, text/plain", false),
     ])
     func matrix(accept: String, wantsJSON: Bool) {
         #expect(ContentNegotiation.wantsActivityJSON(accept: accept) == wantsJSON, "\(accept)")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LecternServer
 
-/// Files answered on the event loop (`StaticFastPath`) must look exactly like files answered
+/// Files answered from the raw bytes (`RawStaticFastPath`) must look exactly like files answered
 /// through the router, and must never overtake an earlier request's answer on a connection.
 @Suite(.serialized) struct StaticFastPathTests {
     /// Reads until `count` whole responses (heads and Content-Length bodies) have arrived.
@@ -39,21 +39,17 @@ import Testing
         try await withBlog { _, blog in
             let connection = try RawConnection(port: blog.port)
             let page = "GET \(blog.post) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/html\r\n\r\n"
-            // The actor goes through the router; the page behind it must wait for it, so it goes
-            // through the router too.
-            connection.send("GET /actor HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/activity+json\r\n\r\n" + page)
-            let first = responses(2, from: connection)
-            try #require(first.count == 2)
-            #expect(first[0].hasPrefix("HTTP/1.1 200") && first[0].contains("\"type\":\"Person\""), "the actor first")
-            #expect(first[1].hasPrefix("HTTP/1.1 200") && first[1].contains("<h1 class=\"p-name\">"), "then the page")
-            // Alone on the connection, the page is answered on the event loop: the same bytes.
-            connection.send(page)
-            let second = responses(1, from: connection)
-            try #require(second.count == 1)
-            #expect(withoutDate(second[0]) == withoutDate(first[1]))
+            // The first page is answered from the raw bytes; the actor goes to the router, and the
+            // page behind it with it, after it.
+            connection.send(page + "GET /actor HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/activity+json\r\n\r\n" + page)
+            let first = responses(3, from: connection)
+            try #require(first.count == 3)
+            #expect(first[0].hasPrefix("HTTP/1.1 200") && first[0].contains("<h1 class=\"p-name\">"), "the page first")
+            #expect(first[1].hasPrefix("HTTP/1.1 200") && first[1].contains("\"type\":\"Person\""), "then the actor")
+            #expect(withoutDate(first[2]) == withoutDate(first[0]), "then the page again, through the router: the same bytes")
             for header in ["vary: accept-encoding, accept", "link: <\(blog.postID)>; rel=\"alternate\"", "server: lectern", "date: ",
                            "etag: \"", "content-length: "] {
-                #expect(second[0].lowercased().contains(header), "\(header)")
+                #expect(first[0].lowercased().contains(header), "\(header)")
             }
             // An Article request for the same URL still gets the Article, a missing file the 404 page.
             connection.send("GET \(blog.post) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/activity+json\r\n\r\n"
@@ -62,14 +58,13 @@ import Testing
             try #require(third.count == 3)
             #expect(third[0].contains("\"type\":\"Article\""))
             #expect(third[1].hasPrefix("HTTP/1.1 404"))
-            #expect(withoutDate(third[2]) == withoutDate(first[1]))
+            #expect(withoutDate(third[2]) == withoutDate(first[0]))
         }
     }
 
-    /// Each kind of answer, through the router (behind a request that goes there), through the
-    /// parsed fast path (on that connection afterwards) and from the raw bytes (a fresh
-    /// connection): byte for byte the same but for the Date.
-    @Test func theThreePathsAnswerAlike() async throws {
+    /// Each kind of answer, through the router (behind a request that goes there) and from the
+    /// raw bytes (a fresh connection): byte for byte the same but for the Date.
+    @Test func theRawAndRouterPathsAnswerAlike() async throws {
         try await withBlog { _, blog in
             let probe = try RawConnection(port: blog.port)
             probe.send("GET \(blog.post) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -88,20 +83,17 @@ import Testing
                 let routed = try RawConnection(port: blog.port)
                 routed.send(actor + request)
                 let viaRouter = responses(2, from: routed, headOnly: bodies ? [] : [1])
-                routed.send(request)
-                let viaParsed = responses(1, from: routed, headOnly: bodies ? [] : [0])
                 let fresh = try RawConnection(port: blog.port)
                 fresh.send(request)
                 let viaRaw = responses(1, from: fresh, headOnly: bodies ? [] : [0])
-                try #require(viaRouter.count == 2 && viaParsed.count == 1 && viaRaw.count == 1, "\(request)")
+                try #require(viaRouter.count == 2 && viaRaw.count == 1, "\(request)")
                 #expect(withoutDate(viaRaw[0]) == withoutDate(viaRouter[1]), "\(request)")
-                #expect(withoutDate(viaParsed[0]) == withoutDate(viaRouter[1]), "\(request)")
             }
         }
     }
 
     /// A client that sends many requests and never reads the answers must not make the server
-    /// queue them all (each a reference to the file, but without end): the fast paths stop and
+    /// queue them all (each a reference to the file, but without end): the fast path stops and
     /// hand the connection to the full stack, whose backpressure stops reading.
     @Test func aClientThatDoesNotReadIsNotAnsweredWithoutEnd() async throws {
         let remote = try FakeInstance()
@@ -119,15 +111,16 @@ import Testing
             return text.split(separator: "\n").first { $0.hasPrefix(#"lectern_http_requests_total{status="200"} "#) }
                 .flatMap { Double($0.split(separator: " ").last!) } ?? 0
         }
-        // From the raw bytes, and (a leading empty line sends the connection to NIO's parser
-        // first) after the parser.
+        // From the raw bytes, and (a leading empty line sends the connection to the full stack
+        // first) through the router.
         for start in ["", "\r\n"] {
             let before = try await answered()
             let flood = try RawConnection(port: blog.port)
-            flood.send(start + String(repeating: "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 300))
+            flood.send(start + String(repeating: "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 400))
             try await Task.sleep(for: .seconds(2))
             let count = try await answered() - before
-            #expect(count >= 1 && count < 50, "\(count) of 300 answers of 1 MB queued for a client that reads none")
+            // What the kernel's socket buffers take (35–60 answers here) and no more; all 400 without backpressure.
+            #expect(count >= 1 && count < 200, "\(count) of 400 answers of 1 MB queued for a client that reads none")
             withExtendedLifetime(flood) {}
         }
     }

@@ -5,7 +5,7 @@ import HummingbirdCore
 import HTTPSignatures
 import LecternRuntime
 
-/// What the event-loop fast paths (`RawStaticFastPath`, `StaticFastPath`) may answer themselves:
+/// What the event-loop fast path (`RawStaticFastPath`) may answer itself:
 /// a GET or HEAD for a file of the built site, or a browser's view of a post, from memory. The
 /// answer is `StaticFileResponder.answer` plus `PostNegotiation.addPageHeaders`, the same the
 /// router path sends; anything else is nil and goes to the router.

@@ -48,7 +48,7 @@ struct StaticFileResponder: Sendable {
     }
 
     /// A file's answer from memory (304, gzip or plain); nil when its body must be read from disk.
-    /// Shared by the router path and `StaticFastPath`, so both send the same bytes.
+    /// Shared by the router path and `RawStaticFastPath`, so both send the same bytes.
     static func answer(_ file: StaticFile, method: HTTPRequest.Method, headers: HTTPFields) -> MemoryAnswer? {
         if ConditionalRequest.isNotModified(headers, etag: file.etag, lastModified: file.lastModified) {
             return MemoryAnswer(status: .notModified, headers: file.notModifiedHeaders, body: nil)
