@@ -39,26 +39,37 @@ struct PostNegotiation: Sendable {
                             headers: [.location: target + query, .vary: "Accept", .contentLength: "0"])
         case (.article, false), (.offFediverse, false):
             guard case .response(var response) = try await files.answer(request, context: context) else { return nil }
-            Self.addPageHeaders(&response.headers, document: document, site: site, path: path)
+            PageFields(document: document, site: site, path: path).add(to: &response.headers)
             return response
         }
     }
 
-    /// A post's page as a browser gets it: the file's headers plus `Vary: Accept` and, for a
-    /// federated post, the link to its Article.
-    static func addPageHeaders(_ headers: inout HTTPFields, document: ActivityPubSite.PostDocument, site: ActivityPubSite,
-                               path: String) {
-        // Fields replaced and appended whole: HTTPFields' subscript setter splits values at
-        // commas, which with the rest of this cost 9 % of a post page's time on the fast path.
-        if let vary = headers.firstIndex(where: { $0.name == .vary }) {
-            headers[vary] = HTTPField(name: .vary, value: headers[vary].value + ", Accept")
-        } else {
-            headers.append(HTTPField(name: .vary, value: "Accept"))
-        }
-        if case .article = document {
+    /// What a post's page adds to the file's headers for a browser: `Vary: Accept` (appended to
+    /// the file's own `Vary`) and, for a federated post, the link to its Article.
+    struct PageFields: Sendable {
+        /// The `Link` value; nil for a post kept off the fediverse.
+        let link: String?
+
+        init(document: ActivityPubSite.PostDocument, site: ActivityPubSite, path: String) {
             // `baseURL` read alone: a method call on `site.config` copies the whole configuration.
-            headers.append(HTTPField(name: .link, value: "<" + site.config.baseURL + path
-                                        + ">; rel=\"alternate\"; type=\"application/activity+json\""))
+            if case .article = document {
+                link = "<" + site.config.baseURL + path + ">; rel=\"alternate\"; type=\"application/activity+json\""
+            } else {
+                link = nil
+            }
+        }
+
+        /// The value of `Vary` given the file's own.
+        static func vary(_ files: String?) -> String { files.map { $0 + ", Accept" } ?? "Accept" }
+
+        /// Fields replaced and appended whole: HTTPFields' subscript setter splits values at commas.
+        func add(to headers: inout HTTPFields) {
+            if let index = headers.firstIndex(where: { $0.name == .vary }) {
+                headers[index] = HTTPField(name: .vary, value: Self.vary(headers[index].value))
+            } else {
+                headers.append(HTTPField(name: .vary, value: Self.vary(nil)))
+            }
+            if let link { headers.append(HTTPField(name: .link, value: link)) }
         }
     }
 

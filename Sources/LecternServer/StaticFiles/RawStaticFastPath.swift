@@ -80,12 +80,27 @@ final class RawStaticFastPath: ChannelInboundHandler, RemovableChannelHandler {
         var head = context.channel.allocator.buffer(capacity: 512)
         head.writeString("HTTP/1.1 \(answer.status.code) \(answer.status.reasonPhrase)\r\n")
         var size: String?
+        var vary = false
+        func write(_ name: HTTPField.Name, _ value: String) {
+            head.writeString(name.rawName)
+            head.writeStaticString(": ")
+            head.writeString(value)
+            head.writeStaticString("\r\n")
+        }
+        // In the order `PageFields.add` leaves them: the file's, `Vary` extended in place (or
+        // appended), then `Link`.
         for field in answer.headers {
             if field.name == .contentLength { size = field.value }
-            head.writeString(field.name.rawName)
-            head.writeStaticString(": ")
-            head.writeString(field.value)
-            head.writeStaticString("\r\n")
+            if field.name == .vary, prepared.page != nil {
+                vary = true
+                write(field.name, PostNegotiation.PageFields.vary(field.value))
+            } else {
+                write(field.name, field.value)
+            }
+        }
+        if let page = prepared.page {
+            if !vary { write(.vary, PostNegotiation.PageFields.vary(nil)) }
+            if let link = page.link { write(.link, link) }
         }
         head.writeStaticString("Date: ")
         head.writeString(date.text())

@@ -7,7 +7,7 @@ import LecternRuntime
 
 /// What the event-loop fast path (`RawStaticFastPath`) may answer itself:
 /// a GET or HEAD for a file of the built site, or a browser's view of a post, from memory. The
-/// answer is `StaticFileResponder.answer` plus `PostNegotiation.addPageHeaders`, the same the
+/// answer is `StaticFileResponder.answer` plus `PostNegotiation.PageFields`, the same the
 /// router path sends; anything else is nil and goes to the router.
 struct StaticAnswers: Sendable {
     let files: StaticFileResponder
@@ -16,7 +16,10 @@ struct StaticAnswers: Sendable {
     let metrics: BlogMetrics?
 
     struct Prepared {
-        var answer: StaticFileResponder.MemoryAnswer
+        let answer: StaticFileResponder.MemoryAnswer
+        /// For a post's page: what it adds to the file's headers (written with them, not
+        /// merged into a copy of them per request).
+        let page: PostNegotiation.PageFields?
         let method: HTTPRequest.Method
         let path: String
         let start: ContinuousClock.Instant?
@@ -28,7 +31,7 @@ struct StaticAnswers: Sendable {
               headers[.connection]?.lowercased().contains("close") != true else { return nil }
         let start = accessLog == nil ? nil : ContinuousClock.now
         let path = URI(target).path
-        var addPostHeaders: ((inout HTTPFields) -> Void)?
+        var page: PostNegotiation.PageFields?
         if let posts, path.hasSuffix("/") {
             let site = posts.current()
             if let document = site.post(path: path) {
@@ -36,7 +39,7 @@ struct StaticAnswers: Sendable {
                 guard !ContentNegotiation.wantsActivityJSON(accept: headers[.accept]) else { return nil }
                 switch document {
                 case .article, .offFediverse:
-                    addPostHeaders = { PostNegotiation.addPageHeaders(&$0, document: document, site: site, path: path) }
+                    page = PostNegotiation.PageFields(document: document, site: site, path: path)
                 case .gone, .moved:
                     return nil
                 }
@@ -45,10 +48,9 @@ struct StaticAnswers: Sendable {
         guard files.site.redirect(path) == nil else { return nil }
         let index = files.site.index
         guard case .file(let key) = RequestPath.resolve(path, exists: { index[$0] != nil }),
-              var answer = StaticFileResponder.answer(index[key]!, method: method, headers: headers)
+              let answer = StaticFileResponder.answer(index[key]!, method: method, headers: headers)
         else { return nil }
-        addPostHeaders?(&answer.headers)
-        return Prepared(answer: answer, method: method, path: path, start: start)
+        return Prepared(answer: answer, page: page, method: method, path: path, start: start)
     }
 
     /// The access log line and the metrics, as `SiteResponder` records them.
