@@ -5,50 +5,42 @@ import Testing
 /// counting what the blog did (and absent from the public port).
 @Suite(.serialized) struct MetricsTests {
     @Test func adminListenerReportsHealthAndCounts() async throws {
-        let remote = try FakeInstance()
-        try await remote.start()
-        defer { remote.stop() }
-        let blog = try await BlogFixture(remote: remote, admin: true)
-        defer { blog.stop() }
-        let admin = "http://127.0.0.1:\(try #require(blog.adminPort))"
-        #expect(try await eventually { (try? await HTTPClientForTests.get(admin + "/healthz", accept: "*/*"))?.status == 200 })
-        let health = try await HTTPClientForTests.get(admin + "/healthz", accept: "*/*")
-        #expect(String(decoding: health.body, as: UTF8.self) == "ok\n")
+        try await withBlog(admin: true) { remote, blog in
+            let admin = "http://127.0.0.1:\(try #require(blog.adminPort))"
+            #expect(try await eventually { (try? await HTTPClientForTests.get(admin + "/healthz", accept: "*/*"))?.status == 200 })
+            let health = try await HTTPClientForTests.get(admin + "/healthz", accept: "*/*")
+            #expect(String(decoding: health.body, as: UTF8.self) == "ok\n")
 
-        try await blog.follow(by: remote, "alice")
-        let note = remote.base.value + "/notes/m1"
-        #expect(try await remote.send(blog.create(blog.note(note, by: remote, "bob", inReplyTo: blog.postID, content: "<p>Counted.</p>"),
-                                                  by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: note) != nil })
-        #expect(try await blog.get("/").status == 200)
-        #expect(try await blog.get("/no-such-page/").status == 404)
-        // A forged request: refused, and counted by reason.
-        var forged = try remote.signedPost(["id": remote.actorID("bob") + "/x", "type": "Like", "actor": remote.actorID("bob"),
-                                            "object": blog.postID], as: "bob", to: blog.sharedInbox)
-        forged.body = Array(#"{"id":"x","type":"Like","actor":"y","object":"z"}"#.utf8)
-        let refused = try await remote.post(forged)
-        #expect((400..<500).contains(refused), "a body that is not the one signed: \(refused)")
-        try await served("Accept delivered") { !remote.activities(type: "Accept").isEmpty }
+            try await blog.follow(by: remote, "alice")
+            let note = remote.base.value + "/notes/m1"
+            #expect(try await remote.send(blog.create(blog.note(note, by: remote, "bob", inReplyTo: blog.postID, content: "<p>Counted.</p>"),
+                                                      by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
+            #expect(try await eventually { try blog.store.comment(id: note) != nil })
+            #expect(try await blog.get("/").status == 200)
+            #expect(try await blog.get("/no-such-page/").status == 404)
+            // A forged request: refused, and counted by reason.
+            var forged = try remote.signedPost(["id": remote.actorID("bob") + "/x", "type": "Like", "actor": remote.actorID("bob"),
+                                                "object": blog.postID], as: "bob", to: blog.sharedInbox)
+            forged.body = Array(#"{"id":"x","type":"Like","actor":"y","object":"z"}"#.utf8)
+            let refused = try await remote.post(forged)
+            #expect((400..<500).contains(refused), "a body that is not the one signed: \(refused)")
+            try await served("Accept delivered") { !remote.activities(type: "Accept").isEmpty }
 
-        func metrics() async throws -> String {
-            String(decoding: try await HTTPClientForTests.get(admin + "/metrics", accept: "*/*").body, as: UTF8.self)
+            let value = metricValue
+            try await served("delivery counted") { value(try await blog.metrics(), #"lectern_deliveries_total{outcome="delivered"}"#) ?? 0 >= 1 }
+            let text = try await blog.metrics()
+            #expect((value(text, #"lectern_http_requests_total{status="200"}"#) ?? 0) >= 1, "\(text)")
+            #expect((value(text, #"lectern_http_requests_total{status="404"}"#) ?? 0) >= 1)
+            #expect(value(text, #"lectern_inbox_activities_total{outcome="applied",reason="comment"}"#) == 1)
+            #expect(value(text, #"lectern_inbox_activities_total{outcome="applied",reason="follow"}"#) == 1)
+            #expect(text.contains(#"lectern_inbox_activities_total{outcome="refused""#), "refusals are counted by reason")
+            #expect(value(text, "lectern_comments_received_total") == 1)
+            #expect(value(text, "lectern_delivery_queue_depth") != nil)
+            #expect(value(text, "lectern_inbox_backlog") == 0)
+            #expect((value(text, "lectern_build_duration_seconds_count") ?? 0) >= 1, "the comment's re-render is timed")
+
+            #expect(try await blog.get("/metrics").status == 404, "not on the public port")
+            #expect(try await blog.get("/healthz").status == 404)
         }
-        func value(_ text: String, _ series: String) -> Double? {
-            text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last!) }
-        }
-        try await served("delivery counted") { value(try await metrics(), #"lectern_deliveries_total{outcome="delivered"}"#) ?? 0 >= 1 }
-        let text = try await metrics()
-        #expect((value(text, #"lectern_http_requests_total{status="200"}"#) ?? 0) >= 1, "\(text)")
-        #expect((value(text, #"lectern_http_requests_total{status="404"}"#) ?? 0) >= 1)
-        #expect(value(text, #"lectern_inbox_activities_total{outcome="applied",reason="comment"}"#) == 1)
-        #expect(value(text, #"lectern_inbox_activities_total{outcome="applied",reason="follow"}"#) == 1)
-        #expect(text.contains(#"lectern_inbox_activities_total{outcome="refused""#), "refusals are counted by reason")
-        #expect(value(text, "lectern_comments_received_total") == 1)
-        #expect(value(text, "lectern_delivery_queue_depth") != nil)
-        #expect(value(text, "lectern_inbox_backlog") == 0)
-        #expect((value(text, "lectern_build_duration_seconds_count") ?? 0) >= 1, "the comment's re-render is timed")
-
-        #expect(try await blog.get("/metrics").status == 404, "not on the public port")
-        #expect(try await blog.get("/healthz").status == 404)
     }
 }

@@ -39,6 +39,7 @@ import Testing
             ("{{=<% %> x=}}", 1, "set-delimiters"),
             ("{{uppercased(name)}}", 1, "transforms"),
             ("{{a..b}}", 1, "bad name"),
+            (String(repeating: "{{#a}}\n", count: 5_000), 101, "nested more than 100 deep"),
         ]
         for (text, line, message) in cases {
             #expect {

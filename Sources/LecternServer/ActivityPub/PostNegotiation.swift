@@ -59,17 +59,27 @@ struct PostNegotiation: Sendable {
             }
         }
 
-        /// The value of `Vary` given the file's own.
-        static func vary(_ files: String?) -> String { files.map { $0 + ", Accept" } ?? "Accept" }
-
-        /// Fields replaced and appended whole: HTTPFields' subscript setter splits values at commas.
-        func add(to headers: inout HTTPFields) {
-            if let index = headers.firstIndex(where: { $0.name == .vary }) {
-                headers[index] = HTTPField(name: .vary, value: Self.vary(headers[index].value))
-            } else {
-                headers.append(HTTPField(name: .vary, value: Self.vary(nil)))
+        /// The file's fields with the page's, in order: `Vary` extended in place (or appended
+        /// when the file has none), then `Link`. The raw fast path writes these straight into a
+        /// response head; `add(to:)` builds the same fields for the router.
+        func forEachField(merging headers: HTTPFields, _ body: (HTTPField.Name, String) -> Void) {
+            var vary = false
+            for field in headers {
+                if field.name == .vary {
+                    vary = true
+                    body(.vary, field.value + ", Accept")
+                } else {
+                    body(field.name, field.value)
+                }
             }
-            if let link { headers.append(HTTPField(name: .link, value: link)) }
+            if !vary { body(.vary, "Accept") }
+            if let link { body(.link, link) }
+        }
+
+        func add(to headers: inout HTTPFields) {
+            var merged = HTTPFields()
+            forEachField(merging: headers) { merged.append(HTTPField(name: $0, value: $1)) }
+            headers = merged
         }
     }
 

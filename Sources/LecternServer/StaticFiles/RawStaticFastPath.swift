@@ -56,7 +56,7 @@ final class RawStaticFastPath: ChannelInboundHandler, RemovableChannelHandler {
                 // A client that does not read its answers: the full stack's backpressure (it stops
                 // reading while the connection cannot take more) applies from here on.
                 guard context.channel.isWritable,
-                      let prepared = answers.prepare(method: head.method, target: head.target, headers: head.headers) else {
+                      let prepared = answers.prepare(head) else {
                     handOn(bytes, context: context, flushing: answered)
                     return
                 }
@@ -79,28 +79,16 @@ final class RawStaticFastPath: ChannelInboundHandler, RemovableChannelHandler {
         let answer = prepared.answer
         var head = context.channel.allocator.buffer(capacity: 512)
         head.writeString("HTTP/1.1 \(answer.status.code) \(answer.status.reasonPhrase)\r\n")
-        var size: String?
-        var vary = false
-        func write(_ name: HTTPField.Name, _ value: String) {
+        func line(_ name: HTTPField.Name, _ value: String) {
             head.writeString(name.rawName)
             head.writeStaticString(": ")
             head.writeString(value)
             head.writeStaticString("\r\n")
         }
-        // In the order `PageFields.add` leaves them: the file's, `Vary` extended in place (or
-        // appended), then `Link`.
-        for field in answer.headers {
-            if field.name == .contentLength { size = field.value }
-            if field.name == .vary, prepared.page != nil {
-                vary = true
-                write(field.name, PostNegotiation.PageFields.vary(field.value))
-            } else {
-                write(field.name, field.value)
-            }
-        }
         if let page = prepared.page {
-            if !vary { write(.vary, PostNegotiation.PageFields.vary(nil)) }
-            if let link = page.link { write(.link, link) }
+            page.forEachField(merging: answer.headers, line)
+        } else {
+            for field in answer.headers { line(field.name, field.value) }
         }
         head.writeStaticString("Date: ")
         head.writeString(date.text())
@@ -110,9 +98,11 @@ final class RawStaticFastPath: ChannelInboundHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(head), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(body), promise: nil) }
         deadlineHandler(context)?.answeredElsewhere()
-        answers.record(prepared, size: size)
+        answers.record(prepared, size: answer.headers[.contentLength])
     }
 
+    /// Looked up on first use: it is added to the pipeline after this handler. Every connection
+    /// has one; the optional is for a pipeline assembled without it (tests).
     private func deadlineHandler(_ context: ChannelHandlerContext) -> RequestDeadlineHandler? {
         if deadline == nil { deadline = try? context.pipeline.syncOperations.handler(type: RequestDeadlineHandler.self) }
         return deadline

@@ -25,12 +25,12 @@ struct StaticAnswers: Sendable {
         let start: ContinuousClock.Instant?
     }
 
-    /// `target` is the request target as sent (path and query, still percent-encoded).
-    func prepare(method: HTTPRequest.Method, target: String, headers: HTTPFields) -> Prepared? {
-        guard method == .get || method == .head,
-              headers[.connection]?.lowercased().contains("close") != true else { return nil }
+    /// The answer to a plain GET or HEAD (`PlainRequestHead` has refused every other method,
+    /// framing and `Connection` value already), or nil to hand the request on.
+    func prepare(_ head: PlainRequestHead) -> Prepared? {
+        let (method, headers) = (head.method, head.headers)
         let start = accessLog == nil ? nil : ContinuousClock.now
-        let path = URI(target).path
+        let path = URI(head.target).path
         var page: PostNegotiation.PageFields?
         if let posts, path.hasSuffix("/") {
             let site = posts.current()

@@ -120,21 +120,35 @@ enum HTTPClientForTests {
 
 /// A fake instance and a blog federating with it (`follower` on it following the blog first),
 /// both stopped once `body` is done.
-func withBlog<T>(extraConfig: String = "", follower: String? = nil,
+/// `admin`: with the admin listener (`/metrics`, `/healthz`) on `blog.adminPort`.
+func withBlog<T>(extraConfig: String = "", follower: String? = nil, admin: Bool = false,
                  _ body: (FakeInstance, BlogFixture) async throws -> T) async throws -> T {
-    try await withBlog(extraConfig: { _ in extraConfig }, follower: follower, body)
+    try await withBlog(extraConfig: { _ in extraConfig }, follower: follower, admin: admin, body)
 }
 
 /// The same, with configuration that names the fake instance's addresses.
-func withBlog<T>(extraConfig: (FakeInstance) -> String, follower: String? = nil,
+func withBlog<T>(extraConfig: (FakeInstance) -> String, follower: String? = nil, admin: Bool = false,
                  _ body: (FakeInstance, BlogFixture) async throws -> T) async throws -> T {
     let remote = try FakeInstance()
     try await remote.start()
     defer { remote.stop() }
-    let blog = try await BlogFixture(remote: remote, extraConfig: extraConfig(remote))
+    let blog = try await BlogFixture(remote: remote, extraConfig: extraConfig(remote), admin: admin)
     defer { blog.stop() }
     if let follower { try await blog.follow(by: remote, follower) }
     return try await body(remote, blog)
+}
+
+extension BlogFixture {
+    /// The admin listener's Prometheus text (a fixture started with `admin: true`).
+    func metrics() async throws -> String {
+        let admin = "http://127.0.0.1:\(try #require(adminPort))"
+        return String(decoding: try await HTTPClientForTests.get(admin + "/metrics", accept: "*/*").body, as: UTF8.self)
+    }
+}
+
+/// One series' value in Prometheus text (`name{labels}` exactly as written there).
+func metricValue(_ text: String, _ series: String) -> Double? {
+    text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last!) }
 }
 
 /// The admin listener's settings when both its port and registry are there.

@@ -208,8 +208,15 @@ struct TemplateParser {
 
     // MARK: tree
 
-    private static func nest(_ tokens: [Token], from index: inout Int,
-                             closing: (name: String, line: Int)?) throws(TemplateError) -> [TemplateNode] {
+    /// Deeper than any real template nests; a template nested deeper is an error, not a crash
+    /// (parsing and rendering recurse once per level).
+    static let maximumNesting = 100
+
+    private static func nest(_ tokens: [Token], from index: inout Int, closing: (name: String, line: Int)?,
+                             depth: Int = 0) throws(TemplateError) -> [TemplateNode] {
+        if let closing, depth > maximumNesting {
+            throw TemplateError(line: closing.line, message: "sections nested more than \(maximumNesting) deep")
+        }
         var nodes: [TemplateNode] = []
         while index < tokens.count {
             let token = tokens[index]
@@ -226,15 +233,15 @@ struct TemplateParser {
                     nodes.append(TemplateNode(kind: .value(try path(name, line: token.line), escaped: escaped),
                                               startsLine: token.startsLine))
                 case .section, .inverted:
-                    let children = try nest(tokens, from: &index, closing: (name, token.line))
+                    let children = try nest(tokens, from: &index, closing: (name, token.line), depth: depth + 1)
                     nodes.append(TemplateNode(kind: .section(try path(name, line: token.line), inverted: kind == .inverted,
                                                              children), startsLine: token.startsLine))
                 case .block:
-                    let children = try nest(tokens, from: &index, closing: (name, token.line))
+                    let children = try nest(tokens, from: &index, closing: (name, token.line), depth: depth + 1)
                     nodes.append(TemplateNode(kind: .block(name, children, standalone: token.standalone,
                                                            indentation: token.indentation), startsLine: token.startsLine))
                 case .parent:
-                    let children = try nest(tokens, from: &index, closing: (name, token.line))
+                    let children = try nest(tokens, from: &index, closing: (name, token.line), depth: depth + 1)
                     var blocks: [String: [TemplateNode]] = [:]
                     for child in children {
                         if case .block(let blockName, let content, _, let indentation) = child.kind {

@@ -63,13 +63,3 @@ extension Dictionary: TemplateValue where Key == String, Value == any TemplateVa
     public var text: String { "[" + keys.sorted().joined(separator: ", ") + "]" }
 }
 
-/// A list of values of different kinds (`[any TemplateValue]` cannot conform itself).
-public struct TemplateList: TemplateValue {
-    public var items: [any TemplateValue]
-    public init(_ items: [any TemplateValue]) { self.items = items }
-    public var section: TemplateSection { items.isEmpty ? .hidden : .list }
-    public var text: String { "[" + items.map(\.text).joined(separator: ", ") + "]" }
-    public func forEachItem(_ body: (any TemplateValue) throws -> Void) rethrows {
-        for item in items { try body(item) }
-    }
-}
