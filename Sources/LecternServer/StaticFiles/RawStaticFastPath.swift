@@ -79,16 +79,10 @@ final class RawStaticFastPath: ChannelInboundHandler, RemovableChannelHandler {
         let answer = prepared.answer
         var head = context.channel.allocator.buffer(capacity: 512)
         head.writeString("HTTP/1.1 \(answer.status.code) \(answer.status.reasonPhrase)\r\n")
-        func line(_ name: HTTPField.Name, _ value: String) {
-            head.writeString(name.rawName)
-            head.writeStaticString(": ")
-            head.writeString(value)
-            head.writeStaticString("\r\n")
-        }
         if let page = prepared.page {
-            page.forEachField(merging: answer.headers, line)
+            page.forEachField(merging: answer.headers, into: &head, Self.writeField)
         } else {
-            for field in answer.headers { line(field.name, field.value) }
+            for field in answer.headers { Self.writeField(&head, field.name, field.value) }
         }
         head.writeStaticString("Date: ")
         head.writeString(date.text())
@@ -98,7 +92,14 @@ final class RawStaticFastPath: ChannelInboundHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(head), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(body), promise: nil) }
         deadlineHandler(context)?.answeredElsewhere()
-        answers.record(prepared, size: answer.headers[.contentLength])
+        answers.record(prepared)
+    }
+
+    private static func writeField(_ head: inout ByteBuffer, _ name: HTTPField.Name, _ value: String) {
+        head.writeString(name.rawName)
+        head.writeStaticString(": ")
+        head.writeString(value)
+        head.writeStaticString("\r\n")
     }
 
     /// Looked up on first use: it is added to the pipeline after this handler. Every connection

@@ -54,12 +54,13 @@ struct StaticAnswers: Sendable {
     }
 
     /// The access log line and the metrics, as `SiteResponder` records them.
-    func record(_ prepared: Prepared, size: String?) {
+    func record(_ prepared: Prepared) {
+        let status = prepared.answer.status.code
         if let accessLog, let start = prepared.start {
-            accessLog.record(method: prepared.method, path: prepared.path, status: prepared.answer.status.code,
-                             size: size ?? "-", since: start)
+            accessLog.record(method: prepared.method, path: prepared.path, status: status,
+                             size: prepared.answer.headers[.contentLength] ?? "-", since: start)
         }
-        metrics?.request(status: prepared.answer.status.code)
+        metrics?.request(status: status)
     }
 }
 
