@@ -33,7 +33,8 @@ let package = Package(
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
-        .target(name: "Parallel", swiftSettings: swiftSettings),
+        .target(name: "CThreadName"),
+        .target(name: "Parallel", dependencies: ["CThreadName"], swiftSettings: swiftSettings),
         .target(name: "LecternCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
         .target(
@@ -59,7 +60,7 @@ let package = Package(
         // `lectern import`: feeds, WordPress, Ghost, Hugo/Jekyll/Zola folders → posts with front matter.
         .target(name: "Import", dependencies: ["Site", .product(name: "Yams", package: "Yams")], swiftSettings: swiftSettings),
         // Outgoing HTTP over libcurl with the SSRF guard, shared by key fetching and delivery.
-        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim"], swiftSettings: swiftSettings),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "Parallel"], swiftSettings: swiftSettings),
         .target(
             name: "Federation",
             dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store", "Site",

@@ -53,13 +53,11 @@ extension DeliveryWorker {
             /// Signed on a thread of its own (and `ParallelMap`'s), never on Dispatch's global
             /// queues, where the server's request tasks run.
             init(_ jobs: [DeliveryJob], worker: DeliveryWorker) {
-                let thread = Thread { [self] in
+                NamedThread.start("lectern-sign") { [self] in
                     let prepared = Pass.prepare(jobs, worker: worker)
                     result.withLock { $0 = prepared }
                     done.signal()
                 }
-                thread.name = "lectern-signing"
-                thread.start()
             }
 
             var isDone: Bool { result.withLock { $0 != nil } }

@@ -3,6 +3,7 @@ import HTTPClient
 import HTTPSignatures
 import LecternCrypto
 import Logging
+import Parallel
 import Store
 
 /// Sends the store's delivery queue: leases due rows, signs each request for its inbox, runs
@@ -77,7 +78,7 @@ public final class DeliveryWorker: Sendable {
     public func runOnce(now: Date? = nil) async -> Report {
         await withCheckedContinuation { continuation in
             // libcurl's multi loop blocks: it gets a thread of its own, off the async pool.
-            Thread.detachNewThread { continuation.resume(returning: self.pass(now: now)) }
+            NamedThread.start("lectern-deliver") { continuation.resume(returning: self.pass(now: now)) }
         }
     }
 

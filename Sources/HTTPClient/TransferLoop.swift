@@ -1,6 +1,7 @@
 import CCurl
 import CCurlShim
 import Foundation
+import Parallel
 
 /// The one place where single requests (`HTTPClient.perform`: key fetches, object fetches,
 /// WebFinger) wait for the network: a libcurl multi handle driven by a thread of its own.
@@ -60,9 +61,7 @@ public final class TransferLoop: @unchecked Sendable {
                 submitted.append(Job(transfer: transfer, host: host, continuation: continuation))
                 if !started {
                     started = true
-                    let thread = Thread { [self] in loop() }
-                    thread.name = "lectern-http"
-                    thread.start()
+                    NamedThread.start("lectern-http") { [self] in loop() }
                 }
                 return nil
             }

@@ -31,12 +31,10 @@ public enum ParallelMap {
             let job = Job(drain)
             let finished = DispatchSemaphore(value: 0)
             for _ in 1..<workers {
-                let thread = Thread {
+                NamedThread.start("lectern-map") {
                     job.run()
                     finished.signal()
                 }
-                thread.name = "lectern-parallel"
-                thread.start()
             }
             drain()
             for _ in 1..<workers { finished.wait() }
