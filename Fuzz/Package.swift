@@ -44,7 +44,8 @@ let package = Package(
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark-gfm",
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
-        .target(name: "Parallel", swiftSettings: swiftSettings),
+        .target(name: "CThreadName"),
+        .target(name: "Parallel", dependencies: ["CThreadName"], swiftSettings: swiftSettings),
         .target(name: "LecternCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
         .target(
@@ -61,7 +62,7 @@ let package = Package(
         .target(name: "Store", dependencies: ["LecternMigrations", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
         .target(name: "ActivityStreams", swiftSettings: swiftSettings),
-        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim"], swiftSettings: swiftSettings),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "Parallel"], swiftSettings: swiftSettings),
         .target(
             name: "Federation",
             dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store", "Site",

@@ -16,17 +16,22 @@ public enum BodyDigest {
 
     /// Checks `Digest`: its SHA-256 entry (name case-insensitive) must match the body.
     public static func verifyDigestHeader(_ value: String, body: [UInt8]) throws {
-        let entries = Array(value.utf8).split(separator: UInt8(ascii: ",")).map { entry -> (String, ArraySlice<UInt8>) in
-            let parts = entry.trimmingSpaces().split(separator: UInt8(ascii: "="), maxSplits: 1)
-            return (parts.first.map { String(decoding: $0, as: UTF8.self).lowercased() } ?? "",
-                    parts.count > 1 ? parts[1].trimmingSpaces() : [])
+        var value = value
+        let expected: [UInt8]? = try value.withUTF8 { bytes in
+            var names: [String] = []  // only for the error when no entry is SHA-256
+            for entry in bytes.split(separator: UInt8(ascii: ",")) {
+                let entry = bytes[ASCII.trimmed(entry)]
+                let equals = entry.firstIndex(of: UInt8(ascii: "=")) ?? entry.endIndex
+                let name = bytes[ASCII.trimmed(entry[..<equals])]
+                if ASCII.equalIgnoringCase(name, "sha-256") {
+                    let encoded = equals < entry.endIndex ? ASCII.trimmed(entry[(equals + 1)...]) : equals..<equals
+                    return Base64.decode(UnsafeBufferPointer(rebasing: bytes[encoded]))
+                }
+                names.append(String(decoding: name, as: UTF8.self).lowercased())
+            }
+            throw SignatureError.unsupportedDigest(names.joined(separator: ", "))
         }
-        guard let sha256 = entries.first(where: { $0.0 == "sha-256" }) else {
-            throw SignatureError.unsupportedDigest(entries.map(\.0).joined(separator: ", "))
-        }
-        guard let expected = Base64.decode(sha256.1), expected == Digest.sha256(body) else {
-            throw SignatureError.digestMismatch
-        }
+        guard let expected, expected == Digest.sha256(body) else { throw SignatureError.digestMismatch }
     }
 
     /// Checks `Content-Digest`: every sha-256 or sha-512 member must match, and there must be one.

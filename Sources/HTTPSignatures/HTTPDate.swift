@@ -19,11 +19,16 @@ public enum HTTPDate {
     }
 
     public static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        // "Sun, 06 Nov 1994 08:49:37 GMT": every field at a fixed offset.
+        var text = text
+        return text.withUTF8 { imfFixdate($0) } ?? obsolete(text)
+    }
+
+    /// "Sun, 06 Nov 1994 08:49:37 GMT": every field at a fixed offset. Nil if the layout is
+    /// another; `.some(nil)` if it is this one with impossible values.
+    private static func imfFixdate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date?? {
         guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == 32, bytes[7] == 32, bytes[11] == 32,
               bytes[16] == 32, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), bytes[25] == 32,
-              bytes[26...28].elementsEqual("GMT".utf8) else { return obsolete(text) }
+              bytes[26...28].elementsEqual("GMT".utf8) else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for byte in bytes[range] {
@@ -32,10 +37,9 @@ public enum HTTPDate {
             }
             return value
         }
-        let monthName = String(decoding: bytes[8..<11], as: UTF8.self)
-        guard let day = number(5..<7), let monthIndex = months.firstIndex(of: monthName), let year = number(12..<16),
-              let hour = number(17..<19), let minute = number(20..<22), let second = number(23..<25),
-              (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        guard let day = number(5..<7), let monthIndex = months.firstIndex(where: { $0.utf8.elementsEqual(bytes[8..<11]) }),
+              let year = number(12..<16), let hour = number(17..<19), let minute = number(20..<22),
+              let second = number(23..<25), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return .some(nil) }
         let dayNumber = days(fromCivil: year, monthIndex + 1, day)
         return Date(timeIntervalSince1970: TimeInterval(dayNumber * 86400 + hour * 3600 + minute * 60 + second))
     }

@@ -53,17 +53,17 @@ public struct SignatureVerifier: Sendable {
     /// Checks with the cached key, then once with a refreshed one if that failed.
     private func withKey(_ keyId: String, _ keys: some SignatureKeyProvider,
                          _ check: (PublicKey) throws -> Bool) async throws -> Bool {
-        for refresh in [false, true] {
-            let key: PublicKey
-            do {
-                key = try await keys.publicKey(for: keyId, refresh: refresh)
-            } catch let error as SignatureError {
-                throw error
-            } catch {
-                throw SignatureError.keyUnavailable("\(error)")
-            }
-            if try check(key) { return true }
+        if try check(try await key(keyId, keys, refresh: false)) { return true }
+        return try check(try await key(keyId, keys, refresh: true))
+    }
+
+    private func key(_ keyId: String, _ keys: some SignatureKeyProvider, refresh: Bool) async throws -> PublicKey {
+        do {
+            return try await keys.publicKey(for: keyId, refresh: refresh)
+        } catch let error as SignatureError {
+            throw error
+        } catch {
+            throw SignatureError.keyUnavailable("\(error)")
         }
-        return false
     }
 }

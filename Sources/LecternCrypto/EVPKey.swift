@@ -5,14 +5,19 @@ import COpenSSL
 /// every method here creates and frees itself.
 final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// Read once: every signature checks that the key fits its algorithm.
+    let type: KeyType?
+    /// For RSA keys that verify (remote actors' keys).
+    let verifyContexts = VerifyContextPool()
 
     init(_ pointer: OpaquePointer) {
         self.pointer = pointer
+        self.type = Self.type(of: pointer)
     }
 
     deinit { EVP_PKEY_free(pointer) }
 
-    var type: KeyType? {
+    private static func type(of pointer: OpaquePointer) -> KeyType? {
         switch EVP_PKEY_get_base_id(pointer) {
         case NID_rsaEncryption, NID_rsassaPss: return .rsa(bits: Int(EVP_PKEY_get_bits(pointer)))
         case NID_ED25519: return .ed25519

@@ -239,8 +239,48 @@ import LecternCrypto
     }
 
     @Test(arguments: ["sig1=(\"a\"", "a=\"unterminated", "A=1", "a=1,", "a=:not base64!:", "a=1;", "a=\"\u{7}\"",
-                      "a=1234567890123456", "a=1.2345"])
+                      "a=1234567890123456", "a=1.2345", "a=1.", "a=-", "a=1234567890123.5", "a=123456789012.1234",
+                      "a=\"x\\y\"", "a=:QQ===:", "a=:Q:", "a=:QQ=Q:"])
     func rejectsMalformed(text: String) {
         #expect(throws: StructuredFieldError.self) { try StructuredFieldParser.dictionary(text) }
+    }
+
+    /// Numbers are read digit by digit and strings without escapes straight from the input;
+    /// both must give what RFC 8941 says (limits included) and serialize back the same.
+    @Test func numbersAndStringsAtTheirLimits() throws {
+        let text = #"a=999999999999999, b=-999999999999999, c=123456789012.123, d=-0.5, e=7.25, f="", "#
+            + #"g="plain", h="with \"quotes\" and \\ backslash", i=:QQ:, j=:QUI=:"#
+        let parsed = try StructuredFieldParser.dictionary(text)
+        func item(_ key: String) -> StructuredField.Item? {
+            guard case .item(let item)? = parsed.first(where: { $0.key == key })?.value else { return nil }
+            return item.item
+        }
+        #expect(item("a") == .integer(999_999_999_999_999) && item("b") == .integer(-999_999_999_999_999))
+        #expect(item("c") == .decimal(123_456_789_012.123) && item("d") == .decimal(-0.5) && item("e") == .decimal(7.25))
+        #expect(item("f") == .string("") && item("g") == .string("plain"))
+        #expect(item("h") == .string(#"with "quotes" and \ backslash"#))
+        #expect(item("i") == .bytes([0x41]) && item("j") == .bytes([0x41, 0x42]))
+        // Serialized canonically: byte sequences get their padding.
+        #expect(StructuredFieldSerializer.dictionary(parsed) == text.replacingOccurrences(of: ":QQ:", with: ":QQ==:"))
+    }
+}
+
+/// Base64 is decoded by our own code (signatures and digests on every request): it must agree
+/// with Foundation on everything Foundation encodes, with and without padding, and refuse the rest.
+@Suite struct Base64Tests {
+    @Test func agreesWithFoundationOnEveryLength() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...300 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let encoded = Data(bytes).base64EncodedString()
+            #expect(Base64.decode(encoded) == bytes, "length \(length)")
+            let unpadded = String(encoded.drop { _ in false }.reversed().drop { $0 == "=" }.reversed())
+            #expect(Base64.decode(unpadded) == bytes, "length \(length) unpadded")
+        }
+    }
+
+    @Test(arguments: ["Q", "QQ===", "Q=Q=", "QQ==QQ", "QUJD\n", "QU JD", "QUJD\u{0}", "é", "QUJD-_"])
+    func refusesWhatIsNotBase64(text: String) {
+        #expect(Base64.decode(text) == nil)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import LecternCrypto
 
@@ -118,5 +119,27 @@ import Testing
         #expect(actor.type == .rsa(bits: 2048))
         #expect(try actor.publicKey.pemSPKI() != instance.publicKey.pemSPKI())
         #expect(try KeyStore(folder: dir).key(named: KeyStore.actor).publicKey.pemSPKI() == actor.publicKey.pemSPKI())
+    }
+}
+
+/// A key's verification contexts are reused between requests, one thread at a time each: many
+/// threads checking good and bad signatures with one key at once must each get their own answer.
+@Suite struct SharedKeyVerificationTests {
+    @Test func concurrentChecksWithOneKeyKeepTheirAnswers() throws {
+        let key = try PrivateKey.generate(.rsa(bits: 2048))
+        let messages = (0..<16).map { Array("message \($0)".utf8) }
+        let signatures = try messages.map { try key.sign($0, algorithm: .rsaV15SHA256) }
+        let publicKey = try PublicKey(pem: key.publicKey.pemSPKI())
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            for index in messages.indices {
+                let other = (index + 1) % messages.count
+                let good = publicKey.verify(signatures[index], for: messages[index], algorithm: .rsaV15SHA256)
+                let bad = publicKey.verify(signatures[other], for: messages[index], algorithm: .rsaV15SHA256)
+                let truncated = publicKey.verify(Array(signatures[index].dropLast()), for: messages[index], algorithm: .rsaV15SHA256)
+                if !good || bad || truncated { wrong.withLock { $0 += 1 } }
+            }
+        }
+        #expect(wrong.withLock { $0 } == 0)
     }
 }

@@ -23,51 +23,111 @@ public struct CavageSignatureHeader: Sendable, Equatable {
     }
 
     /// Parses the header value (also accepts `Authorization: Signature …` with the prefix).
-    /// Works on UTF-8 bytes: it runs on every incoming request.
+    /// Works on the UTF-8 bytes in place: it runs on every incoming request.
     public static func parse(_ value: String) throws -> CavageSignatureHeader {
-        var bytes = Array(value.utf8)[...]
-        if bytes.count > 10, String(decoding: bytes.prefix(10), as: UTF8.self).lowercased() == "signature " {
-            bytes = bytes.dropFirst(10)
-        }
-        var parameters: [String: ArraySlice<UInt8>] = [:]
+        var value = value
+        return try value.withUTF8 { try parse(bytes: $0) }
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>) throws -> CavageSignatureHeader {
+        var position = 0
+        if bytes.count > 10, ASCII.equalIgnoringCase(bytes[0..<10], "signature ") { position = 10 }
+        var parameters = Parameters()
         let space = UInt8(ascii: " "), comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
         while true {
-            while let first = bytes.first, first == space || first == comma || first == 9 { bytes = bytes.dropFirst() }
-            guard !bytes.isEmpty else { break }
-            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { throw SignatureError.malformed("parameter without '='") }
-            let name = String(decoding: bytes[..<equals].trimmingSpaces(), as: UTF8.self).lowercased()
-            bytes = bytes[(equals + 1)...]
-            let parameterValue: ArraySlice<UInt8>
-            if bytes.first == quote {
-                bytes = bytes.dropFirst()
-                guard let close = bytes.firstIndex(of: quote) else { throw SignatureError.malformed("unterminated quoted value") }
-                parameterValue = bytes[..<close]
-                bytes = bytes[(close + 1)...]
-            } else {
-                let end = bytes.firstIndex(of: comma) ?? bytes.endIndex
-                parameterValue = bytes[..<end].trimmingSpaces()
-                bytes = bytes[end...]
+            while position < bytes.count, bytes[position] == space || bytes[position] == comma || bytes[position] == 9 {
+                position += 1
             }
-            guard parameters[name] == nil else { throw SignatureError.malformed("parameter \(name) appears twice") }
-            parameters[name] = parameterValue
+            guard position < bytes.count else { break }
+            guard let equals = bytes[position...].firstIndex(of: UInt8(ascii: "=")) else {
+                throw SignatureError.malformed("parameter without '='")
+            }
+            let name = ASCII.trimmed(bytes[position..<equals])
+            position = equals + 1
+            let value: Range<Int>
+            if position < bytes.count, bytes[position] == quote {
+                guard let close = bytes[(position + 1)...].firstIndex(of: quote) else {
+                    throw SignatureError.malformed("unterminated quoted value")
+                }
+                value = (position + 1)..<close
+                position = close + 1
+            } else {
+                let end = bytes[position...].firstIndex(of: comma) ?? bytes.endIndex
+                value = ASCII.trimmed(bytes[position..<end])
+                position = end
+            }
+            try parameters.set(bytes[name], to: value)
         }
-        func text(_ name: String) -> String? { parameters[name].map { String(decoding: $0, as: UTF8.self) } }
-        guard let keyId = text("keyid"), !keyId.isEmpty else { throw SignatureError.missingParameter("keyId") }
-        guard let encoded = parameters["signature"], let signature = Base64.decode(encoded), !signature.isEmpty else {
+        func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: bytes[$0], as: UTF8.self) } }
+        guard let keyId = text(parameters.keyId), !keyId.isEmpty else { throw SignatureError.missingParameter("keyId") }
+        guard let encoded = parameters.signature, let signature = Base64.decode(UnsafeBufferPointer(rebasing: bytes[encoded])),
+              !signature.isEmpty else {
             throw SignatureError.missingParameter("signature")
         }
-        func timestamp(_ name: String) throws -> Date? {
-            guard let value = text(name) else { return nil }
+        func timestamp(_ name: String, _ range: Range<Int>?) throws -> Date? {
+            guard let value = text(range) else { return nil }
             // Finite and within Int's range: signingString writes it back as Int (found by Fuzz/).
             guard let seconds = Double(value), seconds.isFinite, seconds.magnitude < 1e15 else {
                 throw SignatureError.malformed("\(name) is not a Unix time")
             }
             return Date(timeIntervalSince1970: seconds)
         }
-        let headers = text("headers").map { $0.lowercased().split(separator: " ").map(String.init) } ?? ["date"]
+        let headers = parameters.headers.map { coveredNames(bytes[$0]) } ?? ["date"]
         guard !headers.isEmpty else { throw SignatureError.malformed("empty headers list") }
-        return CavageSignatureHeader(keyId: keyId, algorithm: text("algorithm")?.lowercased(), headers: headers,
-                                     signature: signature, created: try timestamp("created"), expires: try timestamp("expires"))
+        let algorithm = parameters.algorithm.map { range in
+            knownAlgorithms.first { ASCII.equalIgnoringCase(bytes[range], $0.bytes) }?.name
+                ?? String(decoding: bytes[range], as: UTF8.self).lowercased()
+        }
+        return CavageSignatureHeader(keyId: keyId, algorithm: algorithm, headers: headers,
+                                     signature: signature, created: try timestamp("created", parameters.created),
+                                     expires: try timestamp("expires", parameters.expires))
+    }
+
+    /// Where each parameter's value is; a parameter given twice is an error.
+    private struct Parameters {
+        var keyId, algorithm, headers, signature, created, expires: Range<Int>?
+        var others: [String] = []
+
+        mutating func set(_ name: Slice<UnsafeBufferPointer<UInt8>>, to value: Range<Int>) throws {
+            func once(_ slot: inout Range<Int>?) throws {
+                guard slot == nil else { throw SignatureError.malformed("parameter \(Self.text(name)) appears twice") }
+                slot = value
+            }
+            // Compared as bytes: these run for every parameter of every request.
+            if ASCII.equalIgnoringCase(name, "keyid") { try once(&keyId) }
+            else if ASCII.equalIgnoringCase(name, "algorithm") { try once(&algorithm) }
+            else if ASCII.equalIgnoringCase(name, "headers") { try once(&headers) }
+            else if ASCII.equalIgnoringCase(name, "signature") { try once(&signature) }
+            else if ASCII.equalIgnoringCase(name, "created") { try once(&created) }
+            else if ASCII.equalIgnoringCase(name, "expires") { try once(&expires) }
+            else {
+                let other = Self.text(name)
+                guard !others.contains(other) else { throw SignatureError.malformed("parameter \(other) appears twice") }
+                others.append(other)
+            }
+        }
+
+        private static func text(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+            String(decoding: name, as: UTF8.self).lowercased()
+        }
+    }
+
+    /// The names most requests cover, as literals: no new string for each request. (Each is
+    /// written twice: a `StaticString` compares as bytes, a `String` literal costs nothing to return.)
+    private static let commonNames: [(bytes: StaticString, name: String)] = [
+        ("(request-target)", "(request-target)"), ("host", "host"), ("date", "date"), ("digest", "digest"),
+        ("content-type", "content-type"), ("(created)", "(created)"), ("(expires)", "(expires)"),
+        ("content-length", "content-length"), ("accept", "accept"), ("user-agent", "user-agent"),
+    ]
+
+    private static let knownAlgorithms: [(bytes: StaticString, name: String)] = [("rsa-sha256", "rsa-sha256"), ("hs2019", "hs2019")]
+
+    /// The `headers` parameter split at spaces, lower case.
+    private static func coveredNames(_ list: Slice<UnsafeBufferPointer<UInt8>>) -> [String] {
+        list.split(separator: UInt8(ascii: " ")).map { name in
+            commonNames.first { ASCII.equalIgnoringCase(name, $0.bytes) }?.name
+                ?? String(decoding: name, as: UTF8.self).lowercased()
+        }
     }
 
     public var serialized: String {
@@ -83,20 +143,37 @@ public struct CavageSignatureHeader: Sendable, Equatable {
     /// The signing string (draft-cavage-12 §2.3). `includeQuery: false` rebuilds the
     /// `(request-target)` without its query, which some older servers signed.
     public func signingString(for request: HTTPRequestParts, includeQuery: Bool = true) throws -> String {
-        try headers.map { name -> String in
+        String(decoding: try signingBytes(for: request, includeQuery: includeQuery), as: UTF8.self)
+    }
+
+    /// The same as bytes, built in one buffer: what signing and verifying hash.
+    func signingBytes(for request: HTTPRequestParts, includeQuery: Bool = true) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        for (index, name) in headers.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "\n")) }
+            bytes.append(utf8: name)
+            bytes.append(utf8: ": ")
             switch name {
             case "(request-target)":
-                return "(request-target): \(request.method.lowercased()) \(includeQuery ? request.target : request.path)"
+                for byte in request.method.utf8 { bytes.append(ASCII.lowercased(byte)) }
+                bytes.append(UInt8(ascii: " "))
+                bytes.append(utf8: request.path)
+                if includeQuery, let query = request.query {
+                    bytes.append(UInt8(ascii: "?"))
+                    bytes.append(utf8: query)
+                }
             case "(created)":
                 guard let created else { throw SignatureError.missingParameter("created") }
-                return "(created): \(Int(created.timeIntervalSince1970))"
+                bytes.append(utf8: String(Int(created.timeIntervalSince1970)))
             case "(expires)":
                 guard let expires else { throw SignatureError.missingParameter("expires") }
-                return "(expires): \(Int(expires.timeIntervalSince1970))"
+                bytes.append(utf8: String(Int(expires.timeIntervalSince1970)))
             default:
                 guard let value = request.field(name) else { throw SignatureError.missingHeader(name) }
-                return "\(name): \(value)"
+                bytes.append(utf8: value)
             }
-        }.joined(separator: "\n")
+        }
+        return bytes
     }
 }

@@ -30,7 +30,7 @@ public struct CavageSigner: Sendable {
         case .ed25519: (.ed25519, "hs2019")
         }
         var header = CavageSignatureHeader(keyId: keyId, algorithm: name, headers: covered, signature: [])
-        header.signature = try key.sign(Array(try header.signingString(for: request).utf8), algorithm: algorithm)
+        header.signature = try key.sign(try header.signingBytes(for: request), algorithm: algorithm)
         request.setHeader("Signature", header.serialized)
     }
 }

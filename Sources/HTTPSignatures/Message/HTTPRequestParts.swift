@@ -46,14 +46,23 @@ public struct HTTPRequestParts: Sendable {
     /// Byte-level on purpose: it runs for every covered header of every verification.
     public func values(_ name: String) -> [String] {
         var result: [String] = []
-        for header in headers where Self.sameName(header.name, name) { result.append(Self.trimmed(header.value)) }
+        for index in headers.indices where Self.sameName(headers[index].name, name) { result.append(Self.trimmed(headers[index].value)) }
         return result
     }
 
     private static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
+        guard a.utf8.count == b.utf8.count else { return false }
+        if let x = a.utf8.first, let y = b.utf8.first, x | 0x20 != y | 0x20 { return false }  // most mismatches
+        func same(_ x: UInt8, _ y: UInt8) -> Bool {
             x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
         }
+        // Names are native strings, so both sides are contiguous UTF-8 and compare as buffers.
+        return a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                for index in 0..<x.count where !same(x[index], y[index]) { return false }
+                return true
+            }
+        }?.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8, by: same)
     }
 
     private static func trimmed(_ value: String) -> String {
@@ -67,8 +76,16 @@ public struct HTTPRequestParts: Sendable {
 
     /// All values of a field joined with `", "` as both signature drafts require; nil if absent.
     public func field(_ name: String) -> String? {
-        let all = values(name)
-        return all.isEmpty ? nil : all.joined(separator: ", ")
+        // One value, the usual case, is returned as it is, without building a list.
+        var first: String?
+        var more: [String] = []
+        // By index: a `for header in headers` copy retains and releases both strings of every field.
+        for index in headers.indices where Self.sameName(headers[index].name, name) {
+            let value = Self.trimmed(headers[index].value)
+            if first == nil { first = value } else { more.append(value) }
+        }
+        guard let first else { return nil }
+        return more.isEmpty ? first : ([first] + more).joined(separator: ", ")
     }
 
     public mutating func setHeader(_ name: String, _ value: String) {

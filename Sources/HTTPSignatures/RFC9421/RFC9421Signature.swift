@@ -8,8 +8,7 @@ public enum RFC9421Signature {
     /// Returns the `Signature-Input` and `Signature` header values for one label.
     public static func sign(_ request: HTTPRequestParts, label: String, covering list: StructuredField.InnerList,
                             key: PrivateKey, algorithm: SignatureAlgorithm) throws -> (input: String, signature: String) {
-        let base = try SignatureBase.make(for: request, covering: list)
-        let signature = try key.sign(Array(base.utf8), algorithm: algorithm)
+        let signature = try key.sign(try SignatureBase.bytes(for: request, covering: list), algorithm: algorithm)
         return (StructuredFieldSerializer.dictionary([(label, .innerList(list))]),
                 StructuredFieldSerializer.dictionary([(label, .item(.init(.bytes(signature))))]))
     }
@@ -18,7 +17,7 @@ public enum RFC9421Signature {
     /// parameter an RSA key is tried as PKCS#1 v1.5 (what the fediverse uses), then as PSS.
     public static func isValid(_ signature: [UInt8], request: HTTPRequestParts, covering list: StructuredField.InnerList,
                                key: PublicKey) throws -> Bool {
-        let base = Array(try SignatureBase.make(for: request, covering: list).utf8)
+        let base = try SignatureBase.bytes(for: request, covering: list)
         return try algorithms(for: list, key: key).contains { key.verify(signature, for: base, algorithm: $0) }
     }
 

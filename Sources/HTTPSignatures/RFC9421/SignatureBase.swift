@@ -5,46 +5,68 @@ public enum SignatureBase {
     /// The signature base for `components` with `parameters`, e.g.
     /// `"@method": POST\n…\n"@signature-params": ("@method" …);created=…;keyid="…"`.
     public static func make(for request: HTTPRequestParts, covering list: StructuredField.InnerList) throws -> String {
-        var lines: [String] = []
-        var seen = Set<String>()
+        String(decoding: try bytes(for: request, covering: list), as: UTF8.self)
+    }
+
+    /// The same as bytes, built in one buffer: what signing and verifying hash.
+    static func bytes(for request: HTTPRequestParts, covering list: StructuredField.InnerList) throws -> [UInt8] {
+        var base: [UInt8] = []
+        base.reserveCapacity(512)
+        var identifiers: [Range<Int>] = []  // where each component's identifier was written
         for component in list.items {
             guard case .string(let name) = component.item else {
                 throw SignatureError.malformed("component identifiers must be strings")
             }
-            let identifier = StructuredFieldSerializer.parameterizedItem(component)
-            guard seen.insert(identifier).inserted else { throw SignatureError.malformed("\(identifier) is covered twice") }
-            lines.append("\(identifier): \(try value(of: name, parameters: component.parameters, in: request))")
+            let start = base.count
+            StructuredFieldSerializer.append(component, to: &base)
+            let identifier = start..<base.count
+            if identifiers.contains(where: { base[$0] == base[identifier] }) {
+                throw SignatureError.malformed("\(String(decoding: base[identifier], as: UTF8.self)) is covered twice")
+            }
+            identifiers.append(identifier)
+            base.append(utf8: ": ")
+            try appendValue(of: name, parameters: component.parameters, in: request, to: &base)
+            base.append(UInt8(ascii: "\n"))
         }
-        lines.append("\"@signature-params\": \(StructuredFieldSerializer.innerList(list))")
-        return lines.joined(separator: "\n")
+        base.append(utf8: "\"@signature-params\": ")
+        StructuredFieldSerializer.append(list, to: &base)
+        return base
     }
 
-    /// One component's value (§2.1 fields, §2.2 derived components).
-    static func value(of name: String, parameters: StructuredField.Parameters, in request: HTTPRequestParts) throws -> String {
+    /// One component's value (§2.1 fields, §2.2 derived components), written straight into the base.
+    static func appendValue(of name: String, parameters: StructuredField.Parameters, in request: HTTPRequestParts,
+                            to base: inout [UInt8]) throws {
         if name == "@query-param" {
             guard parameters.count == 1, let wanted = parameters.first(where: { $0.key == "name" })?.value.string else {
                 throw SignatureError.unsupportedComponent("@query-param without a single name parameter")
             }
-            return try queryParameter(wanted, in: request)
+            base.append(utf8: try queryParameter(wanted, in: request))
+            return
         }
         if let unsupported = parameters.first?.key {
             throw SignatureError.unsupportedComponent("\(name);\(unsupported)")
         }
+        func target() {
+            base.append(utf8: request.path)
+            if let query = request.query { base.append(UInt8(ascii: "?")); base.append(utf8: query) }
+        }
         switch name {
-        case "@method": return request.method
-        case "@target-uri": return request.targetURI
-        case "@authority": return request.authority
-        case "@scheme": return request.scheme
-        case "@request-target": return request.target
-        case "@path": return request.path
-        case "@query": return "?" + (request.query ?? "")
+        case "@method": base.append(utf8: request.method)
+        case "@target-uri": base.append(utf8: request.scheme); base.append(utf8: "://"); base.append(utf8: request.authority); target()
+        case "@authority": base.append(utf8: request.authority)
+        case "@scheme": base.append(utf8: request.scheme)
+        case "@request-target": target()
+        case "@path": base.append(utf8: request.path)
+        case "@query": base.append(UInt8(ascii: "?")); base.append(utf8: request.query ?? "")
         case "@signature-params", "@status":
             throw SignatureError.unsupportedComponent(name)
         default:
             guard !name.hasPrefix("@") else { throw SignatureError.unsupportedComponent(name) }
-            guard name == name.lowercased() else { throw SignatureError.malformed("field names must be lower case: \(name)") }
+            guard !ASCII.containsByte(name, where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else {
+                throw SignatureError.malformed("field names must be lower case: \(name)")
+            }
             guard let value = request.field(name) else { throw SignatureError.missingHeader(name) }
-            return value
+            base.append(utf8: value)
         }
     }
 

@@ -100,7 +100,7 @@ public struct StructuredFieldParser {
             throw error("a key must start with a lowercase letter or '*'")
         }
         let start = position
-        while let byte = peek, isLowercaseAlpha(byte) || isDigit(byte) || "_-.*".utf8.contains(byte) { position += 1 }
+        while let byte = peek, isLowercaseAlpha(byte) || isDigit(byte) || Self.isKeyPunctuation(byte) { position += 1 }
         return String(decoding: input[start..<position], as: UTF8.self)
     }
 
@@ -121,34 +121,51 @@ public struct StructuredFieldParser {
         var negative = false
         if peek == UInt8(ascii: "-") { negative = true; position += 1 }
         guard let first = peek, isDigit(first) else { throw error("expected a digit") }
-        var digits = ""
+        // Accumulated as integers, digit by digit: the limits keep them far from overflow.
+        var integer: Int64 = 0, integerDigits = 0
+        var fraction: Int64 = 0, fractionDigits = 0
         var isDecimal = false
         while let byte = peek {
             if isDigit(byte) {
-                digits.append(Character(UnicodeScalar(byte)))
+                if isDecimal {
+                    fraction = fraction * 10 + Int64(byte - 48)
+                    fractionDigits += 1
+                } else {
+                    integer = integer * 10 + Int64(byte - 48)
+                    integerDigits += 1
+                }
             } else if byte == UInt8(ascii: "."), !isDecimal {
-                guard digits.count <= 12 else { throw error("decimal has too many integer digits") }
+                guard integerDigits <= 12 else { throw error("decimal has too many integer digits") }
                 isDecimal = true
-                digits.append(".")
             } else {
                 break
             }
             position += 1
-            if !isDecimal && digits.count > 15 { throw error("integer is too long") }
-            if isDecimal && digits.count > 16 { throw error("decimal is too long") }
+            if !isDecimal && integerDigits > 15 { throw error("integer is too long") }
+            if isDecimal && integerDigits + 1 + fractionDigits > 16 { throw error("decimal is too long") }
         }
+        let sign: Int64 = negative ? -1 : 1
         if isDecimal {
-            guard !digits.hasSuffix("."), digits.split(separator: ".").last!.count <= 3 else {
-                throw error("a decimal needs one to three fractional digits")
-            }
-            return .decimal((negative ? -1 : 1) * Double(digits)!)
+            guard (1...3).contains(fractionDigits) else { throw error("a decimal needs one to three fractional digits") }
+            let scale = [1.0, 10.0, 100.0, 1000.0][fractionDigits]
+            return .decimal(Double(sign) * (Double(integer) + Double(fraction) / scale))
         }
-        return .integer((negative ? -1 : 1) * Int64(digits)!)
+        return .integer(sign * integer)
     }
 
     private mutating func parseString() throws -> StructuredField.Item {
         position += 1
-        var bytes: [UInt8] = []
+        let start = position
+        // Most strings have no escapes: they are taken from the input as they are.
+        while let byte = peek, byte != UInt8(ascii: "\\"), byte != UInt8(ascii: "\"") {
+            guard (0x20...0x7e).contains(byte) else { throw error("control or non-ASCII character in string") }
+            position += 1
+        }
+        if peek == UInt8(ascii: "\"") {
+            position += 1
+            return .string(String(decoding: input[start..<(position - 1)], as: UTF8.self))
+        }
+        var bytes = Array(input[start..<position])
         while let byte = peek {
             position += 1
             switch byte {
@@ -179,7 +196,9 @@ public struct StructuredFieldParser {
         position += 1
         let start = position
         while let byte = peek, byte != UInt8(ascii: ":") {
-            guard isAlphaNumeric(byte) || "+/=".utf8.contains(byte) else { throw error("bad character in byte sequence") }
+            guard isAlphaNumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=") else {
+                throw error("bad character in byte sequence")
+            }
             position += 1
         }
         guard peek == UInt8(ascii: ":") else { throw error("byte sequence is not closed") }
@@ -208,7 +227,18 @@ public struct StructuredFieldParser {
     private func isDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) }
     private func isLowercaseAlpha(_ byte: UInt8) -> Bool { (97...122).contains(byte) }
     private func isAlphaNumeric(_ byte: UInt8) -> Bool { isDigit(byte) || (65...90).contains(byte) || isLowercaseAlpha(byte) }
-    private func isTokenChar(_ byte: UInt8) -> Bool { isAlphaNumeric(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte) }
+    private func isTokenChar(_ byte: UInt8) -> Bool {
+        if isAlphaNumeric(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): return true
+        default: return false
+        }
+    }
+    private static func isKeyPunctuation(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "*")
+    }
 
     private func error(_ message: String) -> StructuredFieldError {
         StructuredFieldError(message: "\(message) at offset \(position)")

@@ -1,50 +1,93 @@
 import Foundation
 
 /// RFC 8941 §4.1 serialization: the canonical text RFC 9421 signs (`@signature-params`,
-/// `Signature-Input`, `Signature`, `Content-Digest`).
+/// `Signature-Input`, `Signature`, `Content-Digest`). Written into one byte buffer: a signature
+/// base is serialized for every verification.
 public enum StructuredFieldSerializer {
     public static func dictionary(_ members: StructuredField.Dictionary) -> String {
-        members.map { key, member in
-            switch member {
-            case .item(let item):
-                if case .boolean(true) = item.item { return key + parameters(item.parameters) }
-                return "\(key)=\(parameterizedItem(item))"
-            case .innerList(let list):
-                return "\(key)=\(innerList(list))"
+        text { output in
+            for (index, (key, member)) in members.enumerated() {
+                if index > 0 { output.append(utf8: ", ") }
+                output.append(utf8: key)
+                switch member {
+                case .item(let item):
+                    if case .boolean(true) = item.item {
+                        append(item.parameters, to: &output)
+                    } else {
+                        output.append(UInt8(ascii: "="))
+                        append(item, to: &output)
+                    }
+                case .innerList(let list):
+                    output.append(UInt8(ascii: "="))
+                    append(list, to: &output)
+                }
             }
-        }.joined(separator: ", ")
+        }
     }
 
-    public static func innerList(_ list: StructuredField.InnerList) -> String {
-        "(" + list.items.map(parameterizedItem).joined(separator: " ") + ")" + parameters(list.parameters)
+    public static func innerList(_ list: StructuredField.InnerList) -> String { text { append(list, to: &$0) } }
+
+    public static func parameterizedItem(_ item: StructuredField.ParameterizedItem) -> String { text { append(item, to: &$0) } }
+
+    public static func parameters(_ parameters: StructuredField.Parameters) -> String { text { append(parameters, to: &$0) } }
+
+    public static func bareItem(_ item: StructuredField.Item) -> String { text { append(item, to: &$0) } }
+
+    private static func text(_ write: (inout [UInt8]) -> Void) -> String {
+        var output: [UInt8] = []
+        write(&output)
+        return String(decoding: output, as: UTF8.self)
     }
 
-    public static func parameterizedItem(_ item: StructuredField.ParameterizedItem) -> String {
-        bareItem(item.item) + parameters(item.parameters)
+    static func append(_ list: StructuredField.InnerList, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "("))
+        for (index, item) in list.items.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: " ")) }
+            append(item, to: &output)
+        }
+        output.append(UInt8(ascii: ")"))
+        append(list.parameters, to: &output)
     }
 
-    public static func parameters(_ parameters: StructuredField.Parameters) -> String {
-        parameters.map { key, value in
-            if case .boolean(true) = value { return ";\(key)" }
-            return ";\(key)=\(bareItem(value))"
-        }.joined()
+    static func append(_ item: StructuredField.ParameterizedItem, to output: inout [UInt8]) {
+        append(item.item, to: &output)
+        append(item.parameters, to: &output)
     }
 
-    public static func bareItem(_ item: StructuredField.Item) -> String {
+    static func append(_ parameters: StructuredField.Parameters, to output: inout [UInt8]) {
+        for (key, value) in parameters {
+            output.append(UInt8(ascii: ";"))
+            output.append(utf8: key)
+            if case .boolean(true) = value { continue }
+            output.append(UInt8(ascii: "="))
+            append(value, to: &output)
+        }
+    }
+
+    static func append(_ item: StructuredField.Item, to output: inout [UInt8]) {
         switch item {
-        case .integer(let value): return String(value)
+        case .integer(let value): output.append(utf8: String(value))
         case .decimal(let value):
             var text = String(format: "%.3f", value)
             while text.hasSuffix("0") && !text.hasSuffix(".0") { text.removeLast() }
-            return text
+            output.append(utf8: text)
         case .string(let value):
-            guard value.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else {
-                return "\"" + value + "\""
+            output.append(UInt8(ascii: "\""))
+            if ASCII.containsByte(value, where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
+                for byte in value.utf8 {
+                    if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { output.append(UInt8(ascii: "\\")) }
+                    output.append(byte)
+                }
+            } else {
+                output.append(utf8: value)  // the usual case: one copy
             }
-            return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        case .token(let value): return value
-        case .bytes(let value): return ":" + Data(value).base64EncodedString() + ":"
-        case .boolean(let value): return value ? "?1" : "?0"
+            output.append(UInt8(ascii: "\""))
+        case .token(let value): output.append(utf8: value)
+        case .bytes(let value):
+            output.append(UInt8(ascii: ":"))
+            output.append(utf8: Data(value).base64EncodedString())
+            output.append(UInt8(ascii: ":"))
+        case .boolean(let value): output.append(utf8: value ? "?1" : "?0")
         }
     }
 }
