@@ -22,7 +22,7 @@ public enum BodyDigest {
             for entry in bytes.split(separator: UInt8(ascii: ",")) {
                 let entry = bytes[ASCII.trimmed(entry)]
                 let equals = entry.firstIndex(of: UInt8(ascii: "=")) ?? entry.endIndex
-                let name = bytes[ASCII.trimmed(entry[..<equals])]
+                let name = entry[..<equals]  // not trimmed: `SHA-256 =` names no algorithm we know
                 if ASCII.equalIgnoringCase(name, "sha-256") {
                     let encoded = equals < entry.endIndex ? ASCII.trimmed(entry[(equals + 1)...]) : equals..<equals
                     return Base64.decode(UnsafeBufferPointer(rebasing: bytes[encoded]))

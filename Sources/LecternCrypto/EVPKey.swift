@@ -9,6 +9,9 @@ final class EVPKey: @unchecked Sendable {
     let type: KeyType?
     /// For RSA keys that verify (remote actors' keys).
     let verifyContexts = VerifyContextPool()
+    /// An `rsaEncryption` key, not one restricted to PSS (`rsassaPss`): only those verify
+    /// PKCS#1 v1.5 through the pool; a PSS key keeps OpenSSL's own choice of padding.
+    var isPlainRSA: Bool { EVP_PKEY_get_base_id(pointer) == NID_rsaEncryption }
 
     init(_ pointer: OpaquePointer) {
         self.pointer = pointer

@@ -49,7 +49,7 @@ public struct PublicKey: Sendable {
     /// Whether `signature` is a valid signature of `message`. Malformed input is simply invalid.
     public func verify(_ signature: [UInt8], for message: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
         defer { ERR_clear_error() }
-        if algorithm == .rsaV15SHA256, case .rsa = type {
+        if algorithm == .rsaV15SHA256, key.isPlainRSA {
             return key.verifyContexts.verify(signature, for: message, key: key.pointer)
         }
         return (try? key.withContext(algorithm, signing: false, "verify") { context in

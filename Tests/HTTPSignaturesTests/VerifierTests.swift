@@ -265,6 +265,29 @@ import LecternCrypto
     }
 }
 
+/// The signature header is parsed before any key is known, so any sender can make it as large
+/// as the HTTP parser allows: its cost must grow linearly with the number of parameters.
+@Suite struct SignatureHeaderCostTests {
+    static func parseTime(unknownParameters count: Int) -> Duration {
+        let header = #"keyId="https://remote.example/a#k",signature="c2ln","#
+            + (0..<count).map { "p\($0)=1" }.joined(separator: ",")
+        return (0..<3).map { _ in ContinuousClock().measure { _ = try? CavageSignatureHeader.parse(header) } }.min()!
+    }
+
+    @Test func manyUnknownParametersCostLinearTime() {
+        _ = Self.parseTime(unknownParameters: 1_000)  // warm up
+        let small = Self.parseTime(unknownParameters: 4_000), large = Self.parseTime(unknownParameters: 16_000)
+        // Four times the parameters: about four times the time; a quadratic check would take sixteen.
+        #expect(large < small * 8, "4,000 parameters: \(small), 16,000: \(large)")
+    }
+
+    @Test func aRepeatedUnknownParameterIsStillRefused() {
+        #expect(throws: SignatureError.malformed("parameter x appears twice")) {
+            try CavageSignatureHeader.parse(#"keyId="k",signature="c2ln",x=1,y=2,X=3"#)
+        }
+    }
+}
+
 /// Base64 is decoded by our own code (signatures and digests on every request): it must agree
 /// with Foundation on everything Foundation encodes, with and without padding, and refuse the rest.
 @Suite struct Base64Tests {

@@ -86,7 +86,9 @@ public struct CavageSignatureHeader: Sendable, Equatable {
     /// Where each parameter's value is; a parameter given twice is an error.
     private struct Parameters {
         var keyId, algorithm, headers, signature, created, expires: Range<Int>?
-        var others: [String] = []
+        /// A set, not a list: a header can carry thousands of made-up names, and checking each
+        /// against a list would be quadratic work before any key is known.
+        var others: Set<String> = []
 
         mutating func set(_ name: Slice<UnsafeBufferPointer<UInt8>>, to value: Range<Int>) throws {
             func once(_ slot: inout Range<Int>?) throws {
@@ -102,8 +104,7 @@ public struct CavageSignatureHeader: Sendable, Equatable {
             else if ASCII.equalIgnoringCase(name, "expires") { try once(&expires) }
             else {
                 let other = Self.text(name)
-                guard !others.contains(other) else { throw SignatureError.malformed("parameter \(other) appears twice") }
-                others.append(other)
+                guard others.insert(other).inserted else { throw SignatureError.malformed("parameter \(other) appears twice") }
             }
         }
 
