@@ -14,7 +14,10 @@ need_debs() {
   fi
 }
 
-build_lectern() { (cd "$ROOT" && make -s deps && swift build -c release --product lectern 2>&1 | tail -1); }
+# Release products are built as `make build` builds lectern (static Swift runtime): mixing flags
+# would rebuild everything each time.
+release_build() { (cd "$ROOT" && make -s deps && swift build -c release --static-swift-stdlib --product "$1" 2>&1 | tail -1); }
+build_lectern() { release_build lectern; }
 
 corpus() {  # corpus N → prints the folder holding lectern/ and hugo/
   local dir="$WORK/c$1"
