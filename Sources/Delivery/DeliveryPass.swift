@@ -33,15 +33,18 @@ extension DeliveryWorker {
             let job: DeliveryJob
             let rfc9421: Bool
             let request: Result<OutgoingRequest, any Error>
+            /// When the job's lease was last set: a job waiting in the buffer has it renewed.
+            var leasedAt: Date
         }
 
         /// Signs jobs in parallel (draft-cavage, or RFC 9421 where the double-knock allows).
-        func prepare(_ jobs: [DeliveryJob]) -> [Prepared] { Self.prepare(jobs, worker: worker) }
+        func prepare(_ jobs: [DeliveryJob]) -> [Prepared] { Self.prepare(jobs, worker: worker, leasedAt: now ?? Date()) }
 
-        static func prepare(_ jobs: [DeliveryJob], worker: DeliveryWorker) -> [Prepared] {
+        static func prepare(_ jobs: [DeliveryJob], worker: DeliveryWorker, leasedAt: Date) -> [Prepared] {
             ParallelMap.map(jobs) { job in
                 let useRFC9421 = worker.settings.rfc9421 && job.acceptsRFC9421 != false
-                return Prepared(job: job, rfc9421: useRFC9421, request: Result { try worker.request(for: job, rfc9421: useRFC9421) })
+                return Prepared(job: job, rfc9421: useRFC9421, request: Result { try worker.request(for: job, rfc9421: useRFC9421) },
+                                leasedAt: leasedAt)
             }
         }
 
@@ -52,9 +55,9 @@ extension DeliveryWorker {
 
             /// Signed on a thread of its own (and `ParallelMap`'s), never on Dispatch's global
             /// queues, where the server's request tasks run.
-            init(_ jobs: [DeliveryJob], worker: DeliveryWorker) {
+            init(_ jobs: [DeliveryJob], worker: DeliveryWorker, leasedAt: Date) {
                 NamedThread.start("lectern-sign") { [self] in
-                    let prepared = Pass.prepare(jobs, worker: worker)
+                    let prepared = Pass.prepare(jobs, worker: worker, leasedAt: leasedAt)
                     result.withLock { $0 = prepared }
                     done.signal()
                 }
@@ -69,15 +72,33 @@ extension DeliveryWorker {
         }
 
         mutating func next(freeSlots: Int) -> [(token: Int64, request: OutgoingRequest)] {
-            flush()
-            if let batch = signing, batch.isDone { buffer += batch.take(); signing = nil }
-            signNextLease()
-            // Nothing ready and nothing in flight: wait for the batch being signed, then start the next.
-            if buffer.isEmpty, inFlight.isEmpty, let batch = signing {
-                buffer += batch.take()
-                signing = nil
+            var started: [(token: Int64, request: OutgoingRequest)] = []
+            // Until something starts or is in flight: a return with neither ends the pass, and a
+            // lease being signed would wait out its lease before anyone sent it.
+            repeat {
+                flush()
+                if let batch = signing, batch.isDone { buffer += batch.take(); signing = nil }
                 signNextLease()
+                // Nothing ready and nothing in flight: wait for the batch being signed, then start the next.
+                if buffer.isEmpty, inFlight.isEmpty, let batch = signing {
+                    buffer += batch.take()
+                    signing = nil
+                    signNextLease()
+                }
+                started += startReady(freeSlots - started.count)
+            } while started.isEmpty && inFlight.isEmpty && (signing != nil || !buffer.isEmpty)
+            renewWaitingLeases()
+            // Jobs may have waited in the buffer for their host: their leases restart now.
+            do {
+                try worker.store.renewLeases(started.map(\.token), until: (now ?? Date()).addingTimeInterval(worker.settings.lease))
+            } catch {
+                worker.logger.warning("could not renew \(started.count) leases (another worker may send them too): \(error)")
             }
+            return started
+        }
+
+        /// Takes what can start from the buffer, in order, within the free slots and the per-host limit.
+        private mutating func startReady(_ freeSlots: Int) -> [(token: Int64, request: OutgoingRequest)] {
             var started: [(token: Int64, request: OutgoingRequest)] = []
             var index = 0
             while started.count < freeSlots, index < buffer.count {
@@ -96,15 +117,23 @@ extension DeliveryWorker {
                     record(job, decision, status: nil, error: "signing: \(error)")
                 }
             }
-            // Jobs may have waited in the buffer for their host: their leases restart now.
-            do {
-                try worker.store.renewLeases(started.map(\.token), until: (now ?? Date()).addingTimeInterval(worker.settings.lease))
-            } catch {
-                worker.logger.warning("could not renew \(started.count) leases (another worker may send them too): \(error)")
-            }
             return started
         }
 
+        /// Jobs wait in the buffer for a slot or for their host (two leases of them, behind
+        /// requests that may each take the whole timeout): their leases are renewed once half
+        /// over, so no other worker, nor this pass, leases and sends them a second time.
+        private mutating func renewWaitingLeases() {
+            let now = self.now ?? Date()
+            let halfLife = worker.settings.lease / 2
+            guard buffer.contains(where: { now.timeIntervalSince($0.leasedAt) >= halfLife }) else { return }
+            do {
+                try worker.store.renewLeases(buffer.map(\.job.id), until: now.addingTimeInterval(worker.settings.lease))
+                for index in buffer.indices { buffer[index].leasedAt = now }
+            } catch {
+                worker.logger.warning("could not renew \(buffer.count) waiting leases (another worker may send them too): \(error)")
+            }
+        }
 
         /// Leases and starts signing the next jobs as soon as the last lease is taken, while up
         /// to two leases wait: signing is the costly part, and a lease that waited for the buffer
@@ -115,7 +144,7 @@ extension DeliveryWorker {
             do {
                 let leased = try worker.store.leaseDeliveries(limit: leaseSize, now: now ?? Date(), lease: worker.settings.lease)
                 exhausted = leased.isEmpty
-                if !leased.isEmpty { signing = SigningBatch(leased, worker: worker) }
+                if !leased.isEmpty { signing = SigningBatch(leased, worker: worker, leasedAt: now ?? Date()) }
             } catch {
                 // A database error is not an empty queue: say so, and let the next pass try again.
                 worker.logger.error("could not lease deliveries: \(error)")

@@ -56,7 +56,9 @@ public final class ConcurrentTransfers: @unchecked Sendable {
                     }
                 }
             }
-            if inFlight.isEmpty { return }
+            // Done when nothing flies and `next` had nothing more (a request that failed to start
+            // is not the end: `next` is asked again).
+            if inFlight.isEmpty, !askAgain { return }
             for (handle, code) in Transfer.performAndCollect(multi) {
                 guard let entry = inFlight.removeValue(forKey: handle) else { continue }
                 completed(entry.token, Result { try entry.transfer.finish(code: code) }.mapError {

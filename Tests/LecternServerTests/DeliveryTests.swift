@@ -166,6 +166,64 @@ import Testing
         #expect(modern.rfc9421 && modern.verifiedKeyID == blog.actor + "#main-key", "RFC 9421 to hosts that accept it")
     }
 
+    /// Jobs waiting in a worker's buffer behind slow requests (here: one host, one request at a
+    /// time, 0.4 s each) keep their lease: a second worker running meanwhile (`lectern deliver`
+    /// beside the server) finds nothing to take, and no inbox gets the activity twice.
+    @Test func waitingJobsKeepTheirLease() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, background: false)
+        defer { blog.stop() }
+        let inboxes = (0..<12).map { remote.actorID("w\($0)") + "/inbox" }
+        remote.delays.value = Dictionary(uniqueKeysWithValues: (0..<12).map { ("/users/w\($0)/inbox", 0.4) })
+        var settings = DeliveryWorker.Settings(userAgent: "test")
+        settings.allowPrivateAddresses = true
+        settings.concurrency = 2
+        settings.perHost = 1
+        settings.lease = 2
+        let first = DeliveryWorker(store: blog.store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
+                                   settings: settings)
+        let second = DeliveryWorker(store: blog.store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
+                                    settings: settings)
+        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#lease/1", type: .create, actor: blog.actor,
+                                                    object: blog.actor + "#lease/1/object"), to: inboxes)
+        let firstPass = Task { await first.runOnce() }
+        var secondDelivered = 0
+        while remote.activities(type: "Create").count < inboxes.count, secondDelivered < inboxes.count {
+            secondDelivered += await second.runOnce().delivered
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let firstDelivered = await firstPass.value.delivered
+        let paths = remote.activities(type: "Create").map(\.path)
+        #expect(Set(paths).count == inboxes.count, "every inbox got it")
+        #expect(paths.count == inboxes.count, "none twice: \(paths.count - inboxes.count) repeated")
+        #expect(firstDelivered + secondDelivered == inboxes.count)
+    }
+
+    /// A request that cannot even start (here: an inbox that is not http(s)) while nothing else is
+    /// in flight (one request at a time): the pass goes on with the rest instead of ending there
+    /// and leaving them leased until the lease runs out.
+    @Test func requestsThatCannotStartDoNotEndThePass() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, background: false)
+        defer { blog.stop() }
+        var settings = DeliveryWorker.Settings(userAgent: "test")
+        settings.allowPrivateAddresses = true
+        settings.concurrency = 1
+        let worker = DeliveryWorker(store: blog.store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
+                                    settings: settings)
+        let unstartable = ["ftp://127.0.0.1/a/inbox", "ftp://127.0.0.1/b/inbox"]
+        let good = [remote.actorID("g0") + "/inbox", remote.actorID("g1") + "/inbox"]
+        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#start/1", type: .create, actor: blog.actor,
+                                                    object: blog.actor + "#start/1/object"), to: unstartable + good)
+        let report = await worker.runOnce()
+        #expect(report.attempts == 4 && report.delivered == 2, "every job tried in one pass: \(report)")
+        #expect(remote.activities(type: "Create").count == 2)
+    }
+
     /// `kill -9` of `lectern deliver` in the middle of a fan-out: a restart completes it.
     @Test func killedWorkerLosesNothing() async throws {
         let lectern = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lectern")
