@@ -19,6 +19,21 @@ import Testing
         }
     }
 
+    /// A delivery worker with the blog's key, allowed to reach the fake remote on loopback.
+    func makeWorker(_ blog: BlogFixture, _ adjust: (inout DeliveryWorker.Settings) -> Void = { _ in }) -> DeliveryWorker {
+        var settings = DeliveryWorker.Settings(userAgent: "test")
+        settings.allowPrivateAddresses = true
+        adjust(&settings)
+        return DeliveryWorker(store: blog.store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
+                              settings: settings)
+    }
+
+    /// Queues a Create with id `<actor>#<name>` for `inboxes`.
+    func queueCreate(_ blog: BlogFixture, _ name: String, to inboxes: [String]) throws {
+        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#\(name)", type: .create, actor: blog.actor,
+                                                    object: blog.actor + "#\(name)/object"), to: inboxes)
+    }
+
     func writePost(_ blog: BlogFixture, slug: String, body: String) throws {
         let file = blog.root.appendingPathComponent("content/posts/\(slug).md")
         try "---\ntitle: \(slug)\ndate: \(ISO8601DateFormatter().string(from: Date()))\n---\n\n\(body)\n"
@@ -84,13 +99,8 @@ import Testing
         remote.delays.value = ["/users/slow/inbox": 3]
         try await store.saveRemoteActor(RemoteActor(id: remote.actorID("r410"), inbox: inboxes["410"]!), keys: [])
         try store.addFollower(actorID: remote.actorID("r410"), followActivityID: "f")
-        var settings = DeliveryWorker.Settings(userAgent: "test")
-        settings.allowPrivateAddresses = true
-        settings.requestTimeout = .seconds(1)
-        let worker = DeliveryWorker(store: store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
-                                    settings: settings)
-        try Outbox(store: store).send(Activity(id: blog.actor + "#test/1", type: .create, actor: blog.actor, object: blog.actor + "#test/1/object"),
-                                      to: Array(inboxes.values))
+        let worker = makeWorker(blog) { $0.requestTimeout = .seconds(1) }
+        try queueCreate(blog, "test/1", to: Array(inboxes.values))
         func row(_ key: String) throws -> (state: String, attempts: Int, next: Double, status: Int?) {
             try store.deliveryRow(activityID: blog.actor + "#test/1", inbox: inboxes[key]!)
         }
@@ -141,26 +151,19 @@ import Testing
         defer { remote.stop() }
         let blog = try await BlogFixture(remote: remote, background: false)
         defer { blog.stop() }
-        var settings = DeliveryWorker.Settings(userAgent: "test")
-        settings.allowPrivateAddresses = true
-        settings.rfc9421 = true
-        let worker = DeliveryWorker(store: blog.store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
-                                    settings: settings)
+        let worker = makeWorker(blog) { $0.rfc9421 = true }
         remote.scripted.value = ["/users/old/inbox": [401]]
-        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#knock/1", type: .create, actor: blog.actor, object: blog.actor + "#knock/1/object"),
-                                           to: [remote.actorID("old") + "/inbox"])
+        try queueCreate(blog, "knock/1", to: [remote.actorID("old") + "/inbox"])
         #expect(await worker.runOnce().delivered == 1)
         let received = remote.activities(at: "/users/old/inbox")
         #expect(received.count == 1 && received[0].rfc9421 == false && received[0].verifiedKeyID != nil,
                 "refused RFC 9421, then accepted draft-cavage")
-        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#knock/2", type: .create, actor: blog.actor, object: blog.actor + "#knock/2/object"),
-                                           to: [remote.actorID("old") + "/inbox"])
+        try queueCreate(blog, "knock/2", to: [remote.actorID("old") + "/inbox"])
         #expect(await worker.runOnce().delivered == 1)
         #expect(remote.activities(at: "/users/old/inbox").last?.rfc9421 == false, "the host's answer is remembered")
 
         try blog.store.setAcceptsRFC9421(host: "127.0.0.1", true)
-        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#knock/3", type: .create, actor: blog.actor, object: blog.actor + "#knock/3/object"),
-                                           to: [remote.actorID("new") + "/inbox"])
+        try queueCreate(blog, "knock/3", to: [remote.actorID("new") + "/inbox"])
         #expect(await worker.runOnce().delivered == 1)
         let modern = try #require(remote.activities(at: "/users/new/inbox").last)
         #expect(modern.rfc9421 && modern.verifiedKeyID == blog.actor + "#main-key", "RFC 9421 to hosts that accept it")
@@ -177,17 +180,9 @@ import Testing
         defer { blog.stop() }
         let inboxes = (0..<12).map { remote.actorID("w\($0)") + "/inbox" }
         remote.delays.value = Dictionary(uniqueKeysWithValues: (0..<12).map { ("/users/w\($0)/inbox", 0.4) })
-        var settings = DeliveryWorker.Settings(userAgent: "test")
-        settings.allowPrivateAddresses = true
-        settings.concurrency = 2
-        settings.perHost = 1
-        settings.lease = 2
-        let first = DeliveryWorker(store: blog.store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
-                                   settings: settings)
-        let second = DeliveryWorker(store: blog.store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
-                                    settings: settings)
-        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#lease/1", type: .create, actor: blog.actor,
-                                                    object: blog.actor + "#lease/1/object"), to: inboxes)
+        func slowHostWorker() -> DeliveryWorker { makeWorker(blog) { $0.concurrency = 2; $0.perHost = 1; $0.lease = 2 } }
+        let first = slowHostWorker(), second = slowHostWorker()
+        try queueCreate(blog, "lease/1", to: inboxes)
         let firstPass = Task { await first.runOnce() }
         var secondDelivered = 0
         while remote.activities(type: "Create").count < inboxes.count, secondDelivered < inboxes.count {
@@ -210,15 +205,10 @@ import Testing
         defer { remote.stop() }
         let blog = try await BlogFixture(remote: remote, background: false)
         defer { blog.stop() }
-        var settings = DeliveryWorker.Settings(userAgent: "test")
-        settings.allowPrivateAddresses = true
-        settings.concurrency = 1
-        let worker = DeliveryWorker(store: blog.store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
-                                    settings: settings)
+        let worker = makeWorker(blog) { $0.concurrency = 1 }
         let unstartable = ["ftp://127.0.0.1/a/inbox", "ftp://127.0.0.1/b/inbox"]
         let good = [remote.actorID("g0") + "/inbox", remote.actorID("g1") + "/inbox"]
-        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#start/1", type: .create, actor: blog.actor,
-                                                    object: blog.actor + "#start/1/object"), to: unstartable + good)
+        try queueCreate(blog, "start/1", to: unstartable + good)
         let report = await worker.runOnce()
         #expect(report.attempts == 4 && report.delivered == 2, "every job tried in one pass: \(report)")
         #expect(remote.activities(type: "Create").count == 2)
