@@ -89,7 +89,7 @@ import Parallel
     @Test func runsOnItsOwnThreadsInOrder() throws {
         let caller = Thread.current
         // Each item takes a millisecond, so the started threads take part, not only the caller.
-        let onHelpers = ParallelMap.map(Array(0..<64)) { _ -> Bool? in
+        let onHelpers = ParallelMap.map(Array(0..<128)) { _ -> Bool? in
             usleep(1_000)
             if Thread.current == caller { return false }
             return Thread.current.name == "lectern-map" ? true : nil
