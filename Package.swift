@@ -120,7 +120,7 @@ let package = Package(
                                          .product(name: "Hummingbird", package: "hummingbird")],
                           path: "bench/federation-bench", swiftSettings: swiftSettings),
 
-        .testTarget(name: "SiteTests", dependencies: ["Site", "Parallel"], resources: [.copy("Golden"), .copy("MustacheSpec")],
+        .testTarget(name: "SiteTests", dependencies: ["Site", "Parallel", "ActivityStreams"], resources: [.copy("Golden"), .copy("MustacheSpec")],
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "LecternServerTests",

@@ -10,18 +10,33 @@ public enum Digest {
         hash(data, FetchedDigest.sha512, length: 64)
     }
 
+    /// SHA-256 of `data` in a stack buffer, for callers that only pass it on (a signature check
+    /// per request: no array to allocate).
+    static func withSHA256<R>(_ data: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { output in
+            hash(data, FetchedDigest.sha256, length: 32, into: output)
+            return body(UnsafeBufferPointer(output))
+        }
+    }
+
     private static func hash<Bytes: Collection>(_ data: Bytes, _ type: OpaquePointer?, length: Int) -> [UInt8]
     where Bytes.Element == UInt8 {
-        var output = [UInt8](repeating: 0, count: length)
+        [UInt8](unsafeUninitializedCapacity: length) { output, count in
+            hash(data, type, length: length, into: output)
+            count = length
+        }
+    }
+
+    private static func hash<Bytes: Collection>(_ data: Bytes, _ type: OpaquePointer?, length: Int,
+                                                into output: UnsafeMutableBufferPointer<UInt8>) where Bytes.Element == UInt8 {
         var size: UInt32 = 0
         let ok = data.withContiguousStorageIfAvailable { input in
-            EVP_Digest(input.baseAddress, input.count, &output, &size, type, nil)
+            EVP_Digest(input.baseAddress, input.count, output.baseAddress, &size, type, nil)
         } ?? Array(data).withUnsafeBufferPointer { input in
-            EVP_Digest(input.baseAddress, input.count, &output, &size, type, nil)
+            EVP_Digest(input.baseAddress, input.count, output.baseAddress, &size, type, nil)
         }
         // EVP_Digest fails only on allocation failure; a digest is not optional for callers.
         precondition(ok == 1 && Int(size) == length, "EVP_Digest failed")
-        return output
     }
 }
 

@@ -23,12 +23,10 @@ final class VerifyContextPool: Sendable {
     /// Whether `signature` is a PKCS#1 v1.5 signature of `message`'s SHA-256 by `key`; false
     /// when OpenSSL cannot even set up the check.
     func verify(_ signature: [UInt8], for message: [UInt8], key: OpaquePointer) -> Bool {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { digest in
-            var length: UInt32 = 0
-            guard EVP_Digest(message, message.count, digest.baseAddress, &length, FetchedDigest.sha256, nil) == 1,
-                  let context = take(key) else { return false }
-            defer { giveBack(context) }
-            return EVP_PKEY_verify(context.pointer, signature, signature.count, digest.baseAddress, Int(length)) == 1
+        guard let context = take(key) else { return false }
+        defer { giveBack(context) }
+        return Digest.withSHA256(message) { digest in
+            EVP_PKEY_verify(context.pointer, signature, signature.count, digest.baseAddress, digest.count) == 1
         }
     }
 

@@ -1,3 +1,4 @@
+import ActivityStreams
 import Foundation
 import Testing
 @testable import Site
@@ -9,7 +10,7 @@ import Testing
 
     struct Case: Decodable {
         let name: String
-        let data: SpecValue
+        let data: JSONValue
         let template: String
         let expected: String
         let partials: [String: String]?
@@ -67,45 +68,33 @@ import Testing
     }
 }
 
-/// JSON data of a spec case as a template value.
-enum SpecValue: Decodable, TemplateValue {
-    case null, bool(Bool), number(Double), string(String), list([SpecValue]), object([String: SpecValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([SpecValue].self) { self = .list(value) }
-        else { self = .object(try container.decode([String: SpecValue].self)) }
-    }
-
-    func member(_ name: String) -> (any TemplateValue)? {
+/// A spec case's JSON data (the project's own `JSONValue`) read as a template value.
+extension JSONValue: TemplateValue {
+    public func member(_ name: String) -> (any TemplateValue)? {
         if case .object(let members) = self { return members[name] }
         return nil
     }
 
-    var section: TemplateSection {
+    public var section: TemplateSection {
         switch self {
         case .null, .bool(false): .hidden
-        case .list(let items): items.isEmpty ? .hidden : .list
+        case .array(let items): items.isEmpty ? .hidden : .list
         default: .once
         }
     }
 
-    var text: String {
+    public var text: String {
         switch self {
         case .null: ""
         case .bool(let value): value.text
         // The spec shows 1.0 as "1" and 1.21 as "1.21".
         case .number(let value): value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
         case .string(let value): value
-        case .list, .object: ""
+        case .array, .object: ""
         }
     }
 
-    func forEachItem(_ body: (any TemplateValue) throws -> Void) rethrows {
-        if case .list(let items) = self { for item in items { try body(item) } }
+    public func forEachItem(_ body: (any TemplateValue) throws -> Void) rethrows {
+        if case .array(let items) = self { for item in items { try body(item) } }
     }
 }

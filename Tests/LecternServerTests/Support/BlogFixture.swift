@@ -121,18 +121,18 @@ enum HTTPClientForTests {
 /// A fake instance and a blog federating with it (`follower` on it following the blog first),
 /// both stopped once `body` is done.
 /// `admin`: with the admin listener (`/metrics`, `/healthz`) on `blog.adminPort`.
-func withBlog<T>(extraConfig: String = "", follower: String? = nil, admin: Bool = false,
+func withBlog<T>(extraConfig: String = "", follower: String? = nil, admin: Bool = false, background: Bool = true,
                  _ body: (FakeInstance, BlogFixture) async throws -> T) async throws -> T {
-    try await withBlog(extraConfig: { _ in extraConfig }, follower: follower, admin: admin, body)
+    try await withBlog(extraConfig: { _ in extraConfig }, follower: follower, admin: admin, background: background, body)
 }
 
 /// The same, with configuration that names the fake instance's addresses.
-func withBlog<T>(extraConfig: (FakeInstance) -> String, follower: String? = nil, admin: Bool = false,
+func withBlog<T>(extraConfig: (FakeInstance) -> String, follower: String? = nil, admin: Bool = false, background: Bool = true,
                  _ body: (FakeInstance, BlogFixture) async throws -> T) async throws -> T {
     let remote = try FakeInstance()
     try await remote.start()
     defer { remote.stop() }
-    let blog = try await BlogFixture(remote: remote, extraConfig: extraConfig(remote), admin: admin)
+    let blog = try await BlogFixture(remote: remote, extraConfig: extraConfig(remote), background: background, admin: admin)
     defer { blog.stop() }
     if let follower { try await blog.follow(by: remote, follower) }
     return try await body(remote, blog)
