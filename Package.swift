@@ -50,7 +50,8 @@ let package = Package(
         .target(name: "LecternMigrations", path: "migrations", exclude: [], sources: ["Migrations.swift"],
                 resources: [.embedInCode("0001_initial.sql"), .embedInCode("0002_inbox_outbox.sql"),
                             .embedInCode("0003_trust_identity.sql"), .embedInCode("0004_silence.sql"),
-                            .embedInCode("0005_digest_numbers.sql"), .embedInCode("0006_search.sql")]),
+                            .embedInCode("0005_digest_numbers.sql"), .embedInCode("0006_search.sql"),
+                            .embedInCode("0007_search_state.sql")]),
         .target(
             name: "Store",
             dependencies: ["LecternMigrations", .product(name: "GRDB", package: "GRDB.swift")],

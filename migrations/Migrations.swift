@@ -11,5 +11,6 @@ public enum Migrations {
         ("0004_silence.sql", String(decoding: PackageResources._004_silence_sql, as: UTF8.self)),
         ("0005_digest_numbers.sql", String(decoding: PackageResources._005_digest_numbers_sql, as: UTF8.self)),
         ("0006_search.sql", String(decoding: PackageResources._006_search_sql, as: UTF8.self)),
+        ("0007_search_state.sql", String(decoding: PackageResources._007_search_state_sql, as: UTF8.self)),
     ]
 }

@@ -17,24 +17,32 @@ extension Blog {
         // The common case of `lectern build` with nothing changed: decided from stats and a few
         // rows, without reading the posts, the comments or the last build's caches.
         let live = outputFolder == nil && discussions == nil
+        var trace = PhaseTrace()
         let inputs = live ? try BuildInputs.current(blog: self, now: now) : nil
         if let inputs, let last = BuildInputs.load(from: builder.publicFolder),
-           last.isCurrent(fingerprint: inputs, output: builder.buildStamp(), now: now) {
+           last.isCurrent(fingerprint: inputs.fingerprint, output: builder.buildStamp(), now: now) {
+            trace.mark("sources unchanged")
             return BuildReport(written: 0, reused: last.files, pages: 0, removed: 0, seconds: 0)
         }
+        trace.mark("source stamp")
         let shown = try discussions ?? Discussions(store: store).all()
+        trace.mark("discussions")
         var report = try builder.build(SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,
-                                                           outputFolder: outputFolder, discussions: shown))
+                                                           outputFolder: outputFolder, discussions: shown,
+                                                           contentTree: inputs?.content))
         // The index follows the live site, not a build elsewhere (a backup's check).
+        trace.mark("build")
         if outputFolder == nil { try updateSearchIndex(report.posts) }
+        trace.mark("search index")
         if let inputs {
             do {
-                try BuildInputs(fingerprint: inputs, output: builder.buildStamp(), nextScheduled: report.scheduled.first,
+                try BuildInputs(fingerprint: inputs.fingerprint, output: builder.buildStamp(), nextScheduled: report.scheduled.first,
                                 files: report.written + report.reused).save(in: builder.publicFolder)
             } catch {
                 logger.warning("could not record this build's inputs (the next build will look at every source): \(error)")
             }
         }
+        trace.mark("record inputs")
         report.seconds = Date().timeIntervalSince(now)
         return report
     }

@@ -16,14 +16,17 @@ struct BuildInputs: Equatable {
 
     static let fileName = "inputs"
 
-    static func current(blog: Blog, now: Date) throws -> String {
+    /// The fingerprint of what a build now would read, and `content/` as walked for it (the
+    /// build loads from the same walk).
+    static func current(blog: Blog, now: Date) throws -> (fingerprint: String, content: ContentTree) {
         let generations = try blog.store.changeGenerations()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = blog.config.timeZone
-        var hash = SourceStamp.of(blog.root)
+        let content = try ContentTree.walk(root: blog.root)
+        var hash = SourceStamp.of(blog.root, content: content)
         hash.combine("\(generations[.discussions] ?? 0)|\(generations[.blocks] ?? 0)|\(blog.options.includeDrafts)|"
                      + "\(blog.options.includeFuture)|\(calendar.component(.year, from: now))")
-        return hash.hex
+        return (hash.hex, content)
     }
 
     /// Whether `public/` already is what building now would make.

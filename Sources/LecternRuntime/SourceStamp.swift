@@ -4,30 +4,44 @@ import Site
 import Glibc
 #endif
 
-/// A fingerprint of the names, sizes, modification and change times of every source
+/// A fingerprint of the names, sizes, modification and change times and inodes of every source
 /// (`lectern.yml`, `content/`, `theme/`, `static/`): `serve --watch` rebuilds when it changes,
 /// and `lectern build` returns at once when it did not (see `BuildInputs`). Polling stats is
 /// portable, cheap for a blog, and immune to editors that save by renaming. Walked with
 /// `DirectoryWalk` (`readdir`, `fstatat`; see there for what Foundation's enumerator cost).
 enum SourceStamp {
+    /// An unlistable `content/` stamps as empty; the build that follows reports it.
     static func of(_ root: URL) -> ContentHash {
+        of(root, content: (try? ContentTree.walk(root: root)) ?? .empty)
+    }
+
+    /// With `content/` already walked (the build goes on to load from the same walk).
+    static func of(_ root: URL, content: ContentTree) -> ContentHash {
         var hash = ContentHash()
-        hash.combine(describe(root.appendingPathComponent(SiteConfig.fileName).path))
-        for folder in ["content", "theme", "static"] { walk(root.appendingPathComponent(folder).path, into: &hash) }
+        let config = root.appendingPathComponent(SiteConfig.fileName).path
+        var info = stat()
+        hash.combine(config)
+        if stat(config, &info) == 0 { combine(info, into: &hash) } else { hash.combine("-") }
+        combine(content.entries, folder: "content", into: &hash)
+        for folder in ["theme", "static"] {
+            combine(DirectoryWalk.entries(under: root.appendingPathComponent(folder).path), folder: folder, into: &hash)
+        }
         return hash
     }
 
-    private static func describe(_ path: String) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return "\(path)|-" }
-        return "\(path)|\(describe(info))"
+    private static func combine(_ entries: [DirectoryWalk.Entry], folder: String, into hash: inout ContentHash) {
+        hash.combine(folder)
+        for entry in entries {
+            hash.combine(entry.path)
+            combine(entry.info, into: &hash)
+        }
     }
 
-    private static func describe(_ info: stat) -> String {
-        "\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)|\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)|\(info.st_ino)"
-    }
-
-    private static func walk(_ path: String, into hash: inout ContentHash) {
-        for entry in DirectoryWalk.entries(under: path) { hash.combine("\(path)/\(entry.path)|\(describe(entry.info))") }
+    /// The status fields as raw bytes: formatting them as text cost more than the walk.
+    private static func combine(_ info: stat, into hash: inout ContentHash) {
+        let fields: (Int, Int, Int, Int, Int, UInt) = (
+            Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec),
+            Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec), UInt(info.st_ino))
+        withUnsafeBytes(of: fields) { hash.combine(bytes: $0.bindMemory(to: UInt8.self)) }
     }
 }

@@ -43,7 +43,7 @@ extension Store {
     /// The fingerprint of each indexed post's source, by path.
     public func searchIndexFingerprints() throws -> [String: String] {
         try database.read { db in
-            Dictionary(try Row.fetchAll(db, sql: "SELECT path, source_hash FROM search_posts").map { ($0[0], $0[1]) },
+            Dictionary(try Row.fetchAll(db, sql: "SELECT path, source_hash FROM search_state").map { ($0[0], $0[1]) },
                        uniquingKeysWith: { first, _ in first })
         }
     }
@@ -52,23 +52,25 @@ extension Store {
     /// one transaction: a search never sees half an update.
     public func updateSearchIndex(_ documents: [SearchDocument], keeping: Set<String>) throws {
         try database.write { db in
-            // `path` is not indexed (FTS5 indexes words): one scan maps paths to rows, then rows
-            // are deleted by rowid. Deleting by path would scan the table once per post.
+            // `search_state` maps paths to the index's rows (FTS5 indexes words, not `path`).
             var rows: [String: Int64] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT rowid, path FROM search_posts") { rows[row[1]] = row[0] }
+            for row in try Row.fetchAll(db, sql: "SELECT doc, path FROM search_state") { rows[row[1]] = row[0] }
             let replaced = Set(documents.map(\.path))
             for (path, rowid) in rows where !keeping.contains(path) || replaced.contains(path) {
                 try db.execute(sql: "DELETE FROM search_posts WHERE rowid = ?", arguments: [rowid])
+                try db.execute(sql: "DELETE FROM search_state WHERE path = ?", arguments: [path])
             }
             for var document in documents {
                 // The snippet marks are the index's own: text never carries them in.
                 document.body.removeAll { $0 == SearchHit.markStart || $0 == SearchHit.markEnd }
                 document.title.removeAll { $0 == SearchHit.markStart || $0 == SearchHit.markEnd }
+                let rowid = try Self.rowid(publishedAt: document.published, db)
                 try db.execute(sql: """
                     INSERT INTO search_posts (rowid, title, tags, body, path, source_hash, published) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [try Self.rowid(publishedAt: document.published, db), document.title,
-                                     document.tags.joined(separator: " "), document.body, document.path,
+                    """, arguments: [rowid, document.title, document.tags.joined(separator: " "), document.body, document.path,
                                      document.sourceHash, document.published.timeIntervalSince1970])
+                try db.execute(sql: "INSERT OR REPLACE INTO search_state (path, doc, source_hash) VALUES (?, ?, ?)",
+                               arguments: [document.path, rowid, document.sourceHash])
             }
         }
     }

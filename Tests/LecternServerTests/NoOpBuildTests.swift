@@ -37,4 +37,28 @@ import Testing
         let year = Calendar(identifier: .gregorian).component(.year, from: Date())
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("public/\(year)/soon/index.html").path))
     }
+
+    /// A writer may keep `content/posts` elsewhere and link it in: the posts there are built, and
+    /// an edit there is noticed like any other (the stamp enters the linked folder).
+    @Test func anEditInALinkedPostsFolderBuilds() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-noop-\(UUID().uuidString)")
+        let elsewhere = root.appendingPathExtension("posts")
+        defer { for folder in [root, elsewhere] { try? FileManager.default.removeItem(at: folder) } }
+        #expect(try run([lecternBinary, "init", root.path]).0 == 0)
+        let posts = root.appendingPathComponent("content/posts")
+        try FileManager.default.moveItem(at: posts, to: elsewhere)
+        try FileManager.default.createSymbolicLink(at: posts, withDestinationURL: elsewhere)
+        let post = elsewhere.appendingPathComponent("linked.md")
+        try "---\ntitle: Linked\ndate: 2025-06-01\n---\nFirst words.\n".write(to: post, atomically: true, encoding: .utf8)
+        #expect(try lectern(["build"], site: root).contains("files written"))
+        let page = root.appendingPathComponent("public/2025/linked/index.html")
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("First words."))
+        #expect(try lectern(["build"], site: root).contains(": 0 files written"))
+
+        // Written in place: the linked folder's own times do not move, only the file's.
+        try "---\ntitle: Linked\ndate: 2025-06-01\n---\nSecond words.\n".write(to: post, atomically: false, encoding: .utf8)
+        let edited = try lectern(["build"], site: root)
+        #expect(!edited.contains(": 0 files written"), "\(edited)")
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("Second words."))
+    }
 }

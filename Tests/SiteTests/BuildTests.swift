@@ -120,6 +120,54 @@ import Testing
         #expect(!site.exists("tags/t9/index.html"))
     }
 
+    /// List pages show unchanged posts' excerpts from the last build's cache (not read, not
+    /// rendered again), and an incremental build's pages equal a cold build's of the same sources.
+    @Test func listPagesFromCachedExcerptsMatchAColdBuild() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        let bodies = [
+            "First [paragraph](img/a.png) of one.\nStill the first.\n\nSecond paragraph.",
+            "Intro of two.\n\n<!-- more -->\n\nHidden part.",
+            "```swift\nlet x = 1\n```\n\nAfter the code, with a footnote.[^n]\n\n[^n]: The note.",
+            "Only one paragraph, \u{1F}with a separator\u{1E} inside.",
+        ]
+        for (number, body) in bodies.enumerated() {
+            try site.post("p\(number + 1)", title: "Post \(number + 1)", date: "2025-01-0\(number + 1)", body: body)
+        }
+        try site.build()
+        let cacheFile = site.root.appendingPathComponent("public/.lectern/posts")
+        let cache = try String(contentsOf: cacheFile, encoding: .utf8)
+        #expect(cache.contains("First <a href=\"/2025/post-1/img/a.png\">paragraph</a> of one.\u{1D}Still the first."))
+
+        // Post 1 changes; post 2 shares its list page (two per page, newest first) and comes
+        // from the cache, as a tampered cache shows.
+        try Data(cache.replacingOccurrences(of: "<p>Intro of two.</p>", with: "<p>From the cache.</p>").utf8).write(to: cacheFile)
+        try site.post("p1", title: "Post 1", date: "2025-01-01", body: "New first paragraph.\n\nMore.")
+        try site.build()
+        let page = try site.read("page/2/index.html")
+        #expect(page.contains("New first paragraph.") && page.contains("From the cache."))
+
+        // Untampered, the incremental build's files are the cold build's.
+        try Data(cache.utf8).write(to: cacheFile)
+        try site.post("p1", title: "Post 1", date: "2025-01-01", body: "Newer first paragraph.\n\nMore.")
+        try site.build()
+        let cold = try TestSite()
+        defer { cold.remove() }
+        try FileManager.default.removeItem(at: cold.root.appendingPathComponent("content"))
+        try FileManager.default.copyItem(at: site.root.appendingPathComponent("content"), to: cold.root.appendingPathComponent("content"))
+        try cold.build()
+        let files = try FileManager.default.subpathsOfDirectory(atPath: cold.root.appendingPathComponent("public").path)
+            .filter { !$0.hasPrefix(".lectern") && !$0.hasSuffix(".gz") && $0.contains(".") }
+        #expect(files.count > 10)
+        for file in files { #expect(try site.read(file) == cold.read(file), "\(file)") }
+
+        // A build that reuses every page but writes a new cache (the first after an upgrade)
+        // renders the excerpts it did not need, so the next builds have them.
+        try FileManager.default.removeItem(at: cacheFile)
+        #expect(try site.build().pages == 0)
+        #expect(try String(contentsOf: cacheFile, encoding: .utf8).contains("<p>Intro of two.</p>"))
+    }
+
     @Test func cachedFrontMatterFollowsEditsAndTimeZone() throws {
         let site = try TestSite()
         defer { site.remove() }

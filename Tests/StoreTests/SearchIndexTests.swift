@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import LecternMigrations
 import Testing
 @testable import Store
 
@@ -25,6 +27,24 @@ import Testing
         #expect(try store.search("cafe").hits.map(\.path) == ["/2025/cafe/"], "diacritics fold")
         #expect(try store.search("actors").total == 0, "posts not kept are gone from the index")
         #expect(try store.search("caf*").total == 1, "prefix queries")
+    }
+
+    /// A store indexed before `search_state` existed (migration 0007) keeps its index: the
+    /// migration fills the table, and updates and removals go on from it.
+    @Test func anIndexFromBeforeTheStateTableCarriesOver() throws {
+        let queue = try DatabaseQueue()
+        let before = Array(Migrations.all.prefix { $0.name != "0007_search_state.sql" })
+        #expect(before.count < Migrations.all.count)
+        let old = try Store(database: queue, migrations: before)
+        try old.updateSearchIndexBeforeStateTable([Self.document("/a/", "Alpha", "First.", hash: "h1"),
+                                                   Self.document("/b/", "Beta", "Second.", hash: "h2")])
+        let store = try Store(database: queue)
+        #expect(try store.searchIndexFingerprints() == ["/a/": "h1", "/b/": "h2"])
+        try store.updateSearchIndex([Self.document("/a/", "Alpha", "Rewritten.", hash: "h3")], keeping: ["/a/"])
+        #expect(try store.searchIndexFingerprints() == ["/a/": "h3"])
+        #expect(try store.search("second").total == 0 && store.search("first").total == 0)
+        #expect(try store.search("rewritten").hits.map(\.path) == ["/a/"])
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM search_posts") } == 1)
     }
 
     @Test func invalidSyntaxSearchesTheWordsAndNeverThrows() throws {
@@ -93,5 +113,17 @@ import Testing
         }
         try store.updateSearchIndex(documents, keeping: Set(documents.map(\.path)))
         #expect(try store.search("timeless").total == documents.count)
+    }
+}
+
+extension Store {
+    /// What indexing did before migration 0007: rows in `search_posts` alone.
+    fileprivate func updateSearchIndexBeforeStateTable(_ documents: [SearchDocument]) throws {
+        try database.write { db in
+            for (number, document) in documents.enumerated() {
+                try db.execute(sql: "INSERT INTO search_posts (rowid, title, tags, body, path, source_hash, published) VALUES (?, ?, '', ?, ?, ?, 0)",
+                               arguments: [number + 1, document.title, document.body, document.path, document.sourceHash])
+            }
+        }
     }
 }

@@ -11,27 +11,40 @@ struct BuildManifest: Equatable {
     static let fileName = "manifest"
     static let header = "lectern-manifest 1"
 
-    var files: [String: String] = [:]
+    var files: [String: ContentHash] = [:]
 
     static func load(from publicFolder: URL) -> BuildManifest {
         let url = publicFolder.appendingPathComponent(folder).appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { return BuildManifest() }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
-        guard lines.first == Substring(header) else { return BuildManifest() }
-        var manifest = BuildManifest()
-        manifest.files.reserveCapacity(lines.count)
-        for line in lines.dropFirst() {
-            guard let space = line.firstIndex(of: " ") else { return BuildManifest() }  // damaged: rebuild all
-            manifest.files[String(line[line.index(after: space)...])] = String(line[..<space])
+        // By byte: splitting the text by `Character` (grapheme clusters) was 4 ms of a one-post rebuild.
+        return data.withUnsafeBytes { raw in
+            var lines = ByteFields(raw.bindMemory(to: UInt8.self), separator: 0x0A)
+            guard let first = lines.next(), first.elementsEqual(header.utf8) else { return BuildManifest() }
+            var manifest = BuildManifest()
+            manifest.files.reserveCapacity(data.count / 40)
+            while let line = lines.next() {
+                if line.isEmpty { continue }
+                // damaged: rebuild all
+                guard line.count > 17, line[16] == 0x20, let hash = ContentHash(hex: UnsafeBufferPointer(rebasing: line[..<16])) else {
+                    return BuildManifest()
+                }
+                manifest.files[String(decoding: UnsafeBufferPointer(rebasing: line[17...]), as: UTF8.self)] = hash
+            }
+            return manifest
         }
-        return manifest
     }
 
     func save(in publicFolder: URL) throws {
         let folderURL = publicFolder.appendingPathComponent(Self.folder)
         try FileManager.default.createDirectory(at: folderURL, withIntermediateDirectories: true)
-        var text = Self.header + "\n"
-        for (path, fingerprint) in files.sorted(by: { $0.key < $1.key }) { text += "\(fingerprint) \(path)\n" }
-        try Data(text.utf8).write(to: folderURL.appendingPathComponent(Self.fileName), options: .atomic)
+        var bytes = Array((Self.header + "\n").utf8)
+        bytes.reserveCapacity(files.count * 48)
+        for (path, fingerprint) in files.sorted(by: { $0.key < $1.key }) {
+            fingerprint.appendHex(to: &bytes)
+            bytes.append(0x20)
+            bytes.append(contentsOf: path.utf8)
+            bytes.append(0x0A)
+        }
+        try Data(bytes).write(to: folderURL.appendingPathComponent(Self.fileName), options: .atomic)
     }
 }

@@ -15,13 +15,16 @@ public struct SiteBuilder: Sendable {
         public var outputFolder: URL?
         /// Comments and reactions by post path, shown under each post (the server supplies them).
         public var discussions: [String: Discussion]
+        /// `content/` as the caller just walked it (to stamp the sources); walked again when nil.
+        public var contentTree: ContentTree?
 
         public init(includeDrafts: Bool = false, includeFuture: Bool = false, outputFolder: URL? = nil,
-                    discussions: [String: Discussion] = [:]) {
+                    discussions: [String: Discussion] = [:], contentTree: ContentTree? = nil) {
             self.includeDrafts = includeDrafts
             self.includeFuture = includeFuture
             self.outputFolder = outputFolder
             self.discussions = discussions
+            self.contentTree = contentTree
         }
     }
 
@@ -38,7 +41,7 @@ public struct SiteBuilder: Sendable {
     @discardableResult
     public func build(_ options: Options = Options()) throws -> BuildReport {
         let start = DispatchTime.now()
-        var trace = PhaseTrace(enabled: ProcessInfo.processInfo.environment["LECTERN_TRACE"] != nil)
+        var trace = PhaseTrace()
         let configURL = root.appendingPathComponent(SiteConfig.fileName)
         let configText = (try? String(contentsOf: configURL, encoding: .utf8)) ?? ""
         let config = try SiteConfig.load(from: root)
@@ -49,11 +52,13 @@ public struct SiteBuilder: Sendable {
         let previousCache = cache
         trace.mark("post cache")
         let loader = ContentLoader(root: root, timeZone: config.timeZone)
-        let content = try loader.load(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture, cache: &cache)
+        let content = try loader.load(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture, cache: &cache,
+                                      tree: options.contentTree)
         trace.mark("content")
         // A file that vanishes between loading and rendering gets an empty body this once; the next
         // build sees it gone.
-        let model = SiteModel(config: config, content: content, discussions: options.discussions, root: root) {
+        let model = SiteModel(config: config, content: content, discussions: options.discussions, root: root,
+                              excerpts: cache.excerpts) {
             (try? loader.body(of: $0)) ?? ""
         }
         var calendar = Calendar(identifier: .gregorian)
@@ -64,7 +69,13 @@ public struct SiteBuilder: Sendable {
         trace.mark("plan")
         let result = try OutputWriter(publicFolder: output).write(files)
         trace.mark("write")
-        if cache.isWorthSaving(comparedTo: previousCache) { cache.save(in: output) }
+        cache.add(excerpts: model.rendered.renderedExcerpts())
+        if cache.isWorthSaving(comparedTo: previousCache) {
+            // What is saved serves the next builds: every post's excerpt goes in, rendered now if
+            // this build did not need it (the first build after an upgrade reuses every page).
+            cache.add(excerpts: model.rendered.allExcerpts())
+            cache.save(in: output)
+        }
         trace.mark("save cache")
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return BuildReport(written: result.written, reused: result.reused, pages: result.pages, removed: result.removed,
@@ -83,13 +94,13 @@ extension SiteBuilder {
 }
 
 /// Prints how long each build phase took (`LECTERN_TRACE=1 lectern build`), to stderr.
-struct PhaseTrace {
-    let enabled: Bool
+public struct PhaseTrace {
+    public let enabled: Bool
     private var last = DispatchTime.now()
 
-    init(enabled: Bool) { self.enabled = enabled }
+    public init(enabled: Bool = ProcessInfo.processInfo.environment["LECTERN_TRACE"] != nil) { self.enabled = enabled }
 
-    mutating func mark(_ phase: String) {
+    public mutating func mark(_ phase: String) {
         guard enabled else { return }
         let now = DispatchTime.now()
         let milliseconds = Double(now.uptimeNanoseconds - last.uptimeNanoseconds) / 1e6

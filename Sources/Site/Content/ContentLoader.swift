@@ -36,19 +36,20 @@ public struct ContentLoader: Sendable {
     }
 
     /// Loads everything, reusing `cache` for posts whose source did not change, and leaves in
-    /// `cache` exactly the posts just loaded.
-    func load(includeDrafts: Bool, includeFuture: Bool = false, now: Date = Date(), cache: inout PostCache) throws -> SiteContent {
+    /// `cache` exactly the posts just loaded. `tree` is `content/` as walked just before (the
+    /// build's source stamp); without it, the loader walks it.
+    func load(includeDrafts: Bool, includeFuture: Bool = false, now: Date = Date(), cache: inout PostCache,
+              tree: ContentTree? = nil) throws -> SiteContent {
         let parser = ContentParser(timeZone: timeZone)
-        let sectionFolders = try sectionFolders()
-        let postFiles = try sectionFolders.reduce(try markdownFiles(in: "content/posts")) { $0 + (try markdownFiles(in: $1)) }
-        let pageFiles = try markdownFiles(in: "content/pages")
+        let tree = try tree ?? ContentTree.walk(root: root)
+        let sectionFolders = try sectionFolders(tree)
+        let postFiles = sectionFolders.reduce(markdownFiles(in: "posts", tree)) { $0 + markdownFiles(in: $1, tree) }
+        let pageFiles = markdownFiles(in: "pages", tree).map(\.path)
         // Parsing is independent per file: spread it over the cores.
         let previous = cache
-        // Paths by concatenation: a URL per file cost more than the stat it is for.
-        let rootPath = root.path
-        let loaded = try ParallelMap.map(postFiles) { file -> (Post, FileStamp?) in
-            let stamp = FileStamp(path: rootPath + "/" + file)
-            if let stamp, previous.stamps[file] == stamp, var cached = previous.posts[file] {
+        let loaded = try ParallelMap.map(postFiles) { file, info -> (Post, FileStamp?) in
+            let stamp = FileStamp(info)
+            if previous.stamps[file] == stamp, var cached = previous.posts[file] {
                 cached.bodyIsLoaded = false  // unchanged: not even read; see RenderedCache
                 return (cached, stamp)
             }
@@ -62,6 +63,7 @@ public struct ContentLoader: Sendable {
         let posts = loaded.map(\.0)
         cache.posts = Dictionary(uniqueKeysWithValues: posts.map { ($0.sourcePath, $0) })
         cache.stamps = Dictionary(uniqueKeysWithValues: loaded.compactMap { post, stamp in stamp.map { (post.sourcePath, $0) } })
+        cache.dropStaleExcerpts(previous)
         let pages = try ParallelMap.map(pageFiles) { try parser.page(source: try read($0), file: $0) }
         let wanted = posts.filter { includeDrafts || !$0.draft }
         var content = SiteContent(
@@ -69,7 +71,7 @@ public struct ContentLoader: Sendable {
             pages: pages.filter { includeDrafts || !$0.draft }.sorted { $0.path < $1.path },
             warnings: posts.flatMap(\.warnings) + pages.flatMap(\.warnings),
             scheduled: includeFuture ? [] : wanted.filter { $0.date > now }.sorted { ($0.date, $0.path) < ($1.date, $1.path) },
-            sections: sectionFolders.map { String($0.dropFirst("content/".count)) })
+            sections: sectionFolders)
         try checkUniqueURLs(&content)
         return content
     }
@@ -90,25 +92,15 @@ public struct ContentLoader: Sendable {
         }
     }
 
-    /// `content/<folder>` for every folder besides `posts` and `pages`: each is a section.
-    private func sectionFolders() throws -> [String] {
-        let content = root.appendingPathComponent("content").path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: content, isDirectory: &isFolder), isFolder.boolValue else { return [] }
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: content) } catch {
-            throw SiteError.io(path: "content", message: "cannot list the folder: \(error.localizedDescription)")
-        }
-        var folders: [String] = []
-        for name in names.sorted() where !name.hasPrefix(".") && name != "posts" && name != "pages" {
-            guard FileManager.default.fileExists(atPath: "\(content)/\(name)", isDirectory: &isFolder), isFolder.boolValue else { continue }
+    /// Every folder under `content/` besides `posts` and `pages`: each is a section.
+    private func sectionFolders(_ tree: ContentTree) throws -> [String] {
+        try tree.topFolders.filter { $0 != "posts" && $0 != "pages" }.map { name in
             guard !SectionSettings.reserved.contains(Slug.make(name)), !Slug.make(name).isEmpty else {
                 throw SiteError.source(file: "content/\(name)", line: nil,
                                        message: "cannot be a section: /\(Slug.make(name))/ is a path the site uses itself; rename the folder")
             }
-            folders.append("content/\(name)")
+            return name
         }
-        return folders
     }
 
     /// The section of a source path: `notes` for `content/notes/…`, nil for `content/posts/…`.
@@ -127,13 +119,14 @@ public struct ContentLoader: Sendable {
         return folder.split(separator: "/").count >= 3 ? folder : nil
     }
 
-    /// Relative paths of the `.md` files below `folder`, sorted for stable output. Inside a page
-    /// bundle only `index.md` is a post: other Markdown files there belong to it (Hugo's rule).
-    private func markdownFiles(in folder: String) throws -> [String] {
-        let files = try allMarkdownFiles(in: folder)
-        let bundles = Set(files.compactMap(Self.bundleFolder))
+    /// The `.md` files below `content/<folder>` (as `content/<folder>/…`, with their status),
+    /// sorted for stable output. Inside a page bundle only `index.md` is a post: other Markdown
+    /// files there belong to it (Hugo's rule).
+    private func markdownFiles(in folder: String, _ tree: ContentTree) -> [(path: String, info: stat)] {
+        let files = tree.files(in: folder).filter { $0.path.hasSuffix(".md") }.sorted { $0.path < $1.path }
+        let bundles = Set(files.compactMap { Self.bundleFolder(of: $0.path) })
         guard !bundles.isEmpty else { return files }
-        return files.filter { file in
+        return files.filter { file, _ in
             var parent = (file as NSString).deletingLastPathComponent
             if bundles.contains(parent) { return file.hasSuffix("/index.md") }
             while parent.contains("/") {
@@ -142,11 +135,6 @@ public struct ContentLoader: Sendable {
             }
             return true
         }
-    }
-
-    private func allMarkdownFiles(in folder: String) throws -> [String] {
-        DirectoryWalk.entries(under: root.appendingPathComponent(folder).path, hidden: false)
-            .filter { $0.isFile && $0.path.hasSuffix(".md") }.map { folder + "/" + $0.path }.sorted()
     }
 
     /// A post's text without markup, for the search index.
@@ -158,9 +146,10 @@ public struct ContentLoader: Sendable {
     /// (search results) needs for the site's navigation.
     public func loadNavigation() throws -> SiteContent {
         let parser = ContentParser(timeZone: timeZone)
-        let pages = try markdownFiles(in: "content/pages").map { try parser.page(source: try read($0), file: $0) }
+        let tree = try ContentTree.walk(root: root)
+        let pages = try markdownFiles(in: "pages", tree).map { try parser.page(source: try read($0.path), file: $0.path) }
         return SiteContent(posts: [], pages: pages.filter { !$0.draft }.sorted { $0.path < $1.path },
-                           sections: try sectionFolders().map { String($0.dropFirst("content/".count)) })
+                           sections: try sectionFolders(tree))
     }
 
     /// The body of a post whose parse came from the cache (its file was not read during loading).

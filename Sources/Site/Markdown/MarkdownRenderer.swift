@@ -13,6 +13,20 @@ public struct RenderedMarkdown: Sendable, Equatable {
     public var images: [MarkdownImage] = []
 
     /// Minutes at 225 words per minute, at least one.
+    public var readingMinutes: Int { excerpt.readingMinutes }
+
+    /// What a list or a feed shows of the post.
+    public var excerpt: Excerpt { Excerpt(html: excerptHTML, hasMore: hasMore, wordCount: wordCount) }
+}
+
+/// The part of a rendered post that lists and feeds show: kept between builds (`PostCache`), so
+/// a list page of unchanged posts needs none of them read or rendered again.
+public struct Excerpt: Sendable, Equatable {
+    public var html: String
+    public var hasMore: Bool
+    public var wordCount: Int
+
+    /// Minutes at 225 words per minute, at least one.
     public var readingMinutes: Int { max(1, Int((Double(wordCount) / 225).rounded(.up))) }
 }
 

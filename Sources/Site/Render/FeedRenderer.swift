@@ -23,7 +23,7 @@ struct FeedRenderer {
 
     private func summaryText(_ index: Int) -> String {
         model.posts[index].summary
-            ?? HTMLText.truncate(HTMLText.plain(model.rendered.post(index).excerptHTML), limit: 300)
+            ?? HTMLText.truncate(HTMLText.plain(model.rendered.excerpt(index).html), limit: 300)
     }
 
     /// The category, then the tags, each once (a tag that is also the category is not repeated).

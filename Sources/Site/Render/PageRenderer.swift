@@ -188,11 +188,11 @@ struct PageRenderer: Sendable {
     /// What lists show of a post; the post page adds its content.
     func summary(_ index: Int) -> [String: any TemplateValue] {
         let post = model.posts[index]
-        let rendered = model.rendered.post(index)
+        let excerpt = model.rendered.excerpt(index)
         var context: [String: any TemplateValue] = [
             "title": post.title, "url": post.path, "dateISO": model.dates.iso8601(post.date),
-            "dateHuman": model.dates.human(post.date), "readingMinutes": rendered.readingMinutes,
-            "excerpt": rendered.excerptHTML, "hasMore": rendered.hasMore,
+            "dateHuman": model.dates.human(post.date), "readingMinutes": excerpt.readingMinutes,
+            "excerpt": excerpt.html, "hasMore": excerpt.hasMore,
         ]
         if let updated = post.updated {
             context["updatedISO"] = model.dates.iso8601(updated)

@@ -1,4 +1,5 @@
 import Foundation
+import Parallel
 import Synchronization
 
 /// A category or tag with the posts filed under it (indices into `SiteModel.posts`, newest first).
@@ -43,7 +44,7 @@ final class SiteModel: Sendable {
     let discussions: [String: Discussion]
 
     init(config: SiteConfig, content: SiteContent, discussions: [String: Discussion] = [:], root: URL? = nil,
-         loadBody: @escaping @Sendable (Post) -> String = { $0.markdown }) {
+         excerpts: [String: Excerpt] = [:], loadBody: @escaping @Sendable (Post) -> String = { $0.markdown }) {
         self.root = root
         self.images = ImageSizes(files: root.map {
             LocalFiles(staticFolder: $0.appendingPathComponent("static"), posts: content.posts, root: $0)
@@ -75,7 +76,7 @@ final class SiteModel: Sendable {
                  postIndices: streams[folder] ?? [])
         }
         self.homeIndices = content.posts.indices.filter { config.isOnHome(content.posts[$0]) }
-        self.rendered = RenderedCache(posts: content.posts, pages: content.pages, loadBody: loadBody)
+        self.rendered = RenderedCache(posts: content.posts, pages: content.pages, excerpts: excerpts, loadBody: loadBody)
         self.dates = DateFormats(timeZone: config.timeZone)
     }
 
@@ -146,11 +147,32 @@ final class RenderedCache: @unchecked Sendable {
     private var postCache: [Int: RenderedMarkdown] = [:]
     private var pageCache: [Int: RenderedMarkdown] = [:]
     private var absoluteCache: [Int: String] = [:]
+    /// The last build's excerpts of unchanged posts, by source path.
+    private let knownExcerpts: [String: Excerpt]
 
-    init(posts: [Post], pages: [Page], loadBody: @escaping @Sendable (Post) -> String) {
+    init(posts: [Post], pages: [Page], excerpts: [String: Excerpt], loadBody: @escaping @Sendable (Post) -> String) {
         self.posts = posts
         self.pages = pages
+        self.knownExcerpts = excerpts
         self.loadBody = loadBody
+    }
+
+    /// What lists and feeds show of a post: from the last build when its source is unchanged,
+    /// without reading or rendering it.
+    func excerpt(_ index: Int) -> Excerpt {
+        if let hit = lock.withLock({ postCache[index] }) { return hit.excerpt }
+        return knownExcerpts[posts[index].sourcePath] ?? post(index).excerpt
+    }
+
+    /// The excerpts of the posts this build rendered, by source path (for the next build).
+    func renderedExcerpts() -> [String: Excerpt] {
+        lock.withLock { Dictionary(uniqueKeysWithValues: postCache.map { (posts[$0.key].sourcePath, $0.value.excerpt) }) }
+    }
+
+    /// Every post's excerpt, by source path: known, rendered by this build, or rendered now.
+    func allExcerpts() -> [String: Excerpt] {
+        let excerpts = ParallelMap.map(Array(posts.indices)) { excerpt($0) }
+        return Dictionary(zip(posts.map(\.sourcePath), excerpts)) { first, _ in first }
     }
 
     func post(_ index: Int) -> RenderedMarkdown {

@@ -11,6 +11,23 @@ public struct ContentHash: Sendable, Hashable {
         self.value = value
     }
 
+    /// Reads back `hex` from bytes (16 lowercase or uppercase hex digits).
+    init?(hex bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes {
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x61...0x66: digit = byte - 0x61 + 10
+            case 0x41...0x46: digit = byte - 0x41 + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        self.value = value
+    }
+
     public init(_ parts: String...) {
         for part in parts { combine(part) }
     }
@@ -37,6 +54,14 @@ public struct ContentHash: Sendable, Hashable {
 
     public mutating func combine(_ other: ContentHash) {
         withUnsafeBytes(of: other.value) { combine(bytes: $0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// The 16 hex digits of `hex`, appended.
+    func appendHex(to bytes: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        for shift in stride(from: 60, through: 0, by: -4) {
+            bytes.append(digits.utf8Start[Int(value >> UInt64(shift) & 0xF)])
+        }
     }
 
     /// 16 hex digits.

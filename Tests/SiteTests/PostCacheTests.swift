@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import Site
+
+/// The parse cache reads back exactly what it wrote, and refuses what it cannot trust.
+@Suite struct PostCacheTests {
+    private func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-postcache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url.appendingPathComponent(BuildManifest.folder), withIntermediateDirectories: true)
+        return url
+    }
+
+    private func samplePosts() -> (full: Post, bare: Post) {
+        var full = Post(sourcePath: "content/posts/full.md", title: "Full — “quoted”", date: Date(timeIntervalSince1970: 1_700_000_000.5),
+                        updated: Date(timeIntervalSince1970: 1_700_100_000), slug: "full", category: "Essays",
+                        tags: ["swift", "two words", "ünïcode"], summary: "A summary.", draft: true, image: "/img/a.png",
+                        pinned: true, markdown: "", sourceHash: ContentHash("full"), path: "/2023/full/", slugLine: 3)
+        full.declaredID = "https://old.example/1"
+        full.aliases = ["/old/", "/older/"]
+        full.federate = false
+        full.series = "Parts"
+        full.seriesOrder = 2
+        full.toc = false
+        let bare = Post(sourcePath: "content/notes/bare.md", title: "", date: Date(timeIntervalSince1970: 0), updated: nil,
+                        slug: "bare", category: nil, tags: [], summary: nil, draft: false, image: nil, pinned: false,
+                        markdown: "", sourceHash: ContentHash("bare"), path: "/notes/bare/", slugLine: 0)
+        return (full, bare)
+    }
+
+    @Test func readsBackWhatItWrote() throws {
+        let output = try folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let zone = TimeZone(identifier: "Europe/Berlin")!
+        let (full, bare) = samplePosts()
+        var cache = PostCache(timeZone: zone)
+        cache.posts = [full.sourcePath: full, bare.sourcePath: bare]
+        cache.stamps = [full.sourcePath: FileStamp(size: 120, modified: 1_700_000_000_123_456_789, changed: 1_700_000_001_000_000_000, inode: 42)]
+        cache.excerpts = [full.sourcePath: Excerpt(html: "<p>Line one\nline two</p>\n", hasMore: true, wordCount: 451)]
+        cache.save(in: output)
+        #expect(PostCache.load(from: output, timeZone: zone) == cache)
+        // Another time zone parses dates differently: nothing is reused.
+        #expect(PostCache.load(from: output, timeZone: TimeZone(identifier: "Asia/Tokyo")!).posts.isEmpty)
+    }
+
+    @Test func leavesOutWhatItCannotStore() throws {
+        let output = try folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let zone = TimeZone(identifier: "UTC")!
+        var (full, bare) = samplePosts()
+        full.title = "Has a \u{1F} separator"
+        var cache = PostCache(timeZone: zone)
+        cache.posts = [full.sourcePath: full, bare.sourcePath: bare]
+        cache.excerpts = [bare.sourcePath: Excerpt(html: "<p>\u{1D}</p>", hasMore: false, wordCount: 1)]
+        cache.save(in: output)
+        let loaded = PostCache.load(from: output, timeZone: zone)
+        #expect(Array(loaded.posts.keys) == [bare.sourcePath])
+        #expect(loaded.excerpts.isEmpty)
+    }
+
+    @Test func aDamagedLineMeansNoCache() throws {
+        let output = try folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let zone = TimeZone(identifier: "UTC")!
+        var cache = PostCache(timeZone: zone)
+        cache.posts = [samplePosts().bare.sourcePath: samplePosts().bare]
+        cache.save(in: output)
+        let file = output.appendingPathComponent(BuildManifest.folder).appendingPathComponent(PostCache.fileName)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for damaged in [text + "half a line\u{1F}\n", String(text.dropLast(6)), text.replacingOccurrences(of: "\u{1F}", with: "")] {
+            try Data(damaged.utf8).write(to: file)
+            #expect(PostCache.load(from: output, timeZone: zone).posts.isEmpty, "\(damaged.debugDescription)")
+        }
+    }
+}
+
+/// Fingerprints as the manifest and the parse cache store them: 16 hex digits, read back as written.
+@Suite struct ContentHashTextTests {
+    @Test func hexDigitsRoundTrip() {
+        for hash in [ContentHash(), ContentHash("a"), ContentHash("a", "b"), ContentHash(String(repeating: "x", count: 999))] {
+            var bytes: [UInt8] = []
+            hash.appendHex(to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == hash.hex)
+            #expect(bytes.withUnsafeBufferPointer { ContentHash(hex: $0) } == hash)
+            #expect(ContentHash(hex: hash.hex.uppercased()) == hash)
+        }
+        for bad in ["", "0123456789abcde", "0123456789abcdefa", "0123456789abcdeg", "+123456789abcdef"] {
+            #expect(Array(bad.utf8).withUnsafeBufferPointer { ContentHash(hex: $0) } == nil, "\(bad)")
+        }
+    }
+}
