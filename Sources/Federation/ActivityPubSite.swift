@@ -13,7 +13,7 @@ import Synchronization
 /// ```swift
 /// let activityPub = try ActivityPubSite(config: config, store: store, keys: KeyStore(folder: keysFolder))
 /// try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: false))
-/// let actor = activityPub.actorJSON
+/// let actor = try activityPub.actorJSON
 /// ```
 public final class ActivityPubSite: Sendable {
     public static let softwareVersion = "0.1.0"
@@ -31,11 +31,12 @@ public final class ActivityPubSite: Sendable {
     public let keyring: ActorKeyring
     /// When the blog first federated: the actor's `published`.
     public let published: Date
-    public let actorDocument: ActorDocument
     /// Signs outgoing GETs.
     public let instanceKey: PrivateKey
-    public let actorJSON: Data
-    public let instanceActorJSON: Data
+    /// The blog's and the instance's actor documents, built and encoded on first use: 1.2 ms of
+    /// every command that opens the blog, most of which never show them.
+    private let actors: Mutex<ActorDocuments?> = Mutex(nil)
+    private let makeActors: @Sendable () throws -> ActorDocuments
     private let catalog = Mutex(PostCatalog())
     /// Each post's body rendered for federation, kept while its source is unchanged.
     private let renderings = Renderings()
@@ -60,15 +61,30 @@ public final class ActivityPubSite: Sendable {
             ?? (try? FileManager.default.attributesOfItem(atPath: keys.url(named: KeyStore.actor).path)[.modificationDate] as? Date)
             ?? Date(timeIntervalSince1970: 0)
         self.published = created
-        actorDocument = builder.blogActor(publicKeyPEM: try actorKey.publicKey.pemSPKI(), keyID: actorKeyID, published: created,
-                                          movedTo: try store.setting(Self.movedToKey))
-        actorJSON = try ASEncoder.encode(actorDocument)
-        instanceActorJSON = try ASEncoder.encode(builder.instanceActor(publicKeyPEM: try instanceKey.publicKey.pemSPKI(),
-                                                                       published: created))
+        let (actorPEM, instancePEM) = (try actorKey.publicKey.pemSPKI(), try instanceKey.publicKey.pemSPKI())
+        let (keyID, movedTo) = (actorKeyID, try store.setting(Self.movedToKey))
+        makeActors = {
+            let actor = builder.blogActor(publicKeyPEM: actorPEM, keyID: keyID, published: created, movedTo: movedTo)
+            return ActorDocuments(actor: actor, actorJSON: try ASEncoder.encode(actor),
+                                  instanceJSON: try ASEncoder.encode(builder.instanceActor(publicKeyPEM: instancePEM, published: created)))
+        }
         discovery = Discovery(urls: urls, softwareVersion: Self.softwareVersion)
         let fetcher = RemoteFetcher(client: HTTPClient(allowPrivateAddresses: config.federation.allowPrivateAddresses),
                                     instanceKeyID: urls.instanceKeyID, instanceKey: instanceKey)
         remoteKeys = RemoteKeyProvider(fetcher: fetcher, store: store)
+    }
+
+    public var actorDocument: ActorDocument { get throws { try actorDocuments().actor } }
+    public var actorJSON: Data { get throws { try actorDocuments().actorJSON } }
+    public var instanceActorJSON: Data { get throws { try actorDocuments().instanceJSON } }
+
+    private func actorDocuments() throws -> ActorDocuments {
+        try actors.withLock { built in
+            if let built { return built }
+            let made = try makeActors()
+            built = made
+            return made
+        }
     }
 
     // MARK: authorized fetch
@@ -258,4 +274,11 @@ public final class ActivityPubSite: Sendable {
     public func nodeInfo() throws -> Data {
         try discovery.nodeInfo(localPosts: catalog.withLock { $0.newestFirst.count }, nodeName: config.title)
     }
+}
+
+/// The actor documents as served.
+private struct ActorDocuments: Sendable {
+    let actor: ActorDocument
+    let actorJSON: Data
+    let instanceJSON: Data
 }

@@ -14,19 +14,27 @@ import Foundation
 public final class ConcurrentTransfers: @unchecked Sendable {
     public let client: HTTPClient
     public let maximumInFlight: Int
-    private let multi: UnsafeMutableRawPointer
+    /// Made by the first `run`: a process that never delivers (`lectern build`, which opens
+    /// the blog and so its delivery worker) never loads libcurl.
+    private var multiHandle: UnsafeMutableRawPointer?
     private let lock = NSLock()  // one `run` at a time: a multi handle is single-threaded
 
     public init(client: HTTPClient, maximumInFlight: Int) {
-        precondition(HTTPClient.initialized, "curl_global_init failed")
         self.client = client
         self.maximumInFlight = max(1, maximumInFlight)
-        multi = curl_multi_init()
-        // Idle connections kept for reuse; transfers beyond this wait for one.
-        lectern_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maximumInFlight * 2)
     }
 
-    deinit { curl_multi_cleanup(multi) }
+    deinit { if let multiHandle { lectern_curl_multi_cleanup(multiHandle) } }
+
+    /// Under `lock`; nil when libcurl cannot be loaded.
+    private func multi() -> UnsafeMutableRawPointer? {
+        if let multiHandle { return multiHandle }
+        guard HTTPClient.initialized, let made = lectern_curl_multi_init() else { return nil }
+        // Idle connections kept for reuse; transfers beyond this wait for one.
+        lectern_curl_multi_setopt_long(made, CURLMOPT_MAXCONNECTS, maximumInFlight * 2)
+        multiHandle = made
+        return made
+    }
 
     /// Starts what `next` returns (at most the number of free slots it is given), runs
     /// everything to completion, asks `next` again as slots free up, and returns when `next`
@@ -35,6 +43,14 @@ public final class ConcurrentTransfers: @unchecked Sendable {
                     completed: (_ token: Int64, _ result: Result<IncomingResponse, HTTPClientError>) -> Void) {
         lock.lock()
         defer { lock.unlock() }
+        guard let multi = multi() else {
+            // Without libcurl every request fails at once, saying why (it is retried later, like
+            // any other failure), until `next` has no more.
+            while case let requests = next(maximumInFlight), !requests.isEmpty {
+                for (token, _) in requests { completed(token, .failure(.transport(HTTPClient.failure))) }
+            }
+            return
+        }
         var inFlight: [UnsafeMutableRawPointer: (token: Int64, transfer: Transfer)] = [:]
         var askAgain = true
         var lastAsked = ContinuousClock.now
@@ -47,7 +63,7 @@ public final class ConcurrentTransfers: @unchecked Sendable {
                     do {
                         let transfer = try Transfer(request: request, client: client)
                         inFlight[transfer.handle] = (token, transfer)
-                        curl_multi_add_handle(multi, transfer.handle)
+                        lectern_curl_multi_add_handle(multi, transfer.handle)
                     } catch let error as HTTPClientError {
                         completed(token, .failure(error))
                         askAgain = true
@@ -66,7 +82,7 @@ public final class ConcurrentTransfers: @unchecked Sendable {
                 })
                 askAgain = true
             }
-            if !inFlight.isEmpty, !askAgain { curl_multi_poll(multi, nil, 0, 100, nil) }
+            if !inFlight.isEmpty, !askAgain { lectern_curl_multi_poll(multi, 100) }
         }
     }
 }

@@ -74,7 +74,15 @@ public struct HTTPClient: Sendable {
         self.allowPrivateAddresses = allowPrivateAddresses
     }
 
-    static let initialized: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+    /// libcurl loaded (it is opened on first use) and initialized; when not, `failure` says why
+    /// (on a broken install, dlopen's reason: the `libcurl4` package is missing).
+    static let initialized: Bool = { lectern_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+    static var failure: String { lectern_curl_load_error().map { String(cString: $0) } ?? "curl_global_init failed" }
+
+    /// libcurl's version, or why it cannot be used (what `lectern doctor` reports).
+    public static func library() -> Result<String, HTTPClientError> {
+        initialized ? .success(String(cString: lectern_curl_version())) : .failure(.transport(failure))
+    }
 
     /// Performs the request on `TransferLoop.shared`, the network thread: the caller suspends,
     /// no thread blocks. Throws `.busy` at once when too many requests are in flight.

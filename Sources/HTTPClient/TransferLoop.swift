@@ -30,7 +30,8 @@ public final class TransferLoop: @unchecked Sendable {
         let continuation: CheckedContinuation<IncomingResponse, any Error>
     }
 
-    private let multi: UnsafeMutableRawPointer
+    /// nil when libcurl cannot be loaded: then no `Transfer` can be made, so none reaches the loop.
+    private let multi: UnsafeMutableRawPointer?
     // Guards `submitted`, `perHost`, `inFlight` and `started`; the loop thread owns `running`.
     private let lock = NSLock()
     private var submitted: [Job] = []
@@ -40,10 +41,9 @@ public final class TransferLoop: @unchecked Sendable {
     private var running: [UnsafeMutableRawPointer: Job] = [:]
 
     public init(maximumInFlight: Int, maximumPerHost: Int) {
-        precondition(HTTPClient.initialized, "curl_global_init failed")
         self.maximumInFlight = max(1, maximumInFlight)
         self.maximumPerHost = max(1, maximumPerHost)
-        multi = curl_multi_init()
+        multi = HTTPClient.initialized ? lectern_curl_multi_init() : nil
     }
 
     /// Requests in flight now, overall (for tests and metrics).
@@ -66,7 +66,7 @@ public final class TransferLoop: @unchecked Sendable {
                 return nil
             }
             if let refusal { continuation.resume(throwing: refusal); return }
-            curl_multi_wakeup(multi)
+            lectern_curl_multi_wakeup(multi)
         }
     }
 
@@ -77,11 +77,13 @@ public final class TransferLoop: @unchecked Sendable {
     }
 
     private func loop() {
+        // Started by the first `perform` whose `Transfer` was made, so libcurl is loaded.
+        guard let multi else { return }
         while true {
             let newJobs: [Job] = lock.withLock { defer { submitted.removeAll() }; return submitted }
             for job in newJobs {
                 running[job.transfer.handle] = job
-                curl_multi_add_handle(multi, job.transfer.handle)
+                lectern_curl_multi_add_handle(multi, job.transfer.handle)
             }
             for (handle, code) in Transfer.performAndCollect(multi) {
                 guard let job = running.removeValue(forKey: handle) else { continue }
@@ -94,7 +96,7 @@ public final class TransferLoop: @unchecked Sendable {
                 job.continuation.resume(with: result)
             }
             // Sleeps until a socket is ready, a timer of libcurl's is due, or `perform` wakes it.
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            lectern_curl_multi_poll(multi, 1000)
         }
     }
 }

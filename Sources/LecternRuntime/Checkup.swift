@@ -50,6 +50,7 @@ public struct Checkup: Sendable {
         checks += databaseChecks(blog.store, pendingBefore: pending)
         checks.append(diskCheck())
         checks.append(clockCheck(now: now))
+        checks.append(libcurlCheck())
         checks += queueChecks(blog.store, now: now)
         if online { checks += await reachability(blog.activityPub) }
         return checks
@@ -132,6 +133,16 @@ public struct Checkup: Sendable {
     }
 
     /// Signatures older than 12 hours are refused everywhere: a wrong clock silences the blog.
+    /// libcurl is opened when the first request is made, not when `lectern` starts: a server
+    /// without it would serve pages but fail every delivery and fetch.
+    func libcurlCheck() -> Check {
+        switch HTTPClient.library() {
+        case .success(let version): Check(name: "libcurl", status: .ok, detail: version)
+        case .failure(let error): Check(name: "libcurl", status: .failed, detail: "\(error)",
+                                        fix: "install the libcurl4 package: deliveries and fetches need it")
+        }
+    }
+
     func clockCheck(now: Date) -> Check {
         let year = Calendar(identifier: .gregorian).component(.year, from: now)
         return year < 2025

@@ -1,4 +1,4 @@
-import CCurl
+import CCurlShim
 import COpenSSL
 import Foundation
 import Site
@@ -8,7 +8,7 @@ enum LibraryVersions {
     static var all: [(String, String)] {
         [
             ("openssl", String(cString: OpenSSL_version(OPENSSL_VERSION_STRING))),
-            ("libcurl", String(cString: curl_version())),
+            ("libcurl", String(cString: lectern_curl_version())),
             ("cmark-gfm", MarkdownVersion.string),
         ]
     }

@@ -49,7 +49,7 @@ import Store
         }
         let key = try #require(actor["publicKey"] as? [String: String])
         #expect(key["publicKeyPem"]?.hasPrefix("-----BEGIN PUBLIC KEY-----") == true)
-        #expect(!String(decoding: fixture.site.actorJSON, as: UTF8.self).contains("PRIVATE"))
+        #expect(try !String(decoding: fixture.site.actorJSON, as: UTF8.self).contains("PRIVATE"))
     }
 
     @Test func articleAndTombstone() throws {

@@ -14,7 +14,7 @@ import Testing
 
             let healthy = try checks(try lectern(["doctor", "--json"], site: blog.root))
             #expect(healthy["baseURL"]?["status"] == "warning", "a loopback baseURL is fine for trying only")
-            for name in ["config", "permissions", "database", "migrations", "disk", "clock", "deliveries", "reachable"] {
+            for name in ["config", "permissions", "database", "migrations", "disk", "clock", "libcurl", "deliveries", "reachable"] {
                 #expect(healthy[name]?["status"] == "ok", "\(name): \(healthy[name] ?? [:])")
             }
             let text = try lectern(["doctor"], site: blog.root)
@@ -61,5 +61,27 @@ import Testing
         try Data(repeating: 0x42, count: 8192).write(to: root.appendingPathComponent("data/lectern.sqlite"))
         let output = try lectern(["doctor", "--offline"], site: root, expectSuccess: false)
         #expect(output.contains("✗ database:") && output.contains("fix:"), "\(output)")
+    }
+
+    /// libcurl is opened on first use, not when `lectern` starts: without it the site still
+    /// builds, and `doctor` (and `version`) say what is missing instead of the loader refusing
+    /// to start the program.
+    @Test func withoutLibcurlTheSiteBuildsAndDoctorSaysWhy() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-nocurl-\(UUID().uuidString)")
+        let libraries = root.appendingPathExtension("lib")
+        defer { for folder in [root, libraries] { try? FileManager.default.removeItem(at: folder) } }
+        #expect(try run([lecternBinary, "init", root.path]).0 == 0)
+        try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
+        try Data("not a library".utf8).write(to: libraries.appendingPathComponent("libcurl.so.4"))
+        let broken = ["LD_LIBRARY_PATH": libraries.path]
+
+        let build = try run([lecternBinary, "build", "-s", root.path], environment: broken)
+        #expect(build.0 == 0 && build.1.contains("files written"), "\(build.1)")
+        let doctor = try run([lecternBinary, "doctor", "--offline", "--json", "-s", root.path], environment: broken)
+        #expect(doctor.0 != 0)
+        let libcurl = try checks(doctor.1)["libcurl"]
+        #expect(libcurl?["status"] == "failed" && libcurl?["detail"]?.contains("cannot load libcurl") == true, "\(doctor.1)")
+        #expect(libcurl?["fix"]?.contains("libcurl4") == true)
+        #expect(try run([lecternBinary, "version"], environment: broken).1.contains("cannot load libcurl"))
     }
 }

@@ -50,6 +50,23 @@ import Testing
                 == "content/posts/x.md:3: 'date' must be a date like 2025-03-01 or 2025-03-01T09:30:00Z, not '2025-02-30'")
     }
 
+    /// Unquoted values are typed as YAML's core schema types them; quoted ones are text.
+    @Test func plainScalarsAreTypedAndQuotedOnesAreText() throws {
+        for (text, draft) in [("true", true), ("True", true), ("yes", true), ("on", true), ("false", false), ("No", false), ("OFF", false)] {
+            #expect(try parse("---\ntitle: T\ndate: 2025-01-01\ndraft: \(text)\n---\n").draft == draft, "\(text)")
+        }
+        for quoted in ["\"true\"", "'yes'"] {
+            #expect(error("---\ntitle: T\ndate: 2025-01-01\ndraft: \(quoted)\n---\n")
+                    == .source(file: "content/posts/x.md", line: 4, message: "'draft' must be true or false"), "\(quoted)")
+        }
+        #expect(try parse("---\ntitle: T\ndate: 2025-01-01\nseries: S\nseriesOrder: 0x10\n---\n").seriesOrder == 16)
+        #expect(try parse("---\ntitle: T\ndate: 2025-01-01\nseries: S\nseriesOrder: 3\n---\n").seriesOrder == 3)
+        #expect(error("---\ntitle: T\ndate: 2025-01-01\nseries: S\nseriesOrder: \"3\"\n---\n")?.description.contains("whole number") == true)
+        // Text that looks like another type stays the text it is.
+        let post = try parse("---\ntitle: yes\ndate: 2025-01-01\ntags: [true, 10, ~x]\nsummary: 1.5\n---\n")
+        #expect(post.title == "yes" && post.tags == ["true", "10", "~x"] && post.summary == "1.5")
+    }
+
     @Test func missingPiecesAreReported() {
         #expect(error("---\ndate: 2025-01-01\n---\n")?.description == "content/posts/x.md:1: front matter needs a 'title'")
         #expect(error("---\ntitle: T\n---\n")?.description.contains("needs a 'date'") == true)

@@ -45,7 +45,7 @@ public struct KeyRotation: Sendable {
 
         let rotated = try ActivityPubSite(config: site.config, store: site.store, keys: keys)
         let inboxes = try site.store.followerInboxes()
-        try outbox.send(Activities(urls: site.urls, config: site.config).updateActor(rotated.actorDocument, now: now),
+        try outbox.send(Activities(urls: site.urls, config: site.config).updateActor(try rotated.actorDocument, now: now),
                         to: inboxes, now: now)
         return Report(oldKeyID: site.actorKeyID, newKeyID: rotated.actorKeyID, inboxes: Set(inboxes).count, leftBehind: leftBehind)
     }

@@ -29,15 +29,15 @@ enum ActivityPubRoutes {
             json(try current().nodeInfo(),
                  type: "application/json; profile=\"http://nodeinfo.diaspora.software/ns/schema/2.1#\"; charset=utf-8", extra: cors)
         }
-        router.get("/actor") { _, _ -> Response in json(current().actorJSON) }
+        router.get("/actor") { _, _ -> Response in json(try current().actorJSON) }
         router.get("/@\(username)") { request, _ -> Response in
             // People who open the handle's URL in a browser get the blog itself.
             if !ContentNegotiation.wantsActivityJSON(accept: request.headers[.accept]) {
                 return Response(status: .found, headers: [.location: "/", .contentLength: "0"])
             }
-            return json(current().actorJSON)
+            return json(try current().actorJSON)
         }
-        router.get("/instance-actor") { _, _ -> Response in json(current().instanceActorJSON) }
+        router.get("/instance-actor") { _, _ -> Response in json(try current().instanceActorJSON) }
         // A rotated key, current or retired less than 7 days ago: public, like the actor.
         router.get("/actor/keys/:token") { _, context -> Response in
             guard let key = try current().keyDocument(token: context.parameters.get("token") ?? "") else {

@@ -173,7 +173,7 @@ struct PostCache: Equatable {
 
 /// What `stat` says about a file: enough to tell, without reading it, that it did not change
 /// (any write moves the change time, which a program cannot set back).
-struct FileStamp: Equatable, Sendable {
+public struct FileStamp: Equatable, Sendable {
     var size: Int
     var modified: Int  // nanoseconds
     var changed: Int   // nanoseconds
@@ -183,7 +183,7 @@ struct FileStamp: Equatable, Sendable {
         (self.size, self.modified, self.changed, self.inode) = (size, modified, changed, inode)
     }
 
-    init?(path: String) {
+    public init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         self.init(info)
@@ -203,5 +203,5 @@ struct FileStamp: Equatable, Sendable {
         (self.size, self.modified, self.changed, self.inode) = (size, modified, changed, inode)
     }
 
-    var text: String { "\(size):\(modified):\(changed):\(inode)" }
+    public var text: String { "\(size):\(modified):\(changed):\(inode)" }
 }

@@ -11,6 +11,7 @@ struct KeysCommand: AsyncParsableCommand {
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rotate",
             abstract: "Replace the blog actor's key pair: a new key id from now on, the old one answering for 7 days.",
             discussion: """
             The actor's publicKey and every signature switch at once (also in a running server), the old private \
@@ -38,6 +39,7 @@ struct KeysCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print a public key and its key id, creating the key pair on first use. Private keys are never printed.",
             discussion: "Example: lectern keys show -s /srv/blog --instance")
 
