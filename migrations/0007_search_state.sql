@@ -8,3 +8,5 @@ CREATE TABLE search_state (
 ) WITHOUT ROWID;
 
 INSERT OR REPLACE INTO search_state (path, doc, source_hash) SELECT path, rowid, source_hash FROM search_posts;
+-- A path indexed twice keeps one row; the other could never be removed again.
+DELETE FROM search_posts WHERE rowid NOT IN (SELECT doc FROM search_state);

@@ -37,6 +37,8 @@ public final class DeliveryWorker: Sendable {
     public struct Report: Sendable, Equatable {
         public var delivered = 0, retrying = 0, failed = 0
         public var attempts: Int { delivered + retrying + failed }
+        /// Why nothing was attempted: libcurl cannot be loaded here (the queue is left as it is).
+        public var unavailable: String?
 
         public init(delivered: Int = 0, retrying: Int = 0, failed: Int = 0) {
             (self.delivered, self.retrying, self.failed) = (delivered, retrying, failed)
@@ -76,7 +78,14 @@ public final class DeliveryWorker: Sendable {
     /// Delivers everything due at `now`, then returns. (`now` in the future takes over rows
     /// leased by a worker that died: what a restart does once their lease runs out.)
     public func runOnce(now: Date? = nil) async -> Report {
-        await withCheckedContinuation { continuation in
+        // Without libcurl nothing is leased: the deliveries wait, unchanged, for a fixed install
+        // (a failure recorded for each would count against every host and, in time, give up).
+        if case .failure(let error) = HTTPClient.library() {
+            var report = Report()
+            report.unavailable = error.description
+            return report
+        }
+        return await withCheckedContinuation { continuation in
             // libcurl's multi loop blocks: it gets a thread of its own, off the async pool.
             NamedThread.start("lectern-deliver") { continuation.resume(returning: self.pass(now: now)) }
         }

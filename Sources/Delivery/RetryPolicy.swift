@@ -25,7 +25,9 @@ public struct RetryPolicy: Sendable {
                        now: Date, jitter: Double = Double.random(in: 0.8...1.2)) -> Store.DeliveryDecision {
         // Only a missing answer, a timeout or the server saying it is overloaded or broken counts
         // against the host; any other answer means it is up.
-        let hostDown = status.map { $0 == 408 || $0 == 429 || $0 >= 500 } ?? true
+        // Nothing was sent when libcurl is missing here: that says nothing about the host.
+        let unavailable = if case .unavailable? = error { true } else { false }
+        let hostDown = status.map { $0 == 408 || $0 == 429 || $0 >= 500 } ?? !unavailable
         var decision = Store.DeliveryDecision(next: .failed, hostDown: hostDown, removeFollowers: false,
                                               pauseHostIfDownSince: now.addingTimeInterval(-pauseHostAfter))
         if let status, (200..<300).contains(status) { decision.next = .delivered; return decision }
@@ -35,7 +37,7 @@ public struct RetryPolicy: Sendable {
             retryable = hostDown
         } else {
             switch error {
-            case .timedOut?, .transport?, .busy?: retryable = true
+            case .timedOut?, .transport?, .busy?, .unavailable?: retryable = true
             default: retryable = false  // refused addresses and bad URLs do not get better
             }
         }

@@ -44,10 +44,11 @@ public final class ConcurrentTransfers: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let multi = multi() else {
-            // Without libcurl every request fails at once, saying why (it is retried later, like
-            // any other failure), until `next` has no more.
+            // Without libcurl every request fails at once, saying why, until `next` has no more
+            // (the delivery worker does not even start a pass then; see `DeliveryWorker.runOnce`).
+            let reason = HTTPClient.initialized ? "curl_multi_init failed" : HTTPClient.failure
             while case let requests = next(maximumInFlight), !requests.isEmpty {
-                for (token, _) in requests { completed(token, .failure(.transport(HTTPClient.failure))) }
+                for (token, _) in requests { completed(token, .failure(.unavailable(reason))) }
             }
             return
         }

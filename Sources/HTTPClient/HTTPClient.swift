@@ -43,6 +43,8 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
     /// Too many requests in flight (overall or to that host): refused at once, try later.
     case busy(String)
     case transport(String)
+    /// libcurl could not be loaded here (a broken install): no request was sent anywhere.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -53,6 +55,7 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
         case .timedOut: return "timed out"
         case .busy(let why): return "too busy: \(why)"
         case .transport(let reason): return reason
+        case .unavailable(let reason): return reason
         }
     }
 }
@@ -81,7 +84,7 @@ public struct HTTPClient: Sendable {
 
     /// libcurl's version, or why it cannot be used (what `lectern doctor` reports).
     public static func library() -> Result<String, HTTPClientError> {
-        initialized ? .success(String(cString: lectern_curl_version())) : .failure(.transport(failure))
+        initialized ? .success(String(cString: lectern_curl_version())) : .failure(.unavailable(failure))
     }
 
     /// Performs the request on `TransferLoop.shared`, the network thread: the caller suspends,
@@ -94,7 +97,7 @@ public struct HTTPClient: Sendable {
     /// later" (a caller answers 503 with Retry-After) rather than "this will not work".
     public static func isTemporary(_ error: HTTPClientError) -> Bool {
         switch error {
-        case .timedOut, .busy: return true
+        case .timedOut, .busy, .unavailable: return true
         default: return false
         }
     }

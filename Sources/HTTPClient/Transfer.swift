@@ -29,7 +29,7 @@ final class Transfer {
             throw HTTPClientError.insecureScheme(request.url)
         }
         // Without libcurl (a broken install) every request fails, saying why; nothing crashes.
-        guard HTTPClient.initialized else { throw HTTPClientError.transport(HTTPClient.failure) }
+        guard HTTPClient.initialized else { throw HTTPClientError.unavailable(HTTPClient.failure) }
         guard let handle = lectern_curl_easy_init() else { throw HTTPClientError.transport("curl_easy_init failed") }
         self.handle = handle
         limit = client.maximumBodySize

@@ -51,6 +51,7 @@ public final class TransferLoop: @unchecked Sendable {
 
     public func perform(_ request: OutgoingRequest, client: HTTPClient) async throws -> IncomingResponse {
         let transfer = try Transfer(request: request, client: client)
+        guard let multi else { throw HTTPClientError.unavailable("curl_multi_init failed") }
         let host = Self.hostKey(request.url)
         return try await withCheckedThrowingContinuation { continuation in
             let refusal: HTTPClientError? = lock.withLock {

@@ -139,7 +139,7 @@ public struct Checkup: Sendable {
         switch HTTPClient.library() {
         case .success(let version): Check(name: "libcurl", status: .ok, detail: version)
         case .failure(let error): Check(name: "libcurl", status: .failed, detail: "\(error)",
-                                        fix: "install the libcurl4 package: deliveries and fetches need it")
+                                        fix: "install the libcurl4 package, then restart `lectern serve`: deliveries and fetches need it")
         }
     }
 

@@ -40,6 +40,27 @@ import Testing
             .write(to: file, atomically: true, encoding: .utf8)
     }
 
+    /// libcurl is opened on first use: where it cannot be loaded, `lectern deliver` says so and
+    /// leases nothing, so the queue waits unchanged (no attempt counted, no host marked failing)
+    /// and goes out once libcurl is there.
+    @Test func withoutLibcurlTheQueueWaitsUnchanged() async throws {
+        try await withBlog(background: false) { remote, blog in
+            try addFollowers(blog.store, remote: remote, prefix: "w", count: 1, shared: true)
+            try queueCreate(blog, "waiting", to: [remote.sharedInbox])
+            let before = try blog.store.deliveryStats()
+            #expect(before.queued == 1)
+            let libraries = blog.root.appendingPathComponent("broken-lib")
+            try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
+            try Data("not a library".utf8).write(to: libraries.appendingPathComponent("libcurl.so.4"))
+            let (status, output) = try run([lecternBinary, "deliver", "-s", blog.root.path], environment: ["LD_LIBRARY_PATH": libraries.path])
+            #expect(status != 0 && output.contains("nothing was delivered: cannot load libcurl"), "\(output)")
+            #expect(try blog.store.deliveryStats() == before)
+
+            let delivered = try lectern(["deliver"], site: blog.root)
+            #expect(delivered.contains("1 delivered"), "\(delivered)")
+        }
+    }
+
     @Test func fanOutCreateUpdateDeleteOncePerInbox() async throws {
         try await withBlog(background: false) { remote, blog in
             try addFollowers(blog.store, remote: remote, prefix: "s", count: 20, shared: true)
@@ -132,6 +153,10 @@ import Testing
             #expect(policy.decide(status: 404, error: nil, retryAfter: nil, attempts: 0, queuedAt: start, now: start).hostDown == false)
             #expect(policy.decide(status: 410, error: nil, retryAfter: nil, attempts: 0, queuedAt: start, now: start).removeFollowers)
             #expect(policy.decide(status: nil, error: .timedOut, retryAfter: nil, attempts: 0, queuedAt: start, now: start).hostDown)
+            // Nothing sent because libcurl is missing here says nothing about the host; it is retried.
+            let unsent = policy.decide(status: nil, error: .unavailable("cannot load libcurl"), retryAfter: nil, attempts: 0,
+                                       queuedAt: start, now: start, jitter: 1)
+            #expect(!unsent.hostDown && unsent.next == .retry(at: start.addingTimeInterval(30)), "\(unsent)")
             let inFifty = Date(timeIntervalSince1970: (start.timeIntervalSince1970 + 3000).rounded(.down))
             let dated = policy.decide(status: 429, error: nil, retryAfter: HTTPDate.format(inFifty),
                                       attempts: 0, queuedAt: start, now: start, jitter: 1)

@@ -36,6 +36,7 @@ import Testing
         cache.posts = [full.sourcePath: full, bare.sourcePath: bare]
         cache.stamps = [full.sourcePath: FileStamp(size: 120, modified: 1_700_000_000_123_456_789, changed: 1_700_000_001_000_000_000, inode: 42)]
         cache.excerpts = [full.sourcePath: Excerpt(html: "<p>Line one\nline two</p>\n", hasMore: true, wordCount: 451)]
+        cache.posts[full.sourcePath]?.summary = "A summary\nwritten with `|`.\n"
         cache.save(in: output)
         #expect(PostCache.load(from: output, timeZone: zone) == cache)
         // Another time zone parses dates differently: nothing is reused.

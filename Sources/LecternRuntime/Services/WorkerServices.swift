@@ -36,6 +36,11 @@ public struct DeliveryService: Service {
             while !Task.isCancelled {
                 let worker = blog.delivery
                 let report = await worker.runOnce()
+                if let reason = report.unavailable {
+                    blog.logger.error("deliveries wait: \(reason) (install libcurl4 and restart; `lectern doctor` checks it)")
+                    await blog.deliverySignal.wait(upTo: .seconds(60))
+                    continue
+                }
                 blog.metrics.deliveries(report)
                 if report.attempts > 0 {
                     blog.logger.info("deliveries: \(report.delivered) delivered, \(report.retrying) to retry, \(report.failed) failed")

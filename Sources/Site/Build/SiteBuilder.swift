@@ -71,9 +71,9 @@ public struct SiteBuilder: Sendable {
         trace.mark("write")
         cache.add(excerpts: model.rendered.renderedExcerpts())
         if cache.isWorthSaving(comparedTo: previousCache) {
-            // What is saved serves the next builds: every post's excerpt goes in, rendered now if
-            // this build did not need it (the first build after an upgrade reuses every page).
-            cache.add(excerpts: model.rendered.allExcerpts())
+            // A cache made afresh serves the next builds: every post's excerpt goes in, rendered
+            // now if this build did not need it (the first build after an upgrade reuses every page).
+            if previousCache.posts.isEmpty { cache.add(excerpts: model.rendered.allExcerpts()) }
             cache.save(in: output)
         }
         trace.mark("save cache")

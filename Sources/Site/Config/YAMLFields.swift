@@ -40,10 +40,11 @@ struct YAMLFields {
         (values, lines, keys) = Self.index(mapping, lineOffset: parent.lineOffset)
     }
 
-    /// No implicit typing while parsing: Yams types each scalar by trying one regular expression
-    /// per rule, and the first `NSRegularExpression` of a process costs 1.5 ms (ICU starting
-    /// up), 4 % of a no-op build. Scalars are typed when read instead (`typed(_:as:)`); dates are
-    /// parsed from the text by `DateParsing`, "not set" by `node(_:)`.
+    /// No implicit typing rules: Yams tries one regular expression per rule, and the first
+    /// `NSRegularExpression` of a process costs 1.5 ms (ICU starting up), 4 % of a no-op build.
+    /// Values do not need them: `Int`'s and `Bool`'s constructors read a plain scalar's text
+    /// (a quoted one stays text), dates are parsed by `DateParsing`, "not set" by `node(_:)`.
+    /// (Only duplicate keys compare resolved tags: `1:` beside `"1":` is now a duplicate.)
     private static let resolver = Resolver.basic
 
     private static func index(_ mapping: Node.Mapping, lineOffset: Int) -> ([String: Node], [String: Int], [String]) {
@@ -99,16 +100,8 @@ struct YAMLFields {
 
     func int(_ key: String) throws -> Int? {
         guard let node = node(key) else { return nil }
-        guard let value = Self.typed(node, as: .int).flatMap(Int.construct) else { throw error(key, "must be a whole number") }
+        guard let value = node.int else { throw error(key, "must be a whole number") }
         return value
-    }
-
-    /// A plain (unquoted) scalar read as `name`, as YAML's core schema would have typed it
-    /// (`10`, `0x1F`, `yes`, `True`); a quoted one stays text (`"10"` is not a number).
-    private static func typed(_ node: Node, as name: Tag.Name) -> Node.Scalar? {
-        guard case .scalar(var scalar) = node else { return nil }
-        if scalar.style == .plain, scalar.tag.rawValue == Tag.Name.str.rawValue { scalar.tag = scalar.tag.copy(with: name) }
-        return scalar
     }
 
     func positiveInt(_ key: String) throws -> Int? {
@@ -119,7 +112,7 @@ struct YAMLFields {
 
     func bool(_ key: String) throws -> Bool? {
         guard let node = node(key) else { return nil }
-        guard let value = Self.typed(node, as: .bool).flatMap(Bool.construct) else { throw error(key, "must be true or false") }
+        guard let value = node.bool else { throw error(key, "must be true or false") }
         return value
     }
 

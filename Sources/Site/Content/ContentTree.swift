@@ -25,7 +25,7 @@ public struct ContentTree: Sendable {
         var entries: [DirectoryWalk.Entry] = []
         for entry in DirectoryWalk.entries(under: folder) {
             entries.append(entry)
-            guard entry.isLink, entry.isFolder, !entry.path.contains("/") else { continue }
+            guard entry.isLink, entry.isFolder, !entry.isHidden, !entry.path.contains("/") else { continue }
             entries += DirectoryWalk.entries(under: folder + "/" + entry.path).map {
                 DirectoryWalk.Entry(path: entry.path + "/" + $0.path, info: $0.info, isLink: $0.isLink)
             }
