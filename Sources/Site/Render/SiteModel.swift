@@ -126,9 +126,11 @@ final class SiteModel: Sendable {
 
     private static func terms(_ posts: [Post], prefix: String, _ names: (Post) -> [String]) -> [Term] {
         var bySlug: [String: Term] = [:]
+        var slugs: [String: String] = [:]  // a tag is on many posts: made once
         for (index, post) in posts.enumerated() {
             for name in names(post) {
-                let slug = Slug.make(name)
+                let slug = slugs[name] ?? Slug.make(name)
+                slugs[name] = slug
                 bySlug[slug, default: Term(name: name, slug: slug, path: "\(prefix)\(slug)/", postIndices: [])]
                     .postIndices.append(index)
             }

@@ -17,7 +17,14 @@ public enum DirectoryWalk {
         public var isFolder: Bool { info.st_mode & S_IFMT == S_IFDIR }
         public var isFile: Bool { info.st_mode & S_IFMT == S_IFREG }
         /// Whether the path has a component starting with a dot.
-        public var isHidden: Bool { path.hasPrefix(".") || path.contains("/.") }
+        public var isHidden: Bool {
+            var afterSlash = true
+            for byte in path.utf8 {
+                if afterSlash && byte == 0x2E { return true }
+                afterSlash = byte == 0x2F
+            }
+            return false
+        }
     }
 
     /// Entries in name order, folders before what they hold; linked folders are listed but not
