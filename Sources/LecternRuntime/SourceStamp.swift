@@ -10,9 +10,8 @@ import Glibc
 /// portable, cheap for a blog, and immune to editors that save by renaming. Walked with
 /// `DirectoryWalk` (`readdir`, `fstatat`; see there for what Foundation's enumerator cost).
 enum SourceStamp {
-    /// An unlistable `content/` stamps as empty; the build that follows reports it.
-    static func of(_ root: URL) -> ContentHash {
-        of(root, content: (try? ContentTree.walk(root: root)) ?? .empty)
+    static func of(_ root: URL) throws -> ContentHash {
+        of(root, content: try ContentTree.walk(root: root))
     }
 
     /// With `content/` already walked (the build goes on to load from the same walk).

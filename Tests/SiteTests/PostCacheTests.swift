@@ -37,7 +37,7 @@ import Testing
         cache.stamps = [full.sourcePath: FileStamp(size: 120, modified: 1_700_000_000_123_456_789, changed: 1_700_000_001_000_000_000, inode: 42)]
         cache.excerpts = [full.sourcePath: Excerpt(html: "<p>Line one\nline two</p>\n", hasMore: true, wordCount: 451)]
         cache.posts[full.sourcePath]?.summary = "A summary\nwritten with `|`.\n"
-        cache.save(in: output)
+        try cache.save(in: output)
         #expect(PostCache.load(from: output, timeZone: zone) == cache)
         // Another time zone parses dates differently: nothing is reused.
         #expect(PostCache.load(from: output, timeZone: TimeZone(identifier: "Asia/Tokyo")!).posts.isEmpty)
@@ -52,10 +52,25 @@ import Testing
         var cache = PostCache(timeZone: zone)
         cache.posts = [full.sourcePath: full, bare.sourcePath: bare]
         cache.excerpts = [bare.sourcePath: Excerpt(html: "<p>\u{1D}</p>", hasMore: false, wordCount: 1)]
-        cache.save(in: output)
+        try cache.save(in: output)
         let loaded = PostCache.load(from: output, timeZone: zone)
         #expect(Array(loaded.posts.keys) == [bare.sourcePath])
         #expect(loaded.excerpts.isEmpty)
+    }
+
+    /// A cache that cannot be written leaves the build done and says so (each next build would
+    /// read every post).
+    @Test func aCacheThatCannotBeSavedIsAWarning() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        try site.post("a", title: "A", date: "2025-01-01")
+        try site.build()
+        let file = site.root.appendingPathComponent("public/.lectern/posts")
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        let report = try site.build()
+        #expect(report.warnings.contains { $0.hasPrefix("could not save the parse cache") }, "\(report.warnings)")
+        #expect(try site.read("2025/a/index.html").contains("Body text."))
     }
 
     @Test func aDamagedLineMeansNoCache() throws {
@@ -64,7 +79,7 @@ import Testing
         let zone = TimeZone(identifier: "UTC")!
         var cache = PostCache(timeZone: zone)
         cache.posts = [samplePosts().bare.sourcePath: samplePosts().bare]
-        cache.save(in: output)
+        try cache.save(in: output)
         let file = output.appendingPathComponent(BuildManifest.folder).appendingPathComponent(PostCache.fileName)
         let text = try String(contentsOf: file, encoding: .utf8)
         for damaged in [text + "half a line\u{1F}\n", String(text.dropLast(6)), text.replacingOccurrences(of: "\u{1F}", with: "")] {

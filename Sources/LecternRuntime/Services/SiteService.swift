@@ -105,7 +105,20 @@ public struct SiteService: Service {
         let logger = blog.logger
         var known: [ChangeKind: Int] = [:]
         do { known = try blog.store.changeGenerations() } catch { logger.error("reading the store's change log failed: \(error)") }
-        var stamp = watch ? SourceStamp.of(blog.root) : ContentHash()
+        // An unlistable `content/` is logged once (until it is listable again), not every poll.
+        var stampFailed = false
+        func sourceStamp() -> ContentHash? {
+            do {
+                let stamp = try SourceStamp.of(blog.root)
+                stampFailed = false
+                return stamp
+            } catch {
+                if !stampFailed { logger.error("watching the sources failed: \(error)") }
+                stampFailed = true
+                return nil
+            }
+        }
+        var stamp = watch ? sourceStamp() ?? ContentHash() : ContentHash()
         let lane = lane
         // Work that failed is tried again, later and later, until it succeeds or more comes.
         var carried = Work()
@@ -142,8 +155,7 @@ public struct SiteService: Service {
             }
             if blog.settingsChanged { work.settings = true }
             if watch {
-                let now = SourceStamp.of(blog.root)
-                if now != stamp { stamp = now; work.sources = true }
+                if let now = sourceStamp(), now != stamp { stamp = now; work.sources = true }
             }
             if let due = lane.nextScheduled, due <= Date() { work.sources = true }
             guard !work.isEmpty else { continue }

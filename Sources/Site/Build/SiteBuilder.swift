@@ -70,16 +70,20 @@ public struct SiteBuilder: Sendable {
         let result = try OutputWriter(publicFolder: output).write(files)
         trace.mark("write")
         cache.add(excerpts: model.rendered.renderedExcerpts())
+        var cacheWarnings: [String] = []
         if cache.isWorthSaving(comparedTo: previousCache) {
             // A cache made afresh serves the next builds: every post's excerpt goes in, rendered
             // now if this build did not need it (the first build after an upgrade reuses every page).
             if previousCache.posts.isEmpty { cache.add(excerpts: model.rendered.allExcerpts()) }
-            cache.save(in: output)
+            // The site is built; without the cache the next build only parses and renders more.
+            do { try cache.save(in: output) } catch {
+                cacheWarnings.append("could not save the parse cache (the next build reads every post): \(error.localizedDescription)")
+            }
         }
         trace.mark("save cache")
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return BuildReport(written: result.written, reused: result.reused, pages: result.pages, removed: result.removed,
-                           seconds: seconds, warnings: content.warnings + model.renderWarnings.withLock { $0 }.sorted(),
+                           seconds: seconds, warnings: content.warnings + model.renderWarnings.withLock { $0 }.sorted() + cacheWarnings,
                            scheduled: content.scheduled.map(\.date), posts: content.posts)
     }
 }

@@ -112,7 +112,8 @@ public struct ContentLoader: Sendable {
 
     /// The section of a source path: `notes` for `content/notes/…`, nil for `content/posts/…`.
     static func section(of sourcePath: String) -> String? {
-        // By byte: splitting by `Character` here was 5 % of a one-post rebuild (every post, often).
+        // By byte: splitting by `Character` here was 5 % of a one-post build's samples in
+        // `SiteBuilder.build` (`perf`: every post, several times).
         let parts = sourcePath.utf8.split(separator: 0x2F, maxSplits: 2, omittingEmptySubsequences: true)
         guard parts.count == 3, parts[0].elementsEqual("content".utf8), !parts[1].elementsEqual("posts".utf8),
               !parts[1].elementsEqual("pages".utf8) else { return nil }

@@ -77,7 +77,8 @@ struct PostCache: Equatable {
         }
         var all: [UnsafeBufferPointer<UInt8>] = []
         while let line = lines.next() { if !line.isEmpty { all.append(line) } }
-        // Lines decode independently: in chunks over the cores (7 → 4 ms for 1,000 posts).
+        // Lines decode independently: in chunks over the cores (6.9 → 5.2 ms for 1,000 posts,
+        // `LECTERN_TRACE=1`).
         let chunks = stride(from: 0, to: all.count, by: 128).map { all[$0..<min($0 + 128, all.count)] }
         let decoded = ParallelMap.map(chunks) { chunk in chunk.map(decode) }
         cache.posts.reserveCapacity(all.count)
@@ -92,15 +93,15 @@ struct PostCache: Equatable {
         return cache
     }
 
-    /// Best effort: written to a temporary name and renamed, so a reader never sees half a file.
-    func save(in outputFolder: URL) {
+    /// Written to a temporary name and renamed, so a reader never sees half a file.
+    func save(in outputFolder: URL) throws {
         var bytes = Array("\(Self.header) \(timeZone)\n".utf8)
         bytes.reserveCapacity(posts.count * 640)
         for post in posts.values.sorted(by: { $0.sourcePath < $1.sourcePath }) {
             Self.encode(post, stamp: stamps[post.sourcePath], excerpt: excerpts[post.sourcePath], into: &bytes)
         }
         let url = outputFolder.appendingPathComponent(BuildManifest.folder).appendingPathComponent(Self.fileName)
-        try? Data(bytes).write(to: url, options: .atomic)
+        try Data(bytes).write(to: url, options: .atomic)
     }
 
     /// Appends the post's line, or nothing when one of its texts holds a separator. Written
