@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(name: "ImportTests", dependencies: ["Import", "Site", .product(name: "Yams", package: "Yams")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "LecternMigrations"], swiftSettings: swiftSettings),
-        .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
+        .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto", "COpenSSL"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures"],
                     exclude: ["Interop"], resources: [.copy("Vectors")], swiftSettings: swiftSettings),
     ]

@@ -28,12 +28,3 @@ enum ASCII {
         text.utf8.withContiguousStorageIfAvailable { $0.contains(where: predicate) } ?? text.utf8.contains(where: predicate)
     }
 }
-
-extension [UInt8] {
-    /// Appends `text`'s UTF-8 bytes with one copy. `+= text.utf8` goes through the generic
-    /// sequence path, which cost most of a signature base's assembly.
-    mutating func append(utf8 text: String) {
-        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
-        if copied == nil { append(contentsOf: text.utf8) }
-    }
-}

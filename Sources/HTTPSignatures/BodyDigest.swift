@@ -31,7 +31,7 @@ public enum BodyDigest {
             }
             throw SignatureError.unsupportedDigest(names.joined(separator: ", "))
         }
-        guard let expected, expected == Digest.sha256(body) else { throw SignatureError.digestMismatch }
+        guard let expected, Digest.sha256(of: body, is: expected) else { throw SignatureError.digestMismatch }
     }
 
     /// Checks `Content-Digest`: every sha-256 or sha-512 member must match, and there must be one.
@@ -42,7 +42,7 @@ public enum BodyDigest {
         for (algorithm, member) in members {
             guard case .item(let item) = member, let bytes = item.item.bytes else { continue }
             switch algorithm {
-            case "sha-256": guard bytes == Digest.sha256(body) else { throw SignatureError.digestMismatch }
+            case "sha-256": guard Digest.sha256(of: body, is: bytes) else { throw SignatureError.digestMismatch }
             case "sha-512": guard bytes == Digest.sha512(body) else { throw SignatureError.digestMismatch }
             default: continue
             }

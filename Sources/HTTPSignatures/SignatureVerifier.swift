@@ -32,8 +32,8 @@ public struct SignatureVerifier: Sendable {
     }
 
     public func verify(_ request: HTTPRequestParts, keys: some SignatureKeyProvider) async throws -> VerifiedSignature {
-        if request.field("signature-input") != nil {
-            let candidates = try RFC9421Verifier(now: now).candidates(request)
+        if let input = request.field("signature-input") {
+            let candidates = try RFC9421Verifier(now: now).candidates(request, input: input)
             for candidate in candidates {
                 let valid = try await withKey(candidate.keyId, keys) { key in
                     try RFC9421Signature.isValid(candidate.signature, request: request, covering: candidate.list, key: key)

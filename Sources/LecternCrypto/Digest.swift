@@ -10,6 +10,12 @@ public enum Digest {
         hash(data, FetchedDigest.sha512, length: 64)
     }
 
+    /// Whether `expected` is the SHA-256 of `data`, without an array for the hash (a body digest
+    /// is checked on every signed request).
+    public static func sha256(of data: [UInt8], is expected: [UInt8]) -> Bool {
+        withSHA256(data) { $0.elementsEqual(expected) }
+    }
+
     /// SHA-256 of `data` in a stack buffer, for callers that only pass it on (a signature check
     /// per request: no array to allocate).
     static func withSHA256<R>(_ data: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

@@ -7,15 +7,17 @@ final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
     /// Read once: every signature checks that the key fits its algorithm.
     let type: KeyType?
-    /// For RSA keys that verify (remote actors' keys).
-    let verifyContexts = VerifyContextPool()
-    /// An `rsaEncryption` key, not one restricted to PSS (`rsassaPss`): only those verify
-    /// PKCS#1 v1.5 through the pool; a PSS key keeps OpenSSL's own choice of padding.
-    var isPlainRSA: Bool { EVP_PKEY_get_base_id(pointer) == NID_rsaEncryption }
+    /// PKCS#1 v1.5 / SHA-256 checks without OpenSSL's per-call setup, for an `rsaEncryption`
+    /// key: one restricted to PSS (`rsassaPss`) keeps OpenSSL's own choice of padding, and so
+    /// does any key the verifier cannot take.
+    let rsaVerifier: RSAPublicVerifier?
 
     init(_ pointer: OpaquePointer) {
         self.pointer = pointer
         self.type = Self.type(of: pointer)
+        // Made with the key (the Montgomery context costs microseconds, once): a remote
+        // actor's key is parsed once, cached, and checks every request that actor sends.
+        rsaVerifier = EVP_PKEY_get_base_id(pointer) == NID_rsaEncryption ? RSAPublicVerifier(key: pointer) : nil
     }
 
     deinit { EVP_PKEY_free(pointer) }

@@ -48,10 +48,10 @@ public struct PublicKey: Sendable {
 
     /// Whether `signature` is a valid signature of `message`. Malformed input is simply invalid.
     public func verify(_ signature: [UInt8], for message: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
-        defer { ERR_clear_error() }
-        if algorithm == .rsaV15SHA256, key.isPlainRSA {
-            return key.verifyContexts.verify(signature, for: message, key: key.pointer)
+        if algorithm == .rsaV15SHA256, let verifier = key.rsaVerifier {
+            return verifier.verify(signature, for: message)  // leaves OpenSSL's error queue clear
         }
+        defer { ERR_clear_error() }
         return (try? key.withContext(algorithm, signing: false, "verify") { context in
             EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
         }) ?? false

@@ -149,12 +149,11 @@ public struct CavageSignatureHeader: Sendable, Equatable {
 
     /// The same as bytes, built in one buffer: what signing and verifying hash.
     func signingBytes(for request: HTTPRequestParts, includeQuery: Bool = true) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(512)
+        var bytes = ByteWriter()
         for (index, name) in headers.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: "\n")) }
             bytes.append(utf8: name)
-            bytes.append(utf8: ": ")
+            bytes.append(": ")
             switch name {
             case "(request-target)":
                 for byte in request.method.utf8 { bytes.append(ASCII.lowercased(byte)) }
@@ -175,6 +174,6 @@ public struct CavageSignatureHeader: Sendable, Equatable {
                 bytes.append(utf8: value)
             }
         }
-        return bytes
+        return bytes.bytes
     }
 }

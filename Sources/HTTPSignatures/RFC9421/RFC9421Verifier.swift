@@ -17,8 +17,7 @@ struct RFC9421Verifier {
     let now: Date
 
     /// Every label that passes the policy, in header order, or the first label's error.
-    func candidates(_ request: HTTPRequestParts) throws -> [RFC9421Candidate] {
-        guard let inputValue = request.field("signature-input") else { throw SignatureError.missingSignature }
+    func candidates(_ request: HTTPRequestParts, input inputValue: String) throws -> [RFC9421Candidate] {
         guard let signatureValue = request.field("signature") else { throw SignatureError.missingHeader("signature") }
         let inputs: StructuredField.Dictionary
         let signatures: StructuredField.Dictionary
@@ -49,15 +48,22 @@ struct RFC9421Verifier {
               let signature = item.item.bytes else { throw SignatureError.missingParameter("signature for \(label)") }
         guard let keyId = list.parameter("keyid")?.string, !keyId.isEmpty else { throw SignatureError.missingParameter("keyid") }
         guard let created = list.parameter("created")?.integer else { throw SignatureError.missingParameter("created") }
-        // A handful of components: looked through in place, not collected into a set.
-        func covers(_ name: String) -> Bool { list.items.contains { $0.parameters.isEmpty && $0.item.string == name } }
-        for required in ["@method", "@target-uri"] where !covers(required) {
-            throw SignatureError.notCovered(required)
+        // A handful of components: looked through once, in place, not collected into a set.
+        var coversMethod = false, coversTarget = false, coversDigest = false
+        for component in list.items where component.parameters.isEmpty {
+            switch component.item.string {
+            case "@method": coversMethod = true
+            case "@target-uri": coversTarget = true
+            case "content-digest": coversDigest = true
+            default: break
+            }
         }
+        guard coversMethod else { throw SignatureError.notCovered("@method") }
+        guard coversTarget else { throw SignatureError.notCovered("@target-uri") }
         if request.method == "POST" {
-            guard covers("content-digest") else { throw SignatureError.notCovered("content-digest") }
+            guard coversDigest else { throw SignatureError.notCovered("content-digest") }
         }
-        if covers("content-digest") {
+        if coversDigest {
             guard let digest = request.field("content-digest") else { throw SignatureError.digestMissing }
             try BodyDigest.verifyContentDigest(digest, body: request.body)
         }

@@ -10,32 +10,40 @@ public enum SignatureBase {
 
     /// The same as bytes, built in one buffer: what signing and verifying hash.
     static func bytes(for request: HTTPRequestParts, covering list: StructuredField.InnerList) throws -> [UInt8] {
-        var base: [UInt8] = []
-        base.reserveCapacity(512)
-        var identifiers: [Range<Int>] = []  // where each component's identifier was written
-        for component in list.items {
+        var base = ByteWriter()
+        for (index, component) in list.items.enumerated() {
             guard case .string(let name) = component.item else {
                 throw SignatureError.malformed("component identifiers must be strings")
             }
-            let start = base.count
-            StructuredFieldSerializer.append(component, to: &base)
-            let identifier = start..<base.count
-            if identifiers.contains(where: { base[$0] == base[identifier] }) {
-                throw SignatureError.malformed("\(String(decoding: base[identifier], as: UTF8.self)) is covered twice")
+            // Compared as parsed (one identifier has one serialization), pairwise: each component
+            // before this one had its value in the request, so the count is bounded by the
+            // request's fields, which every lookup below walks anyway.
+            if list.items[..<index].contains(where: { $0.item == component.item && sameParameters($0.parameters, component.parameters) }) {
+                throw SignatureError.malformed("\(StructuredFieldSerializer.parameterizedItem(component)) is covered twice")
             }
-            identifiers.append(identifier)
-            base.append(utf8: ": ")
+            StructuredFieldSerializer.append(component, to: &base)
+            base.append(": ")
             try appendValue(of: name, parameters: component.parameters, in: request, to: &base)
             base.append(UInt8(ascii: "\n"))
         }
-        base.append(utf8: "\"@signature-params\": ")
+        base.append("\"@signature-params\": ")
         StructuredFieldSerializer.append(list, to: &base)
-        return base
+        return base.bytes
+    }
+
+    private static func sameParameters(_ a: StructuredField.Parameters, _ b: StructuredField.Parameters) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
     /// One component's value (§2.1 fields, §2.2 derived components), written straight into the base.
     static func appendValue(of name: String, parameters: StructuredField.Parameters, in request: HTTPRequestParts,
-                            to base: inout [UInt8]) throws {
+                            to base: inout ByteWriter) throws {
+        // A field, the usual case, is told by its first byte: no walk through the derived names.
+        if name.utf8.first != UInt8(ascii: "@") {
+            guard parameters.isEmpty else { throw SignatureError.unsupportedComponent("\(name);\(parameters[0].key)") }
+            try appendField(name, in: request, to: &base)
+            return
+        }
         if name == "@query-param" {
             guard parameters.count == 1, let wanted = parameters.first(where: { $0.key == "name" })?.value.string else {
                 throw SignatureError.unsupportedComponent("@query-param without a single name parameter")
@@ -52,22 +60,23 @@ public enum SignatureBase {
         }
         switch name {
         case "@method": base.append(utf8: request.method)
-        case "@target-uri": base.append(utf8: request.scheme); base.append(utf8: "://"); base.append(utf8: request.authority); target()
+        case "@target-uri": base.append(utf8: request.scheme); base.append("://"); base.append(utf8: request.authority); target()
         case "@authority": base.append(utf8: request.authority)
         case "@scheme": base.append(utf8: request.scheme)
         case "@request-target": target()
         case "@path": base.append(utf8: request.path)
         case "@query": base.append(UInt8(ascii: "?")); base.append(utf8: request.query ?? "")
-        case "@signature-params", "@status":
+        default:  // "@signature-params", "@status" and names RFC 9421 does not define
             throw SignatureError.unsupportedComponent(name)
-        default:
-            guard !name.hasPrefix("@") else { throw SignatureError.unsupportedComponent(name) }
-            guard !ASCII.containsByte(name, where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else {
-                throw SignatureError.malformed("field names must be lower case: \(name)")
-            }
-            guard let value = request.field(name) else { throw SignatureError.missingHeader(name) }
-            base.append(utf8: value)
         }
+    }
+
+    private static func appendField(_ name: String, in request: HTTPRequestParts, to base: inout ByteWriter) throws {
+        guard !ASCII.containsByte(name, where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else {
+            throw SignatureError.malformed("field names must be lower case: \(name)")
+        }
+        guard let value = request.field(name) else { throw SignatureError.missingHeader(name) }
+        base.append(utf8: value)
     }
 
     /// §2.2.8: the named parameter's value, decoded as a form and re-encoded.

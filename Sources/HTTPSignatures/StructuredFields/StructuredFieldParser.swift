@@ -1,54 +1,67 @@
 import Foundation
 
 /// Parses RFC 8941 dictionaries and inner lists, following the algorithms of §4.2 step by step.
-/// Input is bytes: structured fields are ASCII, and anything else is an error.
+/// Input is bytes: structured fields are ASCII, and anything else is an error. The parser reads
+/// the field's own UTF-8 in place (three fields per RFC 9421 check: no copies of them).
 public struct StructuredFieldParser {
-    private let input: [UInt8]
+    private let input: UnsafeBufferPointer<UInt8>
     private var position = 0
 
-    private init(_ text: String) {
-        input = Array(text.utf8)
+    private init(_ input: UnsafeBufferPointer<UInt8>) {
+        self.input = input
+    }
+
+    private static func parsing<R>(_ text: String, _ parse: (inout StructuredFieldParser) throws -> R) rethrows -> R {
+        var text = text
+        return try text.withUTF8 { bytes in
+            var parser = StructuredFieldParser(bytes)
+            return try parse(&parser)
+        }
     }
 
     /// §4.2.2 Parsing a Dictionary (the whole field value).
     public static func dictionary(_ text: String) throws -> StructuredField.Dictionary {
-        var parser = StructuredFieldParser(text)
-        parser.skipSpaces()
+        try parsing(text) { try $0.parseDictionary() }
+    }
+
+    /// An inner list alone, e.g. a Signature-Input member as written in a test.
+    public static func innerList(_ text: String) throws -> StructuredField.InnerList {
+        try parsing(text) { parser in
+            parser.skipSpaces()
+            let list = try parser.parseInnerList()
+            parser.skipSpaces()
+            guard parser.atEnd else { throw parser.error("unexpected characters after the list") }
+            return list
+        }
+    }
+
+    // MARK: - §4.2 algorithms
+
+    private mutating func parseDictionary() throws -> StructuredField.Dictionary {
+        skipSpaces()
         var members: StructuredField.Dictionary = []
-        while !parser.atEnd {
-            let key = try parser.parseKey()
+        while !atEnd {
+            let key = try parseKey()
             let member: StructuredField.Member
-            if parser.peek == UInt8(ascii: "=") {
-                parser.position += 1
-                member = try parser.parseItemOrInnerList()
+            if peek == UInt8(ascii: "=") {
+                position += 1
+                member = try parseItemOrInnerList()
             } else {
-                member = .item(StructuredField.ParameterizedItem(.boolean(true), parameters: try parser.parseParameters()))
+                member = .item(StructuredField.ParameterizedItem(.boolean(true), parameters: try parseParameters()))
             }
             if let index = members.firstIndex(where: { $0.key == key }) {
                 members.remove(at: index)  // a later duplicate overrides, in the later position
             }
             members.append((key, member))
-            parser.skipOWS()
-            if parser.atEnd { return members }
-            guard parser.peek == UInt8(ascii: ",") else { throw parser.error("expected ',' between members") }
-            parser.position += 1
-            parser.skipOWS()
-            if parser.atEnd { throw parser.error("trailing comma") }
+            skipOWS()
+            if atEnd { return members }
+            guard peek == UInt8(ascii: ",") else { throw error("expected ',' between members") }
+            position += 1
+            skipOWS()
+            if atEnd { throw error("trailing comma") }
         }
         return members
     }
-
-    /// An inner list alone, e.g. a Signature-Input member as written in a test.
-    public static func innerList(_ text: String) throws -> StructuredField.InnerList {
-        var parser = StructuredFieldParser(text)
-        parser.skipSpaces()
-        let list = try parser.parseInnerList()
-        parser.skipSpaces()
-        guard parser.atEnd else { throw parser.error("unexpected characters after the list") }
-        return list
-    }
-
-    // MARK: - §4.2 algorithms
 
     private mutating func parseItemOrInnerList() throws -> StructuredField.Member {
         if peek == UInt8(ascii: "(") { return .innerList(try parseInnerList()) }
@@ -60,6 +73,7 @@ public struct StructuredFieldParser {
         guard peek == UInt8(ascii: "(") else { throw error("expected '('") }
         position += 1
         var items: [StructuredField.ParameterizedItem] = []
+        items.reserveCapacity(8)  // a signature covers a handful of components: one allocation
         while !atEnd {
             skipSpaces()
             if peek == UInt8(ascii: ")") {
@@ -78,6 +92,7 @@ public struct StructuredFieldParser {
     private mutating func parseParameters() throws -> StructuredField.Parameters {
         var parameters: StructuredField.Parameters = []
         while peek == UInt8(ascii: ";") {
+            if parameters.isEmpty { parameters.reserveCapacity(4) }  // created, keyid, alg, …: one allocation
             position += 1
             skipSpaces()
             let key = try parseKey()
@@ -195,17 +210,19 @@ public struct StructuredFieldParser {
     private mutating func parseByteSequence() throws -> StructuredField.Item {
         position += 1
         let start = position
-        while let byte = peek, byte != UInt8(ascii: ":") {
-            guard isAlphaNumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=") else {
-                throw error("bad character in byte sequence")
-            }
-            position += 1
+        // memchr: a signature's sequence is 344 characters, scanned on every RFC 9421 check.
+        guard let base = input.baseAddress, start < input.count,
+              let colon = memchr(base + start, Int32(UInt8(ascii: ":")), input.count - start) else {
+            position = input.count
+            throw error("byte sequence is not closed")
         }
-        guard peek == UInt8(ascii: ":") else { throw error("byte sequence is not closed") }
-        let encoded = input[start..<position]
-        position += 1
-        // RFC 8941 tolerates missing padding when parsing; Base64.decode does too.
-        guard let bytes = Base64.decode(encoded) else { throw error("byte sequence is not base64") }
+        let end = base.distance(to: colon.assumingMemoryBound(to: UInt8.self))
+        position = end + 1
+        // Base64.decode refuses any character outside the alphabet and any '=' but up to two at
+        // the end, which is §4.2.7's check; it also tolerates missing padding, as §4.2.7 allows.
+        guard let bytes = Base64.decode(UnsafeBufferPointer(rebasing: input[start..<end])) else {
+            throw error("byte sequence is not base64")
+        }
         return .bytes(bytes)
     }
 

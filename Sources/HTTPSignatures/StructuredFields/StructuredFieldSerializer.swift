@@ -1,13 +1,13 @@
 import Foundation
 
 /// RFC 8941 §4.1 serialization: the canonical text RFC 9421 signs (`@signature-params`,
-/// `Signature-Input`, `Signature`, `Content-Digest`). Written into one byte buffer: a signature
+/// `Signature-Input`, `Signature`, `Content-Digest`). Written into one `ByteWriter`: a signature
 /// base is serialized for every verification.
 public enum StructuredFieldSerializer {
     public static func dictionary(_ members: StructuredField.Dictionary) -> String {
         text { output in
             for (index, (key, member)) in members.enumerated() {
-                if index > 0 { output.append(utf8: ", ") }
+                if index > 0 { output.append(", ") }
                 output.append(utf8: key)
                 switch member {
                 case .item(let item):
@@ -33,13 +33,13 @@ public enum StructuredFieldSerializer {
 
     public static func bareItem(_ item: StructuredField.Item) -> String { text { append(item, to: &$0) } }
 
-    private static func text(_ write: (inout [UInt8]) -> Void) -> String {
-        var output: [UInt8] = []
+    private static func text(_ write: (inout ByteWriter) -> Void) -> String {
+        var output = ByteWriter()
         write(&output)
-        return String(decoding: output, as: UTF8.self)
+        return output.string
     }
 
-    static func append(_ list: StructuredField.InnerList, to output: inout [UInt8]) {
+    static func append(_ list: StructuredField.InnerList, to output: inout ByteWriter) {
         output.append(UInt8(ascii: "("))
         for (index, item) in list.items.enumerated() {
             if index > 0 { output.append(UInt8(ascii: " ")) }
@@ -49,12 +49,12 @@ public enum StructuredFieldSerializer {
         append(list.parameters, to: &output)
     }
 
-    static func append(_ item: StructuredField.ParameterizedItem, to output: inout [UInt8]) {
+    static func append(_ item: StructuredField.ParameterizedItem, to output: inout ByteWriter) {
         append(item.item, to: &output)
         append(item.parameters, to: &output)
     }
 
-    static func append(_ parameters: StructuredField.Parameters, to output: inout [UInt8]) {
+    static func append(_ parameters: StructuredField.Parameters, to output: inout ByteWriter) {
         for (key, value) in parameters {
             output.append(UInt8(ascii: ";"))
             output.append(utf8: key)
@@ -64,9 +64,24 @@ public enum StructuredFieldSerializer {
         }
     }
 
-    static func append(_ item: StructuredField.Item, to output: inout [UInt8]) {
+    /// An integer's digits, written in place: `String(value)` made a string per `created` and
+    /// `expires` of every signature base.
+    private static func appendDecimal(_ value: Int64, to output: inout ByteWriter) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value.magnitude, first = digits.count
+            repeat {  // from the last digit back
+                first -= 1
+                digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(UnsafeBufferPointer(rebasing: digits[first...]))
+        }
+    }
+
+    static func append(_ item: StructuredField.Item, to output: inout ByteWriter) {
         switch item {
-        case .integer(let value): output.append(utf8: String(value))
+        case .integer(let value): appendDecimal(value, to: &output)
         case .decimal(let value):
             var text = String(format: "%.3f", value)
             while text.hasSuffix("0") && !text.hasSuffix(".0") { text.removeLast() }
@@ -87,7 +102,7 @@ public enum StructuredFieldSerializer {
             output.append(UInt8(ascii: ":"))
             output.append(utf8: Data(value).base64EncodedString())
             output.append(UInt8(ascii: ":"))
-        case .boolean(let value): output.append(utf8: value ? "?1" : "?0")
+        case .boolean(let value): output.append(value ? "?1" : "?0")
         }
     }
 }

@@ -1,0 +1,117 @@
+import COpenSSL
+import Testing
+@testable import LecternCrypto
+
+/// `RSAPublicVerifier` checks PKCS#1 v1.5 signatures with OpenSSL's arithmetic but its own
+/// comparison: it must answer exactly as OpenSSL's `EVP_DigestVerify` does, on good signatures,
+/// on every damaged one, and on encodings built to fool a verifier that parses its padding.
+@Suite struct RSAPublicVerifierTests {
+    static let message = Array("POST /inbox\nhost: blog.example\ndigest: SHA-256=…".utf8)
+
+    /// OpenSSL's own answer, through its EVP interface: the oracle.
+    static func openSSLVerifies(_ signature: [UInt8], _ message: [UInt8], _ key: PrivateKey) throws -> Bool {
+        try key.key.withContext(.rsaV15SHA256, signing: false, "verify") { context in
+            EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+        }
+    }
+
+    /// The private key's raw RSA operation on `encoded` (no padding added): a "signature" whose
+    /// e-th power is exactly `encoded`.
+    static func rawSignature(of encoded: [UInt8], _ key: PrivateKey) throws -> [UInt8] {
+        let context = try #require(EVP_PKEY_CTX_new_from_pkey(nil, key.key.pointer, nil))
+        defer { EVP_PKEY_CTX_free(context) }
+        #expect(EVP_PKEY_sign_init(context) == 1 && EVP_PKEY_CTX_set_rsa_padding(context, RSA_NO_PADDING) == 1)
+        var output = [UInt8](repeating: 0, count: encoded.count), length = encoded.count
+        #expect(EVP_PKEY_sign(context, &output, &length, encoded, encoded.count) == 1)
+        return output
+    }
+
+    static let sha256DigestInfo: [UInt8] = [0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
+
+    @Test(arguments: [2048, 3072])
+    func agreesWithOpenSSLOnGoodAndDamagedSignatures(bits: Int) throws {
+        let key = try PrivateKey.generate(.rsa(bits: bits))
+        let verifier = try #require(key.key.rsaVerifier)
+        #expect(verifier.size == bits / 8)
+        let signature = try key.sign(Self.message, algorithm: .rsaV15SHA256)
+        #expect(verifier.verify(signature, for: Self.message))
+        #expect(try Self.openSSLVerifies(signature, Self.message, key))
+        var damaged: [[UInt8]] = [Array(signature.dropLast()), signature + [0], [0] + signature, [], Array(repeating: 0, count: signature.count)]
+        for position in stride(from: 0, to: signature.count, by: 7) {
+            var flipped = signature
+            flipped[position] ^= 0x01
+            damaged.append(flipped)
+        }
+        for candidate in damaged {
+            #expect(!verifier.verify(candidate, for: Self.message))
+            #expect(try !Self.openSSLVerifies(candidate, Self.message, key))
+        }
+        #expect(!verifier.verify(signature, for: Self.message + [0]))
+    }
+
+    /// RSAVP1 step 1: a representative not below the modulus is refused, even one that
+    /// reduces to a valid signature (s + n ≡ s mod n, and OpenSSL's exponentiation would reduce it).
+    @Test func refusesSignaturesNotBelowTheModulus() throws {
+        var tried = 0
+        for _ in 0..<5 {
+            let key = try PrivateKey.generate(.rsa(bits: 2048))
+            let verifier = try #require(key.key.rsaVerifier)
+            var modulus: OpaquePointer?
+            #expect(EVP_PKEY_get_bn_param(key.key.pointer, "n", &modulus) == 1)
+            defer { BN_free(modulus) }
+            var modulusBytes = [UInt8](repeating: 0, count: 256)
+            #expect(BN_bn2binpad(modulus, &modulusBytes, 256) == 256)
+            #expect(!verifier.verify(modulusBytes, for: Self.message))
+            #expect(!verifier.verify(Array(repeating: 0xff, count: 256), for: Self.message))
+            // s + n fits in 256 bytes only when s < 2^2048 - n: look for a message whose signature does.
+            for index in 0..<200 {
+                let message = Self.message + Array("\(index)".utf8)
+                let signature = try key.sign(message, algorithm: .rsaV15SHA256)
+                let sum = BN_new(), s = BN_bin2bn(signature, Int32(signature.count), nil)
+                defer { BN_free(sum); BN_free(s) }
+                #expect(BN_add(sum, s, modulus) == 1)
+                var wrapped = [UInt8](repeating: 0, count: 256)
+                guard BN_bn2binpad(sum, &wrapped, 256) == 256 else { continue }
+                #expect(verifier.verify(signature, for: message))
+                #expect(!verifier.verify(wrapped, for: message), "s + n must not pass for s")
+                tried += 1
+                if tried == 3 { return }
+            }
+        }
+        Issue.record("no signature below 2^2048 - n in 1,000 tries")
+    }
+
+    /// Encodings that carry the right hash in the wrong frame: garbage after the hash (the 2006
+    /// forgery shape), a short padding, block type 2, another hash's DigestInfo, no DigestInfo.
+    @Test func refusesEveryEncodingButTheOneTheRFCDefines() throws {
+        let key = try PrivateKey.generate(.rsa(bits: 2048))
+        let verifier = try #require(key.key.rsaVerifier)
+        let hash = Digest.sha256(Self.message), size = 256
+        func encoding(type: UInt8 = 1, info: [UInt8] = Self.sha256DigestInfo, hash: [UInt8] = hash, trailer: [UInt8] = []) -> [UInt8] {
+            let tail = [0] + info + hash + trailer
+            return [0, type] + Array(repeating: 0xff, count: size - 2 - tail.count) + tail
+        }
+        let good = try Self.rawSignature(of: encoding(), key)
+        #expect(verifier.verify(good, for: Self.message), "the raw operation itself is right")
+        let sha512Info: [UInt8] = [0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00, 0x04, 0x40]
+        let forged: [[UInt8]] = [
+            encoding(trailer: Array(repeating: 0x41, count: 100)),  // hash, then garbage
+            encoding(type: 2),
+            encoding(info: []),
+            encoding(info: sha512Info, hash: Digest.sha512(Self.message)),
+            encoding(info: sha512Info),
+            Array(encoding().dropFirst(1)) + [0],  // shifted by a byte
+        ]
+        for encoded in forged {
+            let signature = try Self.rawSignature(of: encoded, key)
+            #expect(!verifier.verify(signature, for: Self.message))
+            #expect(try !Self.openSSLVerifies(signature, Self.message, key))
+        }
+    }
+
+    /// A key restricted to PSS, or too short for a SHA-256 encoding, keeps OpenSSL's own path.
+    @Test func onlyPlainRSAKeysTakeThisPath() throws {
+        #expect(try PrivateKey.generate(.ed25519).key.rsaVerifier == nil)
+        #expect(try PrivateKey.generate(.rsa(bits: 2048)).key.rsaVerifier != nil)
+    }
+}
