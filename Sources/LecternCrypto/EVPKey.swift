@@ -11,13 +11,18 @@ final class EVPKey: @unchecked Sendable {
     /// key: one restricted to PSS (`rsassaPss`) keeps OpenSSL's own choice of padding, and so
     /// does any key the verifier cannot take.
     let rsaVerifier: RSAPublicVerifier?
+    /// Why an RSA key's numbers are outside what Lectern accepts from a remote actor; nil for
+    /// acceptable keys and for keys that are not RSA.
+    let rsaProblem: String?
 
     init(_ pointer: OpaquePointer) {
         self.pointer = pointer
         self.type = Self.type(of: pointer)
+        let numbers = RSAPublicNumbers(key: pointer)
+        rsaProblem = numbers?.problem
         // Made with the key (the Montgomery context costs microseconds, once): a remote
         // actor's key is parsed once, cached, and checks every request that actor sends.
-        rsaVerifier = EVP_PKEY_get_base_id(pointer) == NID_rsaEncryption ? RSAPublicVerifier(key: pointer) : nil
+        rsaVerifier = EVP_PKEY_get_base_id(pointer) == NID_rsaEncryption ? numbers.flatMap(RSAPublicVerifier.init) : nil
     }
 
     deinit { EVP_PKEY_free(pointer) }

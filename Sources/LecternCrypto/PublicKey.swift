@@ -26,6 +26,8 @@ public struct PublicKey: Sendable {
         guard let parsed else { throw CryptoError.openSSL(operation) }
         key = EVPKey(parsed)
         guard key.type != nil else { throw CryptoError(operation, reason: "not an RSA or Ed25519 key") }
+        // Remote keys are the sender's choice: one that makes every check expensive is refused here.
+        if let problem = key.rsaProblem { throw CryptoError(operation, reason: "refused: \(problem)") }
     }
 
     public var type: KeyType { key.type! }

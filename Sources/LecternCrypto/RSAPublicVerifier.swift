@@ -18,8 +18,7 @@ import Synchronization
 final class RSAPublicVerifier: @unchecked Sendable {
     /// `k`, the modulus's length in bytes: a signature is exactly this long.
     let size: Int
-    private let modulus: OpaquePointer
-    private let exponent: OpaquePointer
+    private let numbers: RSAPublicNumbers
     private let montgomery: OpaquePointer
     private let spare = Mutex<[Scratch]>([])
     /// More spare scratch contexts than threads that verify at once would only hold memory.
@@ -34,38 +33,28 @@ final class RSAPublicVerifier: @unchecked Sendable {
         let context: OpaquePointer, signature: OpaquePointer, result: OpaquePointer
     }
 
-    /// nil when `key` is not an RSA key whose numbers OpenSSL hands out, or whose modulus is too
-    /// short for a SHA-256 encoding (62 bytes, §9.2 step 3): the caller keeps OpenSSL's own path.
-    init?(key: OpaquePointer) {
-        var modulus: OpaquePointer?, exponent: OpaquePointer?
-        // "n" and "e": OSSL_PKEY_PARAM_RSA_N and OSSL_PKEY_PARAM_RSA_E.
-        guard EVP_PKEY_get_bn_param(key, "n", &modulus) == 1, let modulus,
-              EVP_PKEY_get_bn_param(key, "e", &exponent) == 1, let exponent else {
-            BN_free(modulus)
-            return nil
-        }
-        let size = Int((BN_num_bits(modulus) + 7) / 8)
-        let context = BN_CTX_new()
+    /// nil for numbers `RSAPublicNumbers` refuses, or a modulus too short for a SHA-256
+    /// encoding (62 bytes, §9.2 step 3): the caller keeps OpenSSL's own path.
+    init?(numbers: RSAPublicNumbers) {
+        guard numbers.problem == nil else { return nil }
+        let size = Int((BN_num_bits(numbers.modulus) + 7) / 8)
+        guard size >= 19 + 32 + 11, BN_is_odd(numbers.modulus) == 1 else { return nil }
+        guard let context = BN_CTX_new() else { return nil }  // BN_MONT_CTX_set does not take nil
         defer { BN_CTX_free(context) }
-        guard size >= 19 + 32 + 11, BN_is_odd(modulus) == 1, let montgomery = BN_MONT_CTX_new() else {
-            BN_free(modulus); BN_free(exponent)
-            return nil
-        }
-        guard BN_MONT_CTX_set(montgomery, modulus, context) == 1 else {
-            BN_MONT_CTX_free(montgomery); BN_free(modulus); BN_free(exponent)
+        guard let montgomery = BN_MONT_CTX_new() else { return nil }
+        guard BN_MONT_CTX_set(montgomery, numbers.modulus, context) == 1 else {
+            BN_MONT_CTX_free(montgomery)
+            ERR_clear_error()
             return nil
         }
         self.size = size
-        self.modulus = modulus
-        self.exponent = exponent
+        self.numbers = numbers
         self.montgomery = montgomery
     }
 
     deinit {
         spare.withLock { $0.forEach(Self.free) }
         BN_MONT_CTX_free(montgomery)
-        BN_free(modulus)
-        BN_free(exponent)
     }
 
     /// Whether `signature` is a PKCS#1 v1.5 signature of `message`'s SHA-256; false for any
@@ -74,8 +63,8 @@ final class RSAPublicVerifier: @unchecked Sendable {
         guard signature.count == size, let scratch = take() else { return false }
         defer { giveBack(scratch) }
         guard BN_bin2bn(signature, Int32(size), scratch.signature) != nil,
-              BN_ucmp(scratch.signature, modulus) < 0,
-              BN_mod_exp_mont(scratch.result, scratch.signature, exponent, modulus, scratch.context, montgomery) == 1 else {
+              BN_ucmp(scratch.signature, numbers.modulus) < 0,
+              BN_mod_exp_mont(scratch.result, scratch.signature, numbers.exponent, numbers.modulus, scratch.context, montgomery) == 1 else {
             ERR_clear_error()  // an allocation failure queues a reason no caller asked for
             return false
         }
@@ -120,5 +109,50 @@ final class RSAPublicVerifier: @unchecked Sendable {
         BN_CTX_free(scratch.context)
         BN_free(scratch.signature)
         BN_free(scratch.result)
+    }
+}
+
+/// An RSA key's public numbers, and the limits a remote actor's key must keep. The key is the
+/// sender's choice: OpenSSL bounds the public exponent only above 3072 bits, so a key whose
+/// exponent is as long as its modulus would make every check of every request it signs a
+/// full-length exponentiation (milliseconds to seconds), and a modulus of thousands of words
+/// would do the same. Fediverse keys are 2048 to 4096 bits with e = 65537.
+final class RSAPublicNumbers: @unchecked Sendable {
+    /// Half OpenSSL's own limit (16,384): a check costs the square of the length, so an
+    /// 8,192-bit key already costs sixteen 2,048-bit checks.
+    static let maximumModulusBits: Int32 = 8192
+    static let maximumExponentBits: Int32 = 64  // OpenSSL's OPENSSL_RSA_MAX_PUBEXP_BITS, for every size
+    let modulus: OpaquePointer
+    let exponent: OpaquePointer
+
+    /// nil for a key that is not RSA (or whose numbers OpenSSL does not hand out).
+    init?(key: OpaquePointer) {
+        var modulus: OpaquePointer?, exponent: OpaquePointer?
+        // "n" and "e": OSSL_PKEY_PARAM_RSA_N and OSSL_PKEY_PARAM_RSA_E.
+        guard EVP_PKEY_get_bn_param(key, "n", &modulus) == 1, let modulus,
+              EVP_PKEY_get_bn_param(key, "e", &exponent) == 1, let exponent else {
+            BN_free(modulus)
+            ERR_clear_error()
+            return nil
+        }
+        self.modulus = modulus
+        self.exponent = exponent
+    }
+
+    deinit {
+        BN_free(modulus)
+        BN_free(exponent)
+    }
+
+    /// Why these numbers are refused, or nil.
+    var problem: String? {
+        let bits = BN_num_bits(modulus)
+        if bits > Self.maximumModulusBits { return "an RSA modulus of \(bits) bits (at most \(Self.maximumModulusBits))" }
+        let exponentBits = BN_num_bits(exponent)
+        guard BN_is_odd(exponent) == 1, exponentBits >= 2, exponentBits <= Self.maximumExponentBits,
+              BN_ucmp(exponent, modulus) < 0 else {
+            return "an RSA public exponent that is not odd, from 3 to 64 bits and below the modulus"
+        }
+        return nil
     }
 }

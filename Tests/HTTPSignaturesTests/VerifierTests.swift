@@ -228,6 +228,23 @@ import LecternCrypto
         request.setHeader("Signature-Input", "sig1=(\"@method\"")
         await #expect(throws: SignatureError.self) { try await verify(request) }
     }
+
+    /// Each label may name its own key, fetched and checked in turn: a request carrying dozens
+    /// is refused before any of that.
+    @Test func manyLabelsAreRefusedBeforeAnyKeyIsFetched() async throws {
+        var request = try RoundTripTests.signed(.rfc9421, RoundTripTests.rsa, .delivery())
+        let input = request.field("signature-input")!, signature = request.field("signature")!
+        let labels = 0..<(RFC9421Verifier.maximumLabels + 1)
+        func many(_ field: String) -> String {
+            labels.map { field.replacingOccurrences(of: "sig1=", with: "s\($0)=") }.joined(separator: ", ")
+        }
+        request.setHeader("Signature-Input", many(input))
+        request.setHeader("Signature", many(signature))
+        await #expect(throws: SignatureError.malformed("more than 8 signatures in Signature-Input")) { try await verify(request) }
+        request.setHeader("Signature-Input", input + ", " + input.replacingOccurrences(of: "sig1=", with: "sig2="))
+        request.setHeader("Signature", signature + ", " + signature.replacingOccurrences(of: "sig1=", with: "sig2="))
+        try await verify(request)  // two labels are fine
+    }
 }
 
 @Suite struct StructuredFieldTests {
@@ -262,6 +279,20 @@ import LecternCrypto
         #expect(item("i") == .bytes([0x41]) && item("j") == .bytes([0x41, 0x42]))
         // Serialized canonically: byte sequences get their padding.
         #expect(StructuredFieldSerializer.dictionary(parsed) == text.replacingOccurrences(of: ":QQ:", with: ":QQ==:"))
+    }
+
+    /// RFC 8941's minimums are what the parser takes: more members, items or parameters would
+    /// cost quadratic duplicate checks before any key is known.
+    @Test func takesRFC8941sMinimumsAndNoMore() throws {
+        func members(_ count: Int) -> String { (0..<count).map { "m\($0)=1" }.joined(separator: ", ") }
+        func items(_ count: Int) -> String { "a=(" + (0..<count).map { "\($0)" }.joined(separator: " ") + ")" }
+        func parameters(_ count: Int) -> String { "a=1" + (0..<count).map { ";p\($0)" }.joined() }
+        #expect(try StructuredFieldParser.dictionary(members(1024)).count == 1024)
+        #expect(throws: StructuredFieldError.self) { try StructuredFieldParser.dictionary(members(1025)) }
+        #expect(try StructuredFieldParser.dictionary(items(256)).count == 1)
+        #expect(throws: StructuredFieldError.self) { try StructuredFieldParser.dictionary(items(257)) }
+        #expect(try StructuredFieldParser.dictionary(parameters(256)).count == 1)
+        #expect(throws: StructuredFieldError.self) { try StructuredFieldParser.dictionary(parameters(257)) }
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import COpenSSL
 import Testing
 @testable import LecternCrypto
@@ -109,9 +110,64 @@ import Testing
         }
     }
 
-    /// A key restricted to PSS, or too short for a SHA-256 encoding, keeps OpenSSL's own path.
+    /// A key restricted to PSS keeps OpenSSL's own path (its padding is OpenSSL's choice).
     @Test func onlyPlainRSAKeysTakeThisPath() throws {
         #expect(try PrivateKey.generate(.ed25519).key.rsaVerifier == nil)
         #expect(try PrivateKey.generate(.rsa(bits: 2048)).key.rsaVerifier != nil)
+        let context = try #require(EVP_PKEY_CTX_new_from_name(nil, "RSA-PSS", nil))
+        defer { EVP_PKEY_CTX_free(context) }
+        var generated: OpaquePointer?
+        #expect(EVP_PKEY_keygen_init(context) == 1 && EVP_PKEY_CTX_set_rsa_keygen_bits(context, 2048) == 1)
+        #expect(EVP_PKEY_generate(context, &generated) == 1)
+        let pss = EVPKey(try #require(generated))
+        #expect(pss.type == .rsa(bits: 2048))
+        #expect(pss.rsaVerifier == nil && pss.rsaProblem == nil)
+    }
+
+    /// A PKCS#1 `RSA PUBLIC KEY` PEM with these numbers (big-endian bytes).
+    static func pem(modulus: [UInt8], exponent: [UInt8]) -> String {
+        func length(_ count: Int) -> [UInt8] {
+            count < 128 ? [UInt8(count)] : count < 256 ? [0x81, UInt8(count)] : [0x82, UInt8(count >> 8), UInt8(count & 0xff)]
+        }
+        func integer(_ bytes: [UInt8]) -> [UInt8] {
+            let body = bytes.first.map { $0 >= 0x80 } == true ? [0] + bytes : bytes
+            return [0x02] + length(body.count) + body
+        }
+        let content = integer(modulus) + integer(exponent)
+        let der = [0x30] + length(content.count) + content
+        let base64 = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return "-----BEGIN RSA PUBLIC KEY-----\n\(base64)\n-----END RSA PUBLIC KEY-----\n"
+    }
+
+    static func randomOddModulus(bytes count: Int) -> [UInt8] {
+        var modulus = SecureRandom.bytes(count)
+        modulus[0] |= 0x80
+        modulus[count - 1] |= 1
+        return modulus
+    }
+
+    /// A remote key is the sender's choice: one whose exponent is as long as its modulus, or
+    /// whose modulus is huge, would make every check of every request it signs cost
+    /// milliseconds to seconds. OpenSSL bounds the exponent only above 3,072 bits.
+    @Test func refusesKeysThatMakeEveryCheckExpensive() throws {
+        let modulus = Self.randomOddModulus(bytes: 256)
+        let normal = try PublicKey(pem: Self.pem(modulus: modulus, exponent: [0x01, 0x00, 0x01]))
+        #expect(normal.type == .rsa(bits: 2048), "the PEM builder is right")
+        var almostModulus = modulus
+        almostModulus[255] -= 2  // n - 2: odd, below n, 2,048 bits
+        let refused: [(String, [UInt8], [UInt8])] = [
+            ("exponent as long as the modulus", modulus, almostModulus),
+            ("65-bit exponent", modulus, [0x01] + Array(repeating: 0, count: 7) + [0x01]),
+            ("even exponent", modulus, [0x01, 0x00, 0x00]),
+            ("exponent 1", modulus, [0x01]),
+            ("8,200-bit modulus", Self.randomOddModulus(bytes: 1025), [0x01, 0x00, 0x01]),
+        ]
+        for (name, n, e) in refused {
+            #expect(throws: CryptoError.self, "\(name)") { try PublicKey(pem: Self.pem(modulus: n, exponent: e)) }
+            do { _ = try PublicKey(pem: Self.pem(modulus: n, exponent: e)) } catch let error as CryptoError {
+                #expect(error.reason.hasPrefix("refused"), "\(name): \(error)")
+            }
+        }
+        #expect(throws: Never.self) { try PublicKey(pem: Self.pem(modulus: Self.randomOddModulus(bytes: 1024), exponent: [0x01, 0x00, 0x01])) }
     }
 }

@@ -15,6 +15,9 @@ struct RFC9421Candidate {
 /// POST, the same time window as draft-cavage.
 struct RFC9421Verifier {
     let now: Date
+    /// Every label may name a key of its own, and each would be fetched (twice, on failure) and
+    /// checked: more labels than any real sender adds are refused before any of that.
+    static let maximumLabels = 8
 
     /// Every label that passes the policy, in header order, or the first label's error.
     func candidates(_ request: HTTPRequestParts, input inputValue: String) throws -> [RFC9421Candidate] {
@@ -28,11 +31,16 @@ struct RFC9421Verifier {
             throw SignatureError.malformed("\(error)")
         }
         guard !inputs.isEmpty else { throw SignatureError.missingSignature }
+        guard inputs.count <= Self.maximumLabels else {
+            throw SignatureError.malformed("more than \(Self.maximumLabels) signatures in Signature-Input")
+        }
         var accepted: [RFC9421Candidate] = []
         var firstError: (any Error)?
+        var bodyDigest: Result<Void, any Error>?  // the body is hashed once, however many labels cover it
         for (label, member) in inputs {
             do {
-                accepted.append(try check(label: label, member: member, signatures: signatures, request: request))
+                accepted.append(try check(label: label, member: member, signatures: signatures, request: request,
+                                          bodyDigest: &bodyDigest))
             } catch {
                 firstError = firstError ?? error
             }
@@ -42,7 +50,7 @@ struct RFC9421Verifier {
     }
 
     private func check(label: String, member: StructuredField.Member, signatures: StructuredField.Dictionary,
-                       request: HTTPRequestParts) throws -> RFC9421Candidate {
+                       request: HTTPRequestParts, bodyDigest: inout Result<Void, any Error>?) throws -> RFC9421Candidate {
         guard case .innerList(let list) = member else { throw SignatureError.malformed("\(label) is not an inner list") }
         guard let entry = signatures.first(where: { $0.key == label })?.value, case .item(let item) = entry,
               let signature = item.item.bytes else { throw SignatureError.missingParameter("signature for \(label)") }
@@ -64,8 +72,13 @@ struct RFC9421Verifier {
             guard coversDigest else { throw SignatureError.notCovered("content-digest") }
         }
         if coversDigest {
-            guard let digest = request.field("content-digest") else { throw SignatureError.digestMissing }
-            try BodyDigest.verifyContentDigest(digest, body: request.body)
+            if bodyDigest == nil {
+                bodyDigest = Result {
+                    guard let digest = request.field("content-digest") else { throw SignatureError.digestMissing }
+                    try BodyDigest.verifyContentDigest(digest, body: request.body)
+                }
+            }
+            try bodyDigest?.get()
         }
         let expires = list.parameter("expires")?.integer.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         let acceptedUntil = try TimeWindow.check(created: Date(timeIntervalSince1970: TimeInterval(created)), expires: expires, now: now)

@@ -15,7 +15,8 @@ public enum SignatureBase {
             guard case .string(let name) = component.item else {
                 throw SignatureError.malformed("component identifiers must be strings")
             }
-            // Compared as parsed (one identifier has one serialization), pairwise: each component
+            // Compared as parsed (for the identifiers accepted below, strings with at most a string
+            // parameter, the same as comparing serializations), pairwise: each component
             // before this one had its value in the request, so the count is bounded by the
             // request's fields, which every lookup below walks anyway.
             if list.items[..<index].contains(where: { $0.item == component.item && sameParameters($0.parameters, component.parameters) }) {

@@ -4,6 +4,10 @@ import Foundation
 /// Input is bytes: structured fields are ASCII, and anything else is an error. The parser reads
 /// the field's own UTF-8 in place (three fields per RFC 9421 check: no copies of them).
 public struct StructuredFieldParser {
+    /// RFC 8941's minimums (§3.1.1, §3.1.2, §3.2), and the most this parser takes: duplicate
+    /// keys are looked for among those before, so a header of thousands of made-up members would
+    /// cost quadratic work before any key is known.
+    static let maximumMembers = 1024, maximumItems = 256, maximumParameters = 256
     private let input: UnsafeBufferPointer<UInt8>
     private var position = 0
 
@@ -53,6 +57,7 @@ public struct StructuredFieldParser {
                 members.remove(at: index)  // a later duplicate overrides, in the later position
             }
             members.append((key, member))
+            guard members.count <= Self.maximumMembers else { throw error("more than \(Self.maximumMembers) members") }
             skipOWS()
             if atEnd { return members }
             guard peek == UInt8(ascii: ",") else { throw error("expected ',' between members") }
@@ -82,6 +87,7 @@ public struct StructuredFieldParser {
             }
             let item = try parseBareItem()
             items.append(StructuredField.ParameterizedItem(item, parameters: try parseParameters()))
+            guard items.count <= Self.maximumItems else { throw error("more than \(Self.maximumItems) items in an inner list") }
             guard let next = peek, next == UInt8(ascii: " ") || next == UInt8(ascii: ")") else {
                 throw error("expected ' ' or ')' in inner list")
             }
@@ -105,6 +111,7 @@ public struct StructuredFieldParser {
                 parameters[index].value = value  // duplicates: last wins, first position kept
             } else {
                 parameters.append((key, value))
+                guard parameters.count <= Self.maximumParameters else { throw error("more than \(Self.maximumParameters) parameters") }
             }
         }
         return parameters
@@ -221,6 +228,7 @@ public struct StructuredFieldParser {
         // Base64.decode refuses any character outside the alphabet and any '=' but up to two at
         // the end, which is §4.2.7's check; it also tolerates missing padding, as §4.2.7 allows.
         guard let bytes = Base64.decode(UnsafeBufferPointer(rebasing: input[start..<end])) else {
+            position = start  // the error names where the sequence starts
             throw error("byte sequence is not base64")
         }
         return .bytes(bytes)
