@@ -53,9 +53,11 @@ let package = Package(
                             .embedInCode("0003_trust_identity.sql"), .embedInCode("0004_silence.sql"),
                             .embedInCode("0005_digest_numbers.sql"), .embedInCode("0006_search.sql"),
                             .embedInCode("0007_search_state.sql")]),
+        // sqlite3_db_config, which is variadic: Swift cannot call it.
+        .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "Store",
-            dependencies: ["LecternMigrations", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CSQLiteShim", "LecternMigrations", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .target(name: "ActivityStreams", swiftSettings: swiftSettings),

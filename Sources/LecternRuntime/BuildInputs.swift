@@ -45,7 +45,7 @@ struct BuildInputs: Equatable {
     /// A file that could not be written only means the next build looks at everything.
     func save(in publicFolder: URL) throws {
         let text = "\(fingerprint) \(output) \(nextScheduled.map { String($0.timeIntervalSince1970) } ?? "-") \(files)"
-        try Data(text.utf8).write(to: Self.url(publicFolder), options: .atomic)
+        try BuildRecordFile.replace(Self.url(publicFolder), with: Array(text.utf8))
     }
 
     private static func url(_ publicFolder: URL) -> URL {

@@ -40,6 +40,25 @@ import Testing
         #expect(try reopened.database.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
     }
 
+    /// Closing leaves the write-ahead log for the next process instead of copying it into the
+    /// database (two syncs, and a third for the next process's new log): every command paid
+    /// them. Nothing is lost: the next connection reads the log.
+    @Test func closingKeepsTheLogAndLosesNothing() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
+        do {
+            let store = try Store(path: path)
+            _ = try store.syncPosts([CurrentPost(record: PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
+                                                                    contentHash: "1", publishedAt: Date()))])
+            try store.database.close()
+        }
+        let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        #expect((log ?? 0) > 0, "the log is kept, not checkpointed and deleted")
+        let reopened = try Store(path: path)
+        #expect(try reopened.publishedPosts().map(\.title) == ["A"])
+        #expect(try reopened.integrityProblems().isEmpty)
+    }
+
     @Test func failingMigrationRollsBackAndNamesTheFile() throws {
         let queue = try DatabaseQueue()
         let broken = Migrations.all + [("0099_broken.sql", "CREATE TABLE extra (id INTEGER); INSERT INTO nowhere VALUES (1);")]

@@ -45,6 +45,6 @@ struct BuildManifest: Equatable {
             bytes.append(contentsOf: path.utf8)
             bytes.append(0x0A)
         }
-        try Data(bytes).write(to: folderURL.appendingPathComponent(Self.fileName), options: .atomic)
+        try BuildRecordFile.replace(folderURL.appendingPathComponent(Self.fileName), with: bytes)
     }
 }

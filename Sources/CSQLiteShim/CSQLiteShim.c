@@ -1,0 +1,6 @@
+#include <sqlite3.h>
+#include "CSQLiteShim.h"
+
+int lectern_sqlite_no_checkpoint_on_close(void *db) {
+    return sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
