@@ -230,9 +230,13 @@ public struct FileStamp: Equatable, Sendable {
     }
 
     init?(text: String) {
-        let parts = text.utf8.split(separator: 0x3A).map { Substring($0) }
-        guard parts.count == 4, let size = Int(parts[0]), let modified = Int(parts[1]), let changed = Int(parts[2]),
-              let inode = UInt(parts[3]), size >= 0 else { return nil }
+        // The colons found by byte: `split` made an array of four substrings, per post per build.
+        let bytes = text.utf8
+        guard let first = bytes.firstIndex(of: 0x3A), let second = bytes[bytes.index(after: first)...].firstIndex(of: 0x3A),
+              let third = bytes[bytes.index(after: second)...].firstIndex(of: 0x3A),
+              let size = Int(text[..<first]), let modified = Int(text[bytes.index(after: first)..<second]),
+              let changed = Int(text[bytes.index(after: second)..<third]), let inode = UInt(text[bytes.index(after: third)...]),
+              size >= 0 else { return nil }
         (self.size, self.modified, self.changed, self.inode) = (size, modified, changed, inode)
     }
 
