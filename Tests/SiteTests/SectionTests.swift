@@ -5,6 +5,15 @@ import Testing
 /// Folders under `content/` besides `posts/` and `pages/` are sections: their own list pages and
 /// feeds, off the home page unless configured, and their own newer/older links.
 @Suite struct SectionTests {
+    /// A post's section is the folder under `content/` it sits in, but for `posts` and `pages`.
+    @Test func theSectionOfASourcePath() {
+        for (path, section) in [("content/notes/a.md", "notes"), ("content/notes/deep/a.md", "notes"), ("content/posts/a.md", nil),
+                                ("content/pages/a.md", nil), ("content/notes/", nil), ("content/notes", nil), ("contents/notes/a.md", nil),
+                                ("content//a.md", nil), ("notes/content/a.md", nil)] as [(String, String?)] {
+            #expect(ContentLoader.section(of: path) == section, "\(path)")
+        }
+    }
+
     static let config = "title: Test Blog\nbaseURL: https://blog.example\npostsPerPage: 5\n"
 
     func site(_ extra: String = "") throws -> TestSite {

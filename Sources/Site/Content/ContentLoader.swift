@@ -112,12 +112,17 @@ public struct ContentLoader: Sendable {
 
     /// The section of a source path: `notes` for `content/notes/…`, nil for `content/posts/…`.
     static func section(of sourcePath: String) -> String? {
-        // By byte: splitting by `Character` here was 5 % of a one-post build's samples in
-        // `SiteBuilder.build` (`perf`: every post, several times).
-        let parts = sourcePath.utf8.split(separator: 0x2F, maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count == 3, parts[0].elementsEqual("content".utf8), !parts[1].elementsEqual("posts".utf8),
-              !parts[1].elementsEqual("pages".utf8) else { return nil }
-        return String(Substring(parts[1]))
+        // By byte and without an array: it runs for every post of every build (splitting by
+        // `Character` was 5 % of `SiteBuilder.build`'s samples, splitting bytes into an array 0.5 ms).
+        let bytes = sourcePath.utf8
+        guard bytes.starts(with: "content/".utf8) else { return nil }
+        let start = bytes.index(bytes.startIndex, offsetBy: 8)
+        guard let slash = bytes[start...].firstIndex(of: 0x2F), slash > start, bytes.index(after: slash) < bytes.endIndex else {
+            return nil
+        }
+        let name = bytes[start..<slash]
+        guard !name.elementsEqual("posts".utf8), !name.elementsEqual("pages".utf8) else { return nil }
+        return String(Substring(name))
     }
 
     /// The bundle folder of a source named `index.md` below a content folder (not the content
