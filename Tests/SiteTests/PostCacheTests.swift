@@ -15,15 +15,17 @@ import Testing
                         updated: Date(timeIntervalSince1970: 1_700_100_000), slug: "full", category: "Essays",
                         tags: ["swift", "two words", "ünïcode"], summary: "A summary.", draft: true, image: "/img/a.png",
                         pinned: true, markdown: "", sourceHash: ContentHash("full"), path: "/2023/full/", slugLine: 3)
+        full.bodyIsLoaded = false  // as every cached post: its body stays in its file
         full.declaredID = "https://old.example/1"
         full.aliases = ["/old/", "/older/"]
         full.federate = false
         full.series = "Parts"
         full.seriesOrder = 2
         full.toc = false
-        let bare = Post(sourcePath: "content/notes/bare.md", title: "", date: Date(timeIntervalSince1970: 0), updated: nil,
+        var bare = Post(sourcePath: "content/notes/bare.md", title: "", date: Date(timeIntervalSince1970: 0), updated: nil,
                         slug: "bare", category: nil, tags: [], summary: nil, draft: false, image: nil, pinned: false,
                         markdown: "", sourceHash: ContentHash("bare"), path: "/notes/bare/", slugLine: 0)
+        bare.bodyIsLoaded = false
         return (full, bare)
     }
 

@@ -16,9 +16,8 @@ public enum SignatureBase {
                 throw SignatureError.malformed("component identifiers must be strings")
             }
             // Compared as parsed (for the identifiers accepted below, strings with at most a string
-            // parameter, the same as comparing serializations), pairwise: each component
-            // before this one had its value in the request, so the count is bounded by the
-            // request's fields, which every lookup below walks anyway.
+            // parameter, the same as comparing serializations), pairwise: an inner list holds at
+            // most 256 (StructuredFieldParser.maximumItems).
             if list.items[..<index].contains(where: { $0.item == component.item && sameParameters($0.parameters, component.parameters) }) {
                 throw SignatureError.malformed("\(StructuredFieldSerializer.parameterizedItem(component)) is covered twice")
             }

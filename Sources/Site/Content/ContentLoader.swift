@@ -51,7 +51,9 @@ public struct ContentLoader: Sendable {
         let loaded = try ParallelMap.map(postFiles) { file, info -> (Post, FileStamp?, Bool) in
             let stamp = FileStamp(info)
             if previous.stamps[file] == stamp, var cached = previous.posts[file] {
-                cached.bodyIsLoaded = false  // unchanged: not even read; see RenderedCache
+                // Unchanged: not even read (see RenderedCache). Marked only when it is not yet:
+                // the post shares its fields with the previous cache, and a change copies them.
+                if cached.bodyIsLoaded { cached.bodyIsLoaded = false }
                 return (cached, stamp, false)
             }
             let source = try read(file)
@@ -59,6 +61,7 @@ public struct ContentLoader: Sendable {
                 return (try parser.post(source: source, file: file), stamp, true)
             }
             cached.markdown = try FrontMatter.split(source, file: file).body
+            cached.bodyIsLoaded = true
             return (cached, stamp, false)
         }
         let posts = loaded.map(\.0)

@@ -101,7 +101,7 @@ struct PostCache: Equatable {
             Self.encode(post, stamp: stamps[post.sourcePath], excerpt: excerpts[post.sourcePath], into: &bytes)
         }
         let url = outputFolder.appendingPathComponent(BuildManifest.folder).appendingPathComponent(Self.fileName)
-        try Data(bytes).write(to: url, options: .atomic)
+        try BuildRecordFile.replace(url, with: bytes)
     }
 
     /// Appends the post's line, or nothing when one of its texts holds a separator. Written
@@ -189,6 +189,7 @@ struct PostCache: Equatable {
                         updated: Double(text(parts[3])).map(Date.init(timeIntervalSince1970:)), slug: text(parts[4]),
                         category: optional(5), tags: items(6), summary: optional(7), draft: flag(8), image: optional(9),
                         pinned: flag(10), markdown: "", sourceHash: hash, path: text(parts[12]), slugLine: slugLine)
+        post.bodyIsLoaded = false  // the cache holds no bodies
         post.declaredID = optional(15)
         post.aliases = items(16)
         post.federate = !(parts[17].count == 1 && parts[17][0] == 0x30)

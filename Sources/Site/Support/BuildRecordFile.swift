@@ -3,8 +3,9 @@ import Foundation
 import Glibc
 #endif
 
-/// Writes the build's own records (`public/.lectern/manifest`, `inputs`): beside the file under a
-/// temporary name, then renamed over it, so a reader sees the old file or the new one.
+/// Writes the build's own records in `public/.lectern/` (`manifest`, `inputs`, the parse cache
+/// `posts`): beside the file under a temporary name, then renamed over it, so a reader sees the
+/// old file or the new one.
 ///
 /// Not synced to disk, like the pages they describe: Foundation's `.atomic` write `fsync`s, which
 /// cost 0.6 ms a file on this machine's disk and now and then 100 ms (`strace -T` of a one-post
