@@ -18,6 +18,7 @@ extension Blog {
         // rows, without reading the posts, the comments or the last build's caches.
         let live = outputFolder == nil && discussions == nil
         var trace = PhaseTrace()
+        let cacheRead = live ? builder.readingCache(timeZone: config.timeZone) : nil
         let inputs = live ? try BuildInputs.current(blog: self, now: now) : nil
         if let inputs, let last = BuildInputs.load(from: builder.publicFolder),
            last.isCurrent(fingerprint: inputs.fingerprint, output: builder.buildStamp(), now: now) {
@@ -27,13 +28,15 @@ extension Blog {
         trace.mark("source stamp")
         let shown = try discussions ?? Discussions(store: store).all()
         trace.mark("discussions")
+        // The search index follows the live site, not a build elsewhere (a backup's check), and
+        // is updated while the rendered pages move into place.
+        var indexSearch: (@Sendable ([Post]) throws -> Void)?
+        if outputFolder == nil { indexSearch = { [self] posts in try updateSearchIndex(posts) } }
         var report = try builder.build(SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,
                                                            outputFolder: outputFolder, discussions: shown,
-                                                           contentTree: inputs?.content))
-        // The index follows the live site, not a build elsewhere (a backup's check).
-        trace.mark("build")
-        if outputFolder == nil { try updateSearchIndex(report.posts) }
-        trace.mark("search index")
+                                                           contentTree: inputs?.content, alongsidePublishing: indexSearch,
+                                                           cacheRead: cacheRead))
+        trace.mark("build and search index")
         if let inputs {
             do {
                 try BuildInputs(fingerprint: inputs.fingerprint, output: builder.buildStamp(), nextScheduled: report.scheduled.first,

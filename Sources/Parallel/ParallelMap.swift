@@ -43,12 +43,22 @@ public enum ParallelMap {
         return try results.map { try $0!.get() }
     }
 
+    /// Runs `first` and `second` at the same time (one of them on a thread of its own) and
+    /// returns both results; when both throw, `first`'s error wins.
+    public static func both<A, B>(_ first: () throws -> A, _ second: () throws -> B) throws -> (A, B) {
+        let results = try map([true, false]) { isFirst -> Either<A, B> in isFirst ? .first(try first()) : .second(try second()) }
+        guard case .first(let a) = results[0], case .second(let b) = results[1] else { preconditionFailure("map keeps order") }
+        return (a, b)
+    }
+
     /// The same for a transform that cannot fail.
     public static func map<T, R>(_ items: [T], _ transform: (T) -> R) -> [R] {
         // A non-throwing transform yields no error for the throwing version to report.
         (try? map(items, { item throws -> R in transform(item) })) ?? items.map(transform)
     }
 }
+
+private enum Either<A, B> { case first(A), second(B) }
 
 /// The work of one `map`, cleared before `map` returns.
 private final class Job: Sendable {

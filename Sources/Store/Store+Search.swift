@@ -43,8 +43,11 @@ extension Store {
     /// The fingerprint of each indexed post's source, by path.
     public func searchIndexFingerprints() throws -> [String: String] {
         try database.read { db in
-            Dictionary(try Row.fetchAll(db, sql: "SELECT path, source_hash FROM search_state").map { ($0[0], $0[1]) },
-                       uniquingKeysWith: { first, _ in first })
+            // A cursor reuses one row: fetching 1,000 rows as an array cost 1 ms of a one-post rebuild.
+            var fingerprints: [String: String] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, source_hash FROM search_state")
+            while let row = try rows.next() { fingerprints[row[0]] = row[1] }
+            return fingerprints
         }
     }
 
@@ -54,7 +57,8 @@ extension Store {
         try database.write { db in
             // `search_state` maps paths to the index's rows (FTS5 indexes words, not `path`).
             var rows: [String: Int64] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT doc, path FROM search_state") { rows[row[1]] = row[0] }
+            let cursor = try Row.fetchCursor(db, sql: "SELECT doc, path FROM search_state")
+            while let row = try cursor.next() { rows[row[1]] = row[0] }
             let replaced = Set(documents.map(\.path))
             for (path, rowid) in rows where !keeping.contains(path) || replaced.contains(path) {
                 try db.execute(sql: "DELETE FROM search_posts WHERE rowid = ?", arguments: [rowid])

@@ -102,4 +102,34 @@ import Parallel
             try ParallelMap.map(Array(0..<100)) { index -> Int in if index == 3 || index == 90 { throw Failure(index: index) }; return index }
         }
     }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount >= 2, "one core runs them one after the other"))
+    func bothRunsTwoJobsAtOnce() throws {
+        // Each waits for the other to start: run one after the other, they would wait forever.
+        let started = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let (a, b) = try ParallelMap.both({ () -> String in
+            started.0.signal()
+            #expect(started.1.wait(timeout: .now() + 10) == .success)
+            return "first"
+        }, { () -> Int in
+            started.1.signal()
+            #expect(started.0.wait(timeout: .now() + 10) == .success)
+            return 2
+        })
+        #expect(a == "first" && b == 2)
+        struct Failure: Error, Equatable { let which: Int }
+        #expect(throws: Failure(which: 1)) { try ParallelMap.both({ throw Failure(which: 1) }, { throw Failure(which: 2) }) }
+        #expect(throws: Failure(which: 2)) { try ParallelMap.both({ 1 }, { throw Failure(which: 2) }) }
+    }
+
+    @Test func backgroundValueIsWorkedOutOnItsOwnNamedThread() {
+        let gate = DispatchSemaphore(value: 0)
+        let value = Background("lectern-test") { () -> String in
+            gate.wait()  // still running when made: the caller goes on meanwhile
+            return Thread.current.name ?? "?"
+        }
+        gate.signal()
+        #expect(value.value == "lectern-test")
+        #expect(value.value == "lectern-test", "read twice, the same value without waiting again")
+    }
 }

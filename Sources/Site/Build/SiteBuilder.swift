@@ -1,4 +1,5 @@
 import Foundation
+import Parallel
 
 /// Builds a site folder (`lectern.yml`, `content/`, `theme/`, `static/`) into `public/`.
 ///
@@ -17,14 +18,23 @@ public struct SiteBuilder: Sendable {
         public var discussions: [String: Discussion]
         /// `content/` as the caller just walked it (to stamp the sources); walked again when nil.
         public var contentTree: ContentTree?
+        /// Work that follows the posts built (the search index): run on a thread of its own while
+        /// the rendered files move into place, once every file has rendered. Its error fails the
+        /// build after the files are in place.
+        public var alongsidePublishing: (@Sendable (_ posts: [Post]) throws -> Void)?
+        /// The parse cache as `readingCache` started reading it; read here when nil.
+        public var cacheRead: CacheRead?
 
         public init(includeDrafts: Bool = false, includeFuture: Bool = false, outputFolder: URL? = nil,
-                    discussions: [String: Discussion] = [:], contentTree: ContentTree? = nil) {
+                    discussions: [String: Discussion] = [:], contentTree: ContentTree? = nil,
+                    alongsidePublishing: (@Sendable (_ posts: [Post]) throws -> Void)? = nil, cacheRead: CacheRead? = nil) {
             self.includeDrafts = includeDrafts
             self.includeFuture = includeFuture
             self.outputFolder = outputFolder
             self.discussions = discussions
             self.contentTree = contentTree
+            self.alongsidePublishing = alongsidePublishing
+            self.cacheRead = cacheRead
         }
     }
 
@@ -42,13 +52,16 @@ public struct SiteBuilder: Sendable {
     public func build(_ options: Options = Options()) throws -> BuildReport {
         let start = DispatchTime.now()
         var trace = PhaseTrace()
+        let output = options.outputFolder ?? publicFolder
+        let previousOutput = Background("lectern-survey") { PreviousOutput.survey(output) }
         let configURL = root.appendingPathComponent(SiteConfig.fileName)
         let configText = (try? String(contentsOf: configURL, encoding: .utf8)) ?? ""
         let config = try SiteConfig.load(from: root)
         let theme = try Theme.load(overrideFolder: root.appendingPathComponent("theme"))
         trace.mark("config and theme")
-        let output = options.outputFolder ?? publicFolder
-        var cache = PostCache.load(from: output, timeZone: config.timeZone)
+        var cache = options.cacheRead.flatMap { $0.folder == output ? $0.cache.value : nil }
+            .flatMap { $0.timeZone == config.timeZone.identifier ? $0 : nil }
+            ?? PostCache.load(from: output, timeZone: config.timeZone)
         let previousCache = cache
         trace.mark("post cache")
         let loader = ContentLoader(root: root, timeZone: config.timeZone)
@@ -67,7 +80,9 @@ public struct SiteBuilder: Sendable {
                             year: calendar.component(.year, from: Date()))
         let files = try plan.files()
         trace.mark("plan")
-        let result = try OutputWriter(publicFolder: output).write(files)
+        let result = try OutputWriter(publicFolder: output).write(files, previous: previousOutput.value) {
+            try options.alongsidePublishing?(content.posts)
+        }
         trace.mark("write")
         cache.add(excerpts: model.rendered.renderedExcerpts())
         var cacheWarnings: [String] = []
@@ -89,6 +104,20 @@ public struct SiteBuilder: Sendable {
 }
 
 extension SiteBuilder {
+    /// The last build's parse cache, being read on a thread of its own.
+    public struct CacheRead: Sendable {
+        fileprivate let folder: URL
+        fileprivate let cache: Background<PostCache>
+    }
+
+    /// Starts reading the parse cache in `public/` for a build that may follow: decoding 1,000
+    /// posts takes as long as stamping the sources, which tells whether anything needs building.
+    /// A build whose configuration has another time zone by then reads the cache again.
+    public func readingCache(timeZone: TimeZone) -> CacheRead {
+        let folder = publicFolder
+        return CacheRead(folder: folder, cache: Background("lectern-cache") { PostCache.load(from: folder, timeZone: timeZone) })
+    }
+
     /// Changes whenever a build changes what `public/` holds (its manifest is rewritten): what
     /// a page made outside the build (search results) keys its cache on.
     public func buildStamp() -> String {
