@@ -28,10 +28,10 @@ extension Blog {
         trace.mark("source stamp")
         let shown = try discussions ?? Discussions(store: store).all()
         trace.mark("discussions")
-        // The search index follows the live site, not a build elsewhere (a backup's check), and
-        // is updated while the rendered pages move into place.
-        var indexSearch: (@Sendable ([Post]) throws -> Void)?
-        if outputFolder == nil { indexSearch = { [self] posts in try updateSearchIndex(posts) } }
+        // The search index follows the live site, not a build elsewhere (a backup's check): it is
+        // updated while the rendered pages move into place, and committed once they are.
+        var indexSearch: SiteBuilder.Options.AlongsidePublishing?
+        if outputFolder == nil { indexSearch = { [self] posts, published in try updateSearchIndex(posts, beforeCommit: published) } }
         var report = try builder.build(SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,
                                                            outputFolder: outputFolder, discussions: shown,
                                                            contentTree: inputs?.content, alongsidePublishing: indexSearch,

@@ -5,8 +5,9 @@ import Parallel
 
 extension Blog {
     /// Gives the store's search index the posts just built: posts whose source changed are
-    /// indexed again (their text read and stripped of markup), posts gone are removed.
-    func updateSearchIndex(_ posts: [Post]) throws {
+    /// indexed again (their text read and stripped of markup), posts gone are removed. The
+    /// update commits after `beforeCommit` returns, and not if it throws.
+    func updateSearchIndex(_ posts: [Post], beforeCommit: () throws -> Void = {}) throws {
         let indexed = try store.searchIndexFingerprints()
         let changed = posts.filter { indexed[$0.path] != $0.sourceHash.hex }
         guard !changed.isEmpty || indexed.count != posts.count else { return }
@@ -15,7 +16,7 @@ extension Blog {
             SearchDocument(path: post.path, title: post.title, tags: post.tags + [post.category, post.series].compactMap { $0 },
                            body: try loader.plainText(of: post), published: post.date, sourceHash: post.sourceHash.hex)
         }
-        try store.updateSearchIndex(documents, keeping: Set(posts.map(\.path)))
+        try store.updateSearchIndex(documents, keeping: Set(posts.map(\.path)), beforeCommit: beforeCommit)
     }
 
     /// Results per page of `/search`.

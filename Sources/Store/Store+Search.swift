@@ -52,8 +52,10 @@ extension Store {
     }
 
     /// (Re)indexes `documents` and removes every indexed post whose path is not in `keeping`, in
-    /// one transaction: a search never sees half an update.
-    public func updateSearchIndex(_ documents: [SearchDocument], keeping: Set<String>) throws {
+    /// one transaction: a search never sees half an update. `beforeCommit` runs last inside it,
+    /// and its error rolls the update back (a build waits there for its pages to be in place).
+    public func updateSearchIndex(_ documents: [SearchDocument], keeping: Set<String>,
+                                  beforeCommit: () throws -> Void = {}) throws {
         try database.write { db in
             // `search_state` maps paths to the index's rows (FTS5 indexes words, not `path`).
             var rows: [String: Int64] = [:]
@@ -76,6 +78,7 @@ extension Store {
                 try db.execute(sql: "INSERT OR REPLACE INTO search_state (path, doc, source_hash) VALUES (?, ?, ?)",
                                arguments: [document.path, rowid, document.sourceHash])
             }
+            try beforeCommit()
         }
     }
 

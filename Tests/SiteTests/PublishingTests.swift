@@ -4,8 +4,8 @@ import Testing
 @testable import Site
 
 /// How a build's files reach `public/`: pages deleted by hand come back, the work that runs
-/// alongside the publishing (the search index) sees only builds whose pages all rendered, and a
-/// parse cache read ahead is used only when it fits the build.
+/// alongside the publishing (the search index) commits only what is served, and a parse cache
+/// read ahead is used only when it fits the build.
 @Suite struct PublishingTests {
     @Test func pagesDeletedByHandComeBackWithoutStrayFiles() throws {
         let site = try TestSite()
@@ -42,27 +42,47 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("staging") }.isEmpty)
     }
 
-    @Test func alongsideWorkSeesOnlyBuildsWhosePagesAllRendered() throws {
+    @Test func alongsideWorkCommitsOnlyWhatIsServed() throws {
         let site = try TestSite()
         defer { site.remove() }
-        try site.post("a", title: "A", date: "2025-01-01")
-        let seen = Mutex<[[String]]>([])
-        let options = SiteBuilder.Options(alongsidePublishing: { posts in seen.withLock { $0.append(posts.map(\.title)) } })
-        try SiteBuilder(root: site.root).build(options)
-        #expect(seen.withLock { $0 } == [["A"]])
+        for day in 1...9 { try site.post("p\(day)", title: "Post \(day)", date: "2025-01-0\(day)") }
+        try site.build()
+        // What a search index would do: prepare, wait for the pages, then commit (or not).
+        let committed = Mutex<[[String]]>([]), refused = Mutex(0)
+        let options = SiteBuilder.Options(alongsidePublishing: { posts, published in
+            do { try published() } catch { refused.withLock { $0 += 1 }; throw error }
+            committed.withLock { $0.append(posts.map(\.title).sorted()) }
+        })
+        try site.post("p9", title: "Post 9", date: "2025-01-09", body: "Edited.")
+        let small = try SiteBuilder(root: site.root).build(options)
+        #expect(small.written < small.reused, "the small-change path, where the pages move beside the work")
+        #expect(committed.withLock { $0.last?.count } == 9)
 
         // A page that cannot render (its image is missing): no pages move, nothing runs alongside.
-        try site.post("b", title: "B", date: "2025-01-02", body: "![Gone](/images/missing.png)")
+        try site.post("p9", title: "Post 9", date: "2025-01-09", body: "![Gone](/images/missing.png)")
         #expect(throws: SiteError.self) { try SiteBuilder(root: site.root).build(options) }
-        #expect(seen.withLock { $0 } == [["A"]])
+        #expect(committed.withLock { $0.count } == 1 && refused.withLock { $0 } == 0)
 
-        // Work alongside that fails fails the build, once the pages are in place.
-        try site.post("b", title: "B", date: "2025-01-02", body: "Fine now.")
+        // Pages that cannot move into place (a file stands where a page's folder goes): the work
+        // alongside hears so before committing, and the build fails with the move's error.
+        let blocked = site.root.appendingPathComponent("public/2025/post-3")
+        try FileManager.default.removeItem(at: blocked)
+        try Data("in the way".utf8).write(to: blocked)
+        try site.post("p9", title: "Post 9", date: "2025-01-09", body: "Edited again.")
+        #expect(throws: SiteError.self) { try SiteBuilder(root: site.root).build(options) }
+        #expect(committed.withLock { $0.count } == 1 && refused.withLock { $0 } == 1)
+
+        // Work alongside that fails fails the build, once the pages and the parse cache are saved.
+        try FileManager.default.removeItem(at: blocked)
         struct IndexFailure: Error {}
+        let cacheFile = site.root.appendingPathComponent("public/.lectern/posts")
+        try FileManager.default.removeItem(at: cacheFile)
         #expect(throws: IndexFailure.self) {
-            try SiteBuilder(root: site.root).build(.init(alongsidePublishing: { _ in throw IndexFailure() }))
+            try SiteBuilder(root: site.root).build(.init(alongsidePublishing: { _, _ in throw IndexFailure() }))
         }
-        #expect(try site.read("2025/b/index.html").contains("Fine now."))
+        #expect(try site.read("2025/post-9/index.html").contains("Edited again."))
+        #expect(try site.read("2025/post-3/index.html").contains("Post 3"))
+        #expect(FileManager.default.fileExists(atPath: cacheFile.path))
     }
 
     @Test func cacheReadAheadIsUsedOnlyWhenItFitsTheBuild() throws {
@@ -72,18 +92,31 @@ import Testing
         let builder = SiteBuilder(root: site.root)
         try builder.build()
         #expect(site.exists("2025/late-post/index.html"))
+        let cacheFile = site.root.appendingPathComponent("public/.lectern/posts")
+        let configured = try SiteConfig.load(from: site.root).timeZone
+
+        // A read-ahead that fits is what the build uses: with the file gone meanwhile, every post
+        // is still a cache hit, so there is nothing new to save.
+        try site.post("b", title: "Other", date: "2025-06-01")
+        let fitting = builder.readingCache(timeZone: configured)
+        _ = fitting.cache.value
+        try FileManager.default.removeItem(at: cacheFile)
+        try builder.build(.init(cacheRead: fitting))
+        #expect(!FileManager.default.fileExists(atPath: cacheFile.path))
+        try builder.build()  // reads every post: the cache is written again
 
         // Read ahead in UTC, but the configuration now says Tokyo, where 23:30 UTC is next year.
-        let readAhead = builder.readingCache(timeZone: TimeZone(identifier: "UTC")!)
+        // The post is untouched: only the time zone tells its cached parse from a new one.
+        let stale = builder.readingCache(timeZone: configured)
         try site.write("lectern.yml", "title: Test Blog\nbaseURL: https://blog.example\ntimezone: Asia/Tokyo\n")
-        try site.post("a", title: "Late Post", date: "2025-12-31T23:30:00Z", body: "Edited.")
-        try builder.build(.init(cacheRead: readAhead))
+        try builder.build(.init(cacheRead: stale))
         #expect(site.exists("2026/late-post/index.html") && !site.exists("2025/late-post/index.html"))
 
-        // A build into another folder does not take the live site's cache.
+        // A build into another folder does not take the live site's cache: it parses every post,
+        // and so saves a cache of its own.
         let elsewhere = site.root.appendingPathComponent("elsewhere")
-        let report = try builder.build(.init(outputFolder: elsewhere, cacheRead: builder.readingCache(timeZone: TimeZone(identifier: "Asia/Tokyo")!)))
-        #expect(report.reused == 0)
+        try builder.build(.init(outputFolder: elsewhere, cacheRead: builder.readingCache(timeZone: TimeZone(identifier: "Asia/Tokyo")!)))
+        #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent(".lectern/posts").path))
         #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("2026/late-post/index.html").path))
     }
 }

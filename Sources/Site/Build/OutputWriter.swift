@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 import Parallel
@@ -44,10 +45,11 @@ struct OutputWriter {
 
     struct Result { var written = 0, reused = 0, pages = 0, removed = 0 }
 
-    /// `previous` is what the last build left; `alongside` runs on a thread of its own while the
-    /// rendered files move into place, once every file has rendered, and its error is thrown
-    /// after they are in place.
-    func write(_ files: [OutputFile], previous survey: PreviousOutput, alongside: () throws -> Void = {}) throws -> Result {
+    /// `previous` is what the last build left. `alongside` runs once every file has rendered, on
+    /// a thread of its own while they move into place; the closure it is given waits until they
+    /// are in place and throws if they could not be, so it commits nothing for pages not served.
+    func write(_ files: [OutputFile], previous survey: PreviousOutput,
+               alongside: (_ published: () throws -> Void) throws -> Void = { _ in }) throws -> Result {
         // Each path hashed once: building the manifest is also the check that paths are unique.
         var manifest = BuildManifest()
         manifest.files.reserveCapacity(files.count)
@@ -76,7 +78,14 @@ struct OutputWriter {
             try render(file, to: staging.appendingPathComponent("\(number)").path)
         }
         let newManifest = differing == 0 && removed.isEmpty ? nil : manifest  // else it is the same
-        _ = try ParallelMap.both({ try move(changed, from: staging, removing: removed, manifest: newManifest) }, alongside)
+        let landing = Landing()
+        _ = try ParallelMap.both({
+            do { try move(changed, from: staging, removing: removed, manifest: newManifest) } catch {
+                landing.report(error)
+                throw error
+            }
+            landing.report(nil)
+        }, { try alongside(landing.wait) })
         return Result(written: changed.count, reused: files.count - changed.count,
                       pages: outcomes.filter { $0 == .rendered }.count, removed: removed.count)
     }
@@ -85,7 +94,11 @@ struct OutputWriter {
     private func move(_ changed: [OutputFile], from staging: URL, removing removed: [String], manifest: BuildManifest?) throws {
         for (number, file) in changed.enumerated() {
             let target = publicFolder.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            do {
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw SiteError.io(path: file.path, message: "cannot make its folder: \(error.localizedDescription)")
+            }
             let staged = staging.appendingPathComponent("\(number)").path
             try Self.rename(staged + ".gz", to: target.path + ".gz", missingOK: true)
             try Self.rename(staged, to: target.path, missingOK: false)
@@ -102,7 +115,7 @@ struct OutputWriter {
     // MARK: whole tree
 
     private func replaceTree(_ files: [OutputFile], previous: BuildManifest, manifest: BuildManifest,
-                             staging: URL, alongside: () throws -> Void) throws -> Result {
+                             staging: URL, alongside: (_ published: () throws -> Void) throws -> Void) throws -> Result {
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
         let folders = Set(files.map { ($0.path as NSString).deletingLastPathComponent }).sorted()
@@ -119,8 +132,8 @@ struct OutputWriter {
             return try render(file, to: target)
         }
         try manifest.save(in: staging)
-        // The old tree lands in `staging`, removed on exit.
-        _ = try ParallelMap.both({ try AtomicSwap.replace(live: publicFolder, with: staging) }, alongside)
+        try AtomicSwap.replace(live: publicFolder, with: staging)  // the old tree lands in `staging`, removed on exit
+        try alongside {}  // after one rename: nothing to overlap
         let reused = outcomes.filter { $0 == .reused }.count
         return Result(written: files.count - reused, reused: reused, pages: outcomes.filter { $0 == .rendered }.count,
                       removed: Set(previous.files.keys).subtracting(manifest.files.keys).count)
@@ -187,5 +200,22 @@ struct OutputWriter {
         while folder.path.count > root.count, rmdir(folder.path) == 0 {
             folder = folder.deletingLastPathComponent().standardizedFileURL
         }
+    }
+}
+
+/// Whether the files moved into place, for the work alongside to wait on.
+private final class Landing: Sendable {
+    private let failure = Mutex<(any Error)?>(nil)
+    private let landed = DispatchSemaphore(value: 0)
+
+    func report(_ error: (any Error)?) {
+        failure.withLock { $0 = error }
+        landed.signal()
+    }
+
+    func wait() throws {
+        landed.wait()
+        landed.signal()  // for any later wait
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 }

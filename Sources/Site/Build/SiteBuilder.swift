@@ -19,15 +19,17 @@ public struct SiteBuilder: Sendable {
         /// `content/` as the caller just walked it (to stamp the sources); walked again when nil.
         public var contentTree: ContentTree?
         /// Work that follows the posts built (the search index): run on a thread of its own while
-        /// the rendered files move into place, once every file has rendered. Its error fails the
-        /// build after the files are in place.
-        public var alongsidePublishing: (@Sendable (_ posts: [Post]) throws -> Void)?
+        /// the rendered files move into place, once every file has rendered. `published` waits
+        /// until they are in place and throws if they could not be: call it before committing.
+        /// Its error fails the build once the files and the parse cache are saved.
+        public var alongsidePublishing: AlongsidePublishing?
+        public typealias AlongsidePublishing = @Sendable (_ posts: [Post], _ published: () throws -> Void) throws -> Void
         /// The parse cache as `readingCache` started reading it; read here when nil.
         public var cacheRead: CacheRead?
 
         public init(includeDrafts: Bool = false, includeFuture: Bool = false, outputFolder: URL? = nil,
                     discussions: [String: Discussion] = [:], contentTree: ContentTree? = nil,
-                    alongsidePublishing: (@Sendable (_ posts: [Post]) throws -> Void)? = nil, cacheRead: CacheRead? = nil) {
+                    alongsidePublishing: AlongsidePublishing? = nil, cacheRead: CacheRead? = nil) {
             self.includeDrafts = includeDrafts
             self.includeFuture = includeFuture
             self.outputFolder = outputFolder
@@ -80,8 +82,9 @@ public struct SiteBuilder: Sendable {
                             year: calendar.component(.year, from: Date()))
         let files = try plan.files()
         trace.mark("plan")
-        let result = try OutputWriter(publicFolder: output).write(files, previous: previousOutput.value) {
-            try options.alongsidePublishing?(content.posts)
+        var alongsideError: (any Error)?  // set on the other thread, read after `write` joined it
+        let result = try OutputWriter(publicFolder: output).write(files, previous: previousOutput.value) { published in
+            do { try options.alongsidePublishing?(content.posts, published) } catch { alongsideError = error }
         }
         trace.mark("write")
         cache.add(excerpts: model.rendered.renderedExcerpts())
@@ -96,6 +99,7 @@ public struct SiteBuilder: Sendable {
             }
         }
         trace.mark("save cache")
+        if let alongsideError { throw alongsideError }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return BuildReport(written: result.written, reused: result.reused, pages: result.pages, removed: result.removed,
                            seconds: seconds, warnings: content.warnings + model.renderWarnings.withLock { $0 }.sorted() + cacheWarnings,
@@ -107,7 +111,7 @@ extension SiteBuilder {
     /// The last build's parse cache, being read on a thread of its own.
     public struct CacheRead: Sendable {
         fileprivate let folder: URL
-        fileprivate let cache: Background<PostCache>
+        let cache: Background<PostCache>
     }
 
     /// Starts reading the parse cache in `public/` for a build that may follow: decoding 1,000
