@@ -1,27 +1,15 @@
-import Foundation
-import Synchronization
-
 /// A value computed on a thread of its own from the moment it is made; `value` waits for it.
 ///
 /// For work a caller may need later and can start early: a build reads the last build's parse
 /// cache while it stamps the sources, which takes as long and may show nothing needs building.
 public final class Background<Value: Sendable>: Sendable {
-    private let result = Mutex<Value?>(nil)
-    private let finished = DispatchSemaphore(value: 0)
+    private let result = Eventual<Value>()
 
     /// `name` is the thread's (at most 15 bytes, see `NamedThread`).
     public init(_ name: String, _ work: @escaping @Sendable () -> Value) {
-        NamedThread.start(name) { [self] in
-            let value = work()
-            result.withLock { $0 = value }
-            finished.signal()
-        }
+        NamedThread.start(name) { [result] in result.provide(work()) }
     }
 
     /// The value, once the work is done.
-    public var value: Value {
-        finished.wait()
-        finished.signal()  // for the next reader
-        return result.withLock { $0! }
-    }
+    public var value: Value { result.value }
 }

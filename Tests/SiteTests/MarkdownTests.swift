@@ -122,6 +122,18 @@ import Parallel
         #expect(throws: Failure(which: 2)) { try ParallelMap.both({ 1 }, { throw Failure(which: 2) }) }
     }
 
+    @Test func eventualValueReachesEveryWaiter() {
+        let eventual = Eventual<Int>()
+        // Four readers wait before it is provided; each gets it, and a later read does not wait.
+        let provider = Background("lectern-test") {
+            usleep(20_000)
+            eventual.provide(42)
+        }
+        #expect(ParallelMap.map(Array(0..<4)) { _ in eventual.value } == [42, 42, 42, 42])
+        provider.value
+        #expect(eventual.value == 42)
+    }
+
     @Test func backgroundValueIsWorkedOutOnItsOwnNamedThread() {
         let gate = DispatchSemaphore(value: 0)
         let value = Background("lectern-test") { () -> String in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 import Parallel
@@ -78,14 +77,13 @@ struct OutputWriter {
             try render(file, to: staging.appendingPathComponent("\(number)").path)
         }
         let newManifest = differing == 0 && removed.isEmpty ? nil : manifest  // else it is the same
-        let landing = Landing()
+        // Whether the files are in place, for the work alongside to wait on before it commits.
+        let landed = Eventual<Swift.Result<Void, any Error>>()
         _ = try ParallelMap.both({
-            do { try move(changed, from: staging, removing: removed, manifest: newManifest) } catch {
-                landing.report(error)
-                throw error
-            }
-            landing.report(nil)
-        }, { try alongside(landing.wait) })
+            let moved = Swift.Result { try move(changed, from: staging, removing: removed, manifest: newManifest) }
+            landed.provide(moved)
+            try moved.get()
+        }, { try alongside { try landed.value.get() } })
         return Result(written: changed.count, reused: files.count - changed.count,
                       pages: outcomes.filter { $0 == .rendered }.count, removed: removed.count)
     }
@@ -203,19 +201,3 @@ struct OutputWriter {
     }
 }
 
-/// Whether the files moved into place, for the work alongside to wait on.
-private final class Landing: Sendable {
-    private let failure = Mutex<(any Error)?>(nil)
-    private let landed = DispatchSemaphore(value: 0)
-
-    func report(_ error: (any Error)?) {
-        failure.withLock { $0 = error }
-        landed.signal()
-    }
-
-    func wait() throws {
-        landed.wait()
-        landed.signal()  // for any later wait
-        if let error = failure.withLock({ $0 }) { throw error }
-    }
-}
