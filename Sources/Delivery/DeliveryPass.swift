@@ -217,7 +217,7 @@ extension DeliveryWorker {
                                      headers: [("Content-Type", "application/activity+json"),
                                                ("Accept", "application/activity+json")],
                                      body: Array(job.json.utf8))
-        let (keyID, key) = signingKey()
+        let (keyID, key) = try signingKey()
         if rfc9421 { try RFC9421Signer(keyId: keyID, key: key).sign(&parts) } else { try CavageSigner(keyId: keyID, key: key).sign(&parts) }
         return OutgoingRequest(method: "POST", url: job.inbox, headers: parts.headers, body: parts.body)
     }

@@ -50,8 +50,9 @@ public final class DeliveryWorker: Sendable {
     /// Wakes `run` when activities were queued (shared, so a replacement worker hears it too).
     public let signal: QueueSignal
     /// The key to sign with, asked for each request: a rotated key is used from the moment it is
-    /// current, whichever process rotated it.
-    let signingKey: @Sendable () -> (keyID: String, key: PrivateKey)
+    /// current, whichever process rotated it. A key that cannot be read fails the request, which
+    /// is retried like any other failure.
+    let signingKey: @Sendable () throws -> (keyID: String, key: PrivateKey)
     let transfers: ConcurrentTransfers
     let logger: Logger
 
@@ -60,7 +61,7 @@ public final class DeliveryWorker: Sendable {
         self.init(store: store, signingKey: { (keyID, key) }, settings: settings, signal: signal, logger: logger)
     }
 
-    public init(store: Store, signingKey: @escaping @Sendable () -> (keyID: String, key: PrivateKey), settings: Settings,
+    public init(store: Store, signingKey: @escaping @Sendable () throws -> (keyID: String, key: PrivateKey), settings: Settings,
                 signal: QueueSignal = QueueSignal(), logger: Logger = Logger(label: "lectern.delivery")) {
         self.signal = signal
         self.logger = logger

@@ -23,8 +23,10 @@ public final class ActivityPubSite: Sendable {
     public let config: SiteConfig
     public let urls: FederationURLs
     public let store: Store
-    /// Signs the blog's deliveries; its public half is in the actor document.
-    public let actorKey: PrivateKey
+    /// Signs the blog's deliveries; its public half is in the actor document. Both keys are read
+    /// from their files on first use: OpenSSL's parsing of the two took 4 ms of every command
+    /// that opens the blog, `lectern build` included, which never signs.
+    public var actorKey: PrivateKey { get throws { try keysInUse.actor.value } }
     /// The id of `actorKey` (`<actor>#main-key` until a rotation).
     public let actorKeyID: String
     /// The blog's keys over time: the retired ones still answer for a while.
@@ -32,11 +34,11 @@ public final class ActivityPubSite: Sendable {
     /// When the blog first federated: the actor's `published`.
     public let published: Date
     /// Signs outgoing GETs.
-    public let instanceKey: PrivateKey
+    public var instanceKey: PrivateKey { get throws { try keysInUse.instance.value } }
+    private let keysInUse: (actor: OnFirstUse<PrivateKey>, instance: OnFirstUse<PrivateKey>)
     /// The blog's and the instance's actor documents, built and encoded on first use: 1.2 ms of
     /// every command that opens the blog, most of which never show them.
-    private let actors: Mutex<ActorDocuments?> = Mutex(nil)
-    private let makeActors: @Sendable () throws -> ActorDocuments
+    private let actors: OnFirstUse<ActorDocuments>
     private let catalog = Mutex(PostCatalog())
     /// Each post's body rendered for federation, kept while its source is unchanged.
     private let renderings = Renderings()
@@ -52,25 +54,29 @@ public final class ActivityPubSite: Sendable {
         self.urls = FederationURLs(config: config)
         self.store = store
         keyring = try ActorKeyring.load(from: store)
-        actorKey = try keys.key(named: keyring.keyName)
         actorKeyID = keyring.keyID(urls)
-        instanceKey = try keys.key(named: KeyStore.instanceActor)
+        // Made now if missing (a new blog's keys date its actor), parsed when first needed.
+        let (actorKeyName, instanceKeyName) = (keyring.keyName, KeyStore.instanceActor)
+        try keys.create(named: actorKeyName)
+        try keys.create(named: instanceKeyName)
+        let keysInUse = (actor: OnFirstUse { try keys.key(named: actorKeyName) }, instance: OnFirstUse { try keys.key(named: instanceKeyName) })
+        self.keysInUse = keysInUse
         let builder = ActorBuilder(config: config, urls: urls)
         // The actor's `published`: when its first key was made, which is when the blog first federated.
         let created = published ?? keyring.published
             ?? (try? FileManager.default.attributesOfItem(atPath: keys.url(named: KeyStore.actor).path)[.modificationDate] as? Date)
             ?? Date(timeIntervalSince1970: 0)
         self.published = created
-        let (actorPEM, instancePEM) = (try actorKey.publicKey.pemSPKI(), try instanceKey.publicKey.pemSPKI())
         let (keyID, movedTo) = (actorKeyID, try store.setting(Self.movedToKey))
-        makeActors = {
+        actors = OnFirstUse {
+            let (actorPEM, instancePEM) = (try keysInUse.actor.value.publicKey.pemSPKI(), try keysInUse.instance.value.publicKey.pemSPKI())
             let actor = builder.blogActor(publicKeyPEM: actorPEM, keyID: keyID, published: created, movedTo: movedTo)
             return ActorDocuments(actor: actor, actorJSON: try ASEncoder.encode(actor),
                                   instanceJSON: try ASEncoder.encode(builder.instanceActor(publicKeyPEM: instancePEM, published: created)))
         }
         discovery = Discovery(urls: urls, softwareVersion: Self.softwareVersion)
         let fetcher = RemoteFetcher(client: HTTPClient(allowPrivateAddresses: config.federation.allowPrivateAddresses),
-                                    instanceKeyID: urls.instanceKeyID, instanceKey: instanceKey)
+                                    instanceKeyID: urls.instanceKeyID, instanceKey: { try keysInUse.instance.value })
         remoteKeys = RemoteKeyProvider(fetcher: fetcher, store: store)
     }
 
@@ -78,14 +84,7 @@ public final class ActivityPubSite: Sendable {
     public var actorJSON: Data { get throws { try actorDocuments().actorJSON } }
     public var instanceActorJSON: Data { get throws { try actorDocuments().instanceJSON } }
 
-    private func actorDocuments() throws -> ActorDocuments {
-        try actors.withLock { built in
-            if let built { return built }
-            let made = try makeActors()
-            built = made
-            return made
-        }
-    }
+    private func actorDocuments() throws -> ActorDocuments { try actors.value }
 
     // MARK: authorized fetch
 

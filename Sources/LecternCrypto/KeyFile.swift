@@ -8,7 +8,14 @@ public enum KeyFile {
     /// Loads the key at `url`, creating it first if there is none. A key file readable by others
     /// is refused: it may already have leaked, and the operator should know.
     public static func loadOrCreate(at url: URL, type: KeyType) throws -> PrivateKey {
-        if FileManager.default.fileExists(atPath: url.path) { return try load(at: url) }
+        try createIfMissing(at: url, type: type) ?? load(at: url)
+    }
+
+    /// Generates and writes a key at `url` if there is none, returning it; nil when a file is
+    /// already there (it is not read).
+    @discardableResult
+    public static func createIfMissing(at url: URL, type: KeyType) throws -> PrivateKey? {
+        if FileManager.default.fileExists(atPath: url.path) { return nil }
         let key = try PrivateKey.generate(type)
         try write(key, to: url)
         return key
@@ -23,7 +30,11 @@ public enum KeyFile {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else {
             throw CryptoError("read \(url.path)", reason: "cannot read the file")
         }
-        return try PrivateKey(pem: text)
+        do {
+            return try PrivateKey(pem: text)
+        } catch let error as CryptoError {
+            throw CryptoError("read \(url.path)", reason: error.description)
+        }
     }
 
     /// Writes to a temporary file created with mode 0600, then renames it into place, so the

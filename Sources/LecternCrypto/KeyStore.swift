@@ -23,4 +23,9 @@ public struct KeyStore: Sendable {
     public func key(named name: String, type: KeyType = .rsa(bits: 2048)) throws -> PrivateKey {
         try KeyFile.loadOrCreate(at: url(named: name), type: type)
     }
+
+    /// Generates the key called `name` if it does not exist yet; an existing one is not read.
+    public func create(named name: String, type: KeyType = .rsa(bits: 2048)) throws {
+        try KeyFile.createIfMissing(at: url(named: name), type: type)
+    }
 }

@@ -67,7 +67,7 @@ public final class Blog: Sendable {
     }
 
     /// Opens the site at `root`: reads `lectern.yml`, opens (and migrates) `data/lectern.sqlite`,
-    /// loads the keys (creating them on first use). Builds nothing.
+    /// makes the keys if there are none (they are read when first used). Builds nothing.
     public static func open(root: URL, options: Options = Options()) throws -> Blog {
         let root = root.standardizedFileURL
         let store = try Store(path: root.appendingPathComponent("data/lectern.sqlite").path, busyTimeout: options.busyTimeout)
@@ -120,7 +120,7 @@ public final class Blog: Sendable {
         var logger = logger
         logger[metadataKey: "component"] = "delivery"
         let signingKey = CurrentActorKey(site: activityPub, keys: keys, logger: logger)
-        return DeliveryWorker(store: activityPub.store, signingKey: { signingKey.current() }, settings: settings, signal: signal,
+        return DeliveryWorker(store: activityPub.store, signingKey: { try signingKey.current() }, settings: settings, signal: signal,
                               logger: logger)
     }
 

@@ -48,12 +48,24 @@ public struct Checkup: Sendable {
             return checks
         }
         checks += databaseChecks(blog.store, pendingBefore: pending)
+        checks.append(keysCheck(blog.activityPub))
         checks.append(diskCheck())
         checks.append(clockCheck(now: now))
         checks.append(libcurlCheck())
         checks += queueChecks(blog.store, now: now)
         if online { checks += await reachability(blog.activityPub) }
         return checks
+    }
+
+    /// Both private keys parse (opening the blog does not read them; the server signs with them).
+    func keysCheck(_ site: ActivityPubSite) -> Check {
+        do {
+            let (actor, instance) = (try site.actorKey, try site.instanceKey)
+            return Check(name: "keys", status: .ok, detail: "blog actor \(actor.type), instance actor \(instance.type)")
+        } catch {
+            return Check(name: "keys", status: .failed, detail: "\(error)",
+                         fix: "put the key file back from a backup (lectern restore); other servers verify the blog's requests with it")
+        }
     }
 
     func baseURLChecks(_ config: SiteConfig) -> [Check] {

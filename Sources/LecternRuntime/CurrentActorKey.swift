@@ -15,15 +15,21 @@ final class CurrentActorKey: Sendable {
     private let keys: KeyStore
     private let urls: FederationURLs
     private let logger: Logger
-    private let cached: Mutex<(keyID: String, key: PrivateKey)>
+    private let site: ActivityPubSite
+    /// The key signed with last; none until the first delivery (the site reads its key then).
+    private let cached = Mutex<(keyID: String, key: PrivateKey)?>(nil)
 
     init(site: ActivityPubSite, keys: KeyStore, logger: Logger) {
-        (store, self.keys, urls, self.logger) = (site.store, keys, site.urls, logger)
-        cached = Mutex((site.actorKeyID, site.actorKey))
+        (self.site, store, self.keys, urls, self.logger) = (site, site.store, keys, site.urls, logger)
     }
 
-    func current() -> (keyID: String, key: PrivateKey) {
-        let (keyID, key) = cached.withLock { $0 }
+    func current() throws -> (keyID: String, key: PrivateKey) {
+        guard let last = cached.withLock({ $0 }) else {
+            let first = (keyID: site.actorKeyID, key: try site.actorKey)
+            cached.withLock { $0 = $0 ?? first }
+            return try current()
+        }
+        let (keyID, key) = last
         do {
             let keyring = try ActorKeyring.load(from: store)
             let currentID = keyring.keyID(urls)

@@ -24,6 +24,44 @@ import Testing
         #expect(status == 0 && script.contains("doctor") && script.contains("status") && script.contains("rotate"))
     }
 
+    /// `lectern build` parses its arguments without the other commands'; what argument-parser
+    /// prints for help and mistakes still names the whole command.
+    @Test func aCommandParsedAloneKeepsItsHelpAndUsage() throws {
+        let (helpStatus, help) = try run([lecternBinary, "build", "--help"])
+        #expect(helpStatus == 0 && help.contains("USAGE: lectern build"), "\(help)")
+        let (status, mistake) = try run([lecternBinary, "build", "--no-such-flag"])
+        #expect(status == 64 && mistake.contains("Unknown option '--no-such-flag'") && mistake.contains("Usage: lectern build"), "\(mistake)")
+        let (nestedStatus, nested) = try run([lecternBinary, "followers", "count", "--site"])
+        #expect(nestedStatus == 64 && nested.contains("Usage: lectern followers count"), "\(nested)")
+        let (versionStatus, version) = try run([lecternBinary, "--version"])
+        #expect(versionStatus == 0 && version.hasPrefix("0."), "\(version)")
+    }
+
+    /// A build reads no private key; a server, which signs, refuses to start with one it cannot
+    /// read, and says which.
+    @Test func aBuildNeedsNoKeyAndAServerNamesTheOneItCannotRead() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-keys-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try run([lecternBinary, "init", root.path]).0 == 0)
+        try lectern(["build"], site: root)
+        let key = root.appendingPathComponent("data/keys/actor.pem")
+        let intact = try Data(contentsOf: key)
+        try Data("-----BEGIN PRIVATE KEY-----\nbroken\n-----END PRIVATE KEY-----\n".utf8).write(to: key)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
+        try "---\ntitle: Later\ndate: 2025-06-01\n---\nMore.\n"
+            .write(to: root.appendingPathComponent("content/posts/later.md"), atomically: true, encoding: .utf8)
+        #expect(try lectern(["build"], site: root).contains("files written"))
+        let (status, output) = try run(["timeout", "30", lecternBinary, "serve", "--port", "0", "-s", root.path])
+        #expect(status == 1 && output.contains("error:") && output.contains("data/keys/actor.pem"), "\(status): \(output)")
+        let shown = try lectern(["keys", "show"], site: root, expectSuccess: false)
+        #expect(shown.contains("data/keys/actor.pem"), "\(shown)")
+        let doctor = try lectern(["doctor", "--offline"], site: root, expectSuccess: false)
+        #expect(doctor.contains("✗ keys: read ") && doctor.contains("data/keys/actor.pem"), "\(doctor)")
+        try intact.write(to: key)
+        #expect(try lectern(["keys", "show"], site: root).contains("BEGIN PUBLIC KEY"))
+        #expect(try lectern(["doctor", "--offline"], site: root, expectSuccess: false).contains("✓ keys: blog actor RSA"))
+    }
+
     @Test func listsAsJSONAndClearErrors() async throws {
         try await withBlog(follower: "alice") { remote, blog in
             let note = remote.base.value + "/notes/cli-1"

@@ -24,8 +24,8 @@ import Testing
         var settings = DeliveryWorker.Settings(userAgent: "test")
         settings.allowPrivateAddresses = true
         adjust(&settings)
-        return DeliveryWorker(store: blog.store, keyID: blog.actor + "#main-key", key: blog.runtime.activityPub.actorKey,
-                              settings: settings)
+        let (keyID, site) = (blog.actor + "#main-key", blog.runtime.activityPub)
+        return DeliveryWorker(store: blog.store, signingKey: { (keyID, try site.actorKey) }, settings: settings)
     }
 
     /// Queues a Create with id `<actor>#<name>` for `inboxes`.

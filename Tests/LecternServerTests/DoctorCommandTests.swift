@@ -14,7 +14,7 @@ import Testing
 
             let healthy = try checks(try lectern(["doctor", "--json"], site: blog.root))
             #expect(healthy["baseURL"]?["status"] == "warning", "a loopback baseURL is fine for trying only")
-            for name in ["config", "permissions", "database", "migrations", "disk", "clock", "libcurl", "deliveries", "reachable"] {
+            for name in ["config", "permissions", "database", "migrations", "keys", "disk", "clock", "libcurl", "deliveries", "reachable"] {
                 #expect(healthy[name]?["status"] == "ok", "\(name): \(healthy[name] ?? [:])")
             }
             let text = try lectern(["doctor"], site: blog.root)

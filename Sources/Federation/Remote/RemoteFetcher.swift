@@ -42,13 +42,14 @@ public struct FetchedDocument: @unchecked Sendable {
 /// signed anew and its address checked again by the client's SSRF guard.
 public struct RemoteFetcher: Sendable {
     public let client: HTTPClient
-    public let signer: CavageSigner
+    let instanceKeyID: String
+    /// The instance actor's key, read from its file on the first fetch.
+    let instanceKey: @Sendable () throws -> PrivateKey
     static let maximumRedirects = 3
     public static let activityAccept = "application/activity+json, application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\""
 
-    public init(client: HTTPClient, instanceKeyID: String, instanceKey: PrivateKey) {
-        self.client = client
-        self.signer = CavageSigner(keyId: instanceKeyID, key: instanceKey)
+    public init(client: HTTPClient, instanceKeyID: String, instanceKey: @escaping @Sendable () throws -> PrivateKey) {
+        (self.client, self.instanceKeyID, self.instanceKey) = (client, instanceKeyID, instanceKey)
     }
 
     /// An ActivityPub document that speaks for itself (design §5): its `id` is the URL it was
@@ -70,7 +71,7 @@ public struct RemoteFetcher: Sendable {
         var current = url
         for _ in 0...Self.maximumRedirects {
             var parts = HTTPRequestParts(method: "GET", url: current, headers: [("Accept", accept)])
-            try signer.sign(&parts)
+            try CavageSigner(keyId: instanceKeyID, key: try instanceKey()).sign(&parts)
             let response: IncomingResponse
             do {
                 response = try await client.perform(OutgoingRequest(url: current, headers: parts.headers))

@@ -52,7 +52,7 @@ struct KeysCommand: AsyncParsableCommand {
             let root = siteOptions.root
             try await reportingErrors {
                 let site = try siteOptions.openBlog().activityPub
-                let key = instance ? site.instanceKey : site.actorKey
+                let key = try instance ? site.instanceKey : site.actorKey
                 let keyID = instance ? site.urls.instanceKeyID : site.actorKeyID
                 let name = instance ? KeyStore.instanceActor : site.keyring.keyName
                 print("\(name) key (\(key.type)) in \(KeyStore(folder: root.appendingPathComponent("data/keys")).url(named: name).path)")
