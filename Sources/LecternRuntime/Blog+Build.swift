@@ -6,20 +6,22 @@ import Store
 extension Blog {
     /// Builds the site into `public/` (only what changed) with the comments the store has, under
     /// the build lock every process shares, so two builds never race on `public/`.
-    /// `discussions` overrides what is read from the store (the server keeps them between builds).
+    /// `discussions` overrides what is read from the store (the server keeps them between builds);
+    /// `sources`, started before the blog was opened, saves walking them again.
     @discardableResult
-    public func build(discussions: [String: Discussion]? = nil, outputFolder: URL? = nil) throws -> BuildReport {
-        try withBuildLock { try buildLocked(discussions: discussions, outputFolder: outputFolder) }
+    public func build(discussions: [String: Discussion]? = nil, outputFolder: URL? = nil, sources: SourceWalk? = nil) throws -> BuildReport {
+        try withBuildLock { try buildLocked(discussions: discussions, outputFolder: outputFolder, sources: sources) }
     }
 
     @discardableResult
-    func buildLocked(discussions: [String: Discussion]?, outputFolder: URL? = nil, now: Date = Date()) throws -> BuildReport {
+    func buildLocked(discussions: [String: Discussion]?, outputFolder: URL? = nil, sources: SourceWalk? = nil,
+                     now: Date = Date()) throws -> BuildReport {
         // The common case of `lectern build` with nothing changed: decided from stats and a few
         // rows, without reading the posts, the comments or the last build's caches.
         let live = outputFolder == nil && discussions == nil
         var trace = PhaseTrace()
         let cacheRead = live ? builder.readingCache(timeZone: config.timeZone) : nil
-        let inputs = live ? try BuildInputs.current(blog: self, now: now) : nil
+        let inputs = live ? try BuildInputs.current(blog: self, now: now, walked: sources) : nil
         if let inputs, let last = BuildInputs.load(from: builder.publicFolder),
            last.isCurrent(fingerprint: inputs.fingerprint, output: builder.buildStamp(), now: now) {
             trace.mark("sources unchanged")

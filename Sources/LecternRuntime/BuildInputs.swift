@@ -18,12 +18,13 @@ struct BuildInputs: Equatable {
 
     /// The fingerprint of what a build now would read, and `content/` as walked for it (the
     /// build loads from the same walk).
-    static func current(blog: Blog, now: Date) throws -> (fingerprint: String, content: ContentTree) {
+    /// `walked`: the sources as a `SourceWalk` of this blog's folder found them (else walked now).
+    static func current(blog: Blog, now: Date, walked: SourceWalk? = nil) throws -> (fingerprint: String, content: ContentTree) {
         let generations = try blog.store.changeGenerations()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = blog.config.timeZone
-        let content = try ContentTree.walk(root: blog.root)
-        var hash = SourceStamp.of(blog.root, content: content)
+        let (content, stamp) = try walked.flatMap { $0.root == blog.root ? $0.walked.value : nil }?.get() ?? SourceWalk.walk(blog.root)
+        var hash = stamp
         hash.combine("\(generations[.discussions] ?? 0)|\(generations[.blocks] ?? 0)|\(blog.options.includeDrafts)|"
                      + "\(blog.options.includeFuture)|\(calendar.component(.year, from: now))")
         return (hash.hex, content)

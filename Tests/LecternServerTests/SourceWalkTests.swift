@@ -1,0 +1,32 @@
+import Foundation
+@testable import LecternRuntime
+import Site
+import Testing
+
+/// `lectern build` stamps the sources on a thread of its own while it opens the blog; the build
+/// then uses that walk instead of walking again, and only a walk of its own folder.
+@Suite struct SourceWalkTests {
+    @Test func aBuildUsesTheWalkStartedBeforeTheBlogWasOpened() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-walk-\(UUID().uuidString)")
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-walk-\(UUID().uuidString)")
+        defer { for folder in [root, elsewhere] { try? FileManager.default.removeItem(at: folder) } }
+        for folder in [root, elsewhere] { #expect(try run([lecternBinary, "init", folder.path]).0 == 0) }
+        func write(_ title: String) throws {
+            try "---\ntitle: \(title)\ndate: 2025-06-01\n---\nWords.\n"
+                .write(to: root.appendingPathComponent("content/posts/\(title.lowercased()).md"), atomically: true, encoding: .utf8)
+        }
+
+        let walk = SourceWalk(root: root)
+        _ = walk.walked.value  // finished before the post below exists
+        try write("Fresh")
+        let blog = try Blog.open(root: root)
+        let titles = { (report: BuildReport) in Set(report.posts.map(\.title)) }
+        #expect(!titles(try blog.build(sources: walk)).contains("Fresh"), "built from the walk made before the post")
+        #expect(titles(try blog.build()).contains("Fresh"))
+
+        let other = SourceWalk(root: elsewhere)
+        _ = other.walked.value
+        try write("Fresher")
+        #expect(titles(try blog.build(sources: other)).contains("Fresher"), "another folder's walk is not used")
+    }
+}
