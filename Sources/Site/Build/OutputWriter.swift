@@ -65,6 +65,8 @@ struct OutputWriter {
         }
         // When every file the last build wrote is still wanted, nothing goes: no set of 1,500 paths to hash.
         let removed = kept == previous.files.count ? [] : previous.files.keys.filter { manifest.files[$0] == nil }.sorted()
+        // The same paths as last time (all kept, none added): written in the order read.
+        if removed.isEmpty && manifest.files.count == kept { manifest.sortedPaths = previous.sortedPaths }
         let staging = publicFolder.deletingLastPathComponent()
             .appendingPathComponent(".\(publicFolder.lastPathComponent).staging-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         defer { try? FileManager.default.removeItem(at: staging) }

