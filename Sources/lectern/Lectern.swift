@@ -20,6 +20,7 @@ struct Lectern: AsyncParsableCommand {
         do {
             var command: any ParsableCommand
             if let named = parseNamedCommand() { command = named } else { command = try parseAsRoot() }
+            if !(command is ServeCommand) { ShortRun.tuneAllocator() }
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
