@@ -37,7 +37,8 @@ public final class DeliveryWorker: Sendable {
     public struct Report: Sendable, Equatable {
         public var delivered = 0, retrying = 0, failed = 0
         public var attempts: Int { delivered + retrying + failed }
-        /// Why nothing was attempted: libcurl cannot be loaded here (the queue is left as it is).
+        /// Why nothing was attempted, and what to do: libcurl cannot be loaded here, or the key
+        /// cannot be read (the queue is left as it is).
         public var unavailable: String?
 
         public init(delivered: Int = 0, retrying: Int = 0, failed: Int = 0) {
@@ -50,8 +51,7 @@ public final class DeliveryWorker: Sendable {
     /// Wakes `run` when activities were queued (shared, so a replacement worker hears it too).
     public let signal: QueueSignal
     /// The key to sign with, asked for each request: a rotated key is used from the moment it is
-    /// current, whichever process rotated it. A key that cannot be read fails the request, which
-    /// is retried like any other failure.
+    /// current, whichever process rotated it. A pass starts only if it gives a key.
     let signingKey: @Sendable () throws -> (keyID: String, key: PrivateKey)
     let transfers: ConcurrentTransfers
     let logger: Logger
@@ -79,11 +79,18 @@ public final class DeliveryWorker: Sendable {
     /// Delivers everything due at `now`, then returns. (`now` in the future takes over rows
     /// leased by a worker that died: what a restart does once their lease runs out.)
     public func runOnce(now: Date? = nil) async -> Report {
-        // Without libcurl nothing is leased: the deliveries wait, unchanged, for a fixed install
-        // (a failure recorded for each would count against every host and, in time, give up).
+        // Without libcurl or a key to sign with, nothing is leased: the deliveries wait, unchanged,
+        // for a fixed install (a failure recorded for each would count against every host and,
+        // in time, give up).
+        var report = Report()
         if case .failure(let error) = HTTPClient.library() {
-            var report = Report()
-            report.unavailable = error.description
+            report.unavailable = "\(error.description) (install libcurl4; `lectern doctor` checks it)"
+            return report
+        }
+        do {
+            _ = try signingKey()
+        } catch {
+            report.unavailable = "cannot sign: \(error) (`lectern doctor` checks the keys)"
             return report
         }
         return await withCheckedContinuation { continuation in

@@ -55,11 +55,12 @@ public final class ActivityPubSite: Sendable {
         self.store = store
         keyring = try ActorKeyring.load(from: store)
         actorKeyID = keyring.keyID(urls)
-        // Made now if missing (a new blog's keys date its actor), parsed when first needed.
-        let (actorKeyName, instanceKeyName) = (keyring.keyName, KeyStore.instanceActor)
-        try keys.create(named: actorKeyName)
-        try keys.create(named: instanceKeyName)
-        let keysInUse = (actor: OnFirstUse { try keys.key(named: actorKeyName) }, instance: OnFirstUse { try keys.key(named: instanceKeyName) })
+        // Made now if missing (a new blog's keys date its actor), read when first needed; a file
+        // gone by then is an error naming it, never a new key.
+        let (actorKeyFile, instanceKeyFile) = (keys.url(named: keyring.keyName), keys.url(named: KeyStore.instanceActor))
+        try keys.create(named: keyring.keyName)
+        try keys.create(named: KeyStore.instanceActor)
+        let keysInUse = (actor: OnFirstUse { try KeyFile.load(at: actorKeyFile) }, instance: OnFirstUse { try KeyFile.load(at: instanceKeyFile) })
         self.keysInUse = keysInUse
         let builder = ActorBuilder(config: config, urls: urls)
         // The actor's `published`: when its first key was made, which is when the blog first federated.
@@ -78,6 +79,12 @@ public final class ActivityPubSite: Sendable {
         let fetcher = RemoteFetcher(client: HTTPClient(allowPrivateAddresses: config.federation.allowPrivateAddresses),
                                     instanceKeyID: urls.instanceKeyID, instanceKey: { try keysInUse.instance.value })
         remoteKeys = RemoteKeyProvider(fetcher: fetcher, store: store)
+    }
+
+    /// Reads both keys now: what a server does before it listens or takes new settings, so that
+    /// a key it cannot read stops it there rather than at its first signature.
+    public func readKeys() throws {
+        _ = try (actorKey, instanceKey)
     }
 
     public var actorDocument: ActorDocument { get throws { try actorDocuments().actor } }

@@ -94,9 +94,10 @@ public final class Blog: Sendable {
     }
 
     /// Reads `lectern.yml` and the keys again (the configuration was edited, or the keys rotated).
-    /// An invalid file throws and leaves everything as it was.
+    /// An invalid file, or a key that cannot be read, throws and leaves everything as it was.
     public func reloadSettings() throws {
         let fresh = try Self.makeState(root: root, store: store, keys: keys, signal: deliverySignal, logger: logger)
+        try fresh.activityPub.readKeys()
         state.withLock { $0 = fresh }
     }
 

@@ -23,7 +23,7 @@ struct BuildInputs: Equatable {
         let generations = try blog.store.changeGenerations()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = blog.config.timeZone
-        let (content, stamp) = try walked.flatMap { $0.root == blog.root ? $0.walked.value : nil }?.get() ?? SourceWalk.walk(blog.root)
+        let (content, stamp) = try walked?.walk(for: blog) ?? SourceWalk.walk(blog.root)
         var hash = stamp
         hash.combine("\(generations[.discussions] ?? 0)|\(generations[.blocks] ?? 0)|\(blog.options.includeDrafts)|"
                      + "\(blog.options.includeFuture)|\(calendar.component(.year, from: now))")

@@ -60,11 +60,12 @@ public struct Checkup: Sendable {
     /// Both private keys parse (opening the blog does not read them; the server signs with them).
     func keysCheck(_ site: ActivityPubSite) -> Check {
         do {
-            let (actor, instance) = (try site.actorKey, try site.instanceKey)
-            return Check(name: "keys", status: .ok, detail: "blog actor \(actor.type), instance actor \(instance.type)")
+            try site.readKeys()
+            return Check(name: "keys", status: .ok, detail: "blog actor \(try site.actorKey.type), instance actor \(try site.instanceKey.type)")
         } catch {
             return Check(name: "keys", status: .failed, detail: "\(error)",
-                         fix: "put the key file back from a backup (lectern restore); other servers verify the blog's requests with it")
+                         fix: "a key others can read: chmod 600 it; a damaged or missing one: put data/keys back from a backup "
+                             + "(other servers verify the blog's requests with it)")
         }
     }
 

@@ -13,12 +13,23 @@ import Site
 /// ```
 public final class SourceWalk: Sendable {
     let root: URL
+    /// `public/`'s build stamp before the walk began: a build that ends after that may have
+    /// built newer sources than this walk saw, and is not to be undone by it.
+    let outputStamp: String
     let walked: Background<Result<(content: ContentTree, stamp: ContentHash), any Error>>
 
     public init(root: URL) {
         let root = root.standardizedFileURL
         self.root = root
+        outputStamp = SiteBuilder(root: root).buildStamp()
         walked = Background("lectern-walk") { Result { try Self.walk(root) } }
+    }
+
+    /// The walk, if it is of `blog`'s folder and no build changed `public/` since it began (the
+    /// walk ran before the build lock was taken); asked under that lock.
+    func walk(for blog: Blog) throws -> (content: ContentTree, stamp: ContentHash)? {
+        guard root == blog.root, outputStamp == blog.builder.buildStamp() else { return nil }
+        return try walked.value.get()
     }
 
     /// `content/` as a build loads it, and the stamp of every source.

@@ -1,4 +1,5 @@
 import Foundation
+import LecternRuntime
 import Testing
 
 /// One consistent CLI, through the real executable: every command has --help with an example,
@@ -39,7 +40,7 @@ import Testing
 
     /// A build reads no private key; a server, which signs, refuses to start with one it cannot
     /// read, and says which.
-    @Test func aBuildNeedsNoKeyAndAServerNamesTheOneItCannotRead() throws {
+    @Test func aBuildNeedsNoKeyAndAServerNamesTheOneItCannotRead() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-keys-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         #expect(try run([lecternBinary, "init", root.path]).0 == 0)
@@ -57,7 +58,26 @@ import Testing
         #expect(shown.contains("data/keys/actor.pem"), "\(shown)")
         let doctor = try lectern(["doctor", "--offline"], site: root, expectSuccess: false)
         #expect(doctor.contains("✗ keys: read ") && doctor.contains("data/keys/actor.pem"), "\(doctor)")
+        // Deliveries are not attempted (each would fail for good): the queue waits for the key.
+        let unsigned = try await Blog.open(root: root).delivery.runOnce()
+        #expect(unsigned.unavailable?.hasPrefix("cannot sign: read ") == true && unsigned.attempts == 0, "\(unsigned)")
+        #expect(unsigned.unavailable?.contains("data/keys/actor.pem") == true)
+        // A rotation that cannot read the key it retires writes no new one.
+        #expect(try lectern(["keys", "rotate"], site: root, expectSuccess: false).contains("actor.pem"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: key.deletingLastPathComponent().path).sorted()
+                == ["actor.pem", "instance-actor.pem"])
+        // A server taking new settings keeps the ones it has when a key cannot be read.
+        let blog = try Blog.open(root: root)
+        #expect(throws: (any Error).self) { try blog.reloadSettings() }
         try intact.write(to: key)
+        try blog.reloadSettings()
+        // A key file gone after the blog opened is an error naming it, not a new key.
+        let opened = try Blog.open(root: root)
+        try FileManager.default.removeItem(at: key)
+        #expect(throws: (any Error).self) { try opened.activityPub.actorKey }
+        #expect(!FileManager.default.fileExists(atPath: key.path))
+        try intact.write(to: key)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
         #expect(try lectern(["keys", "show"], site: root).contains("BEGIN PUBLIC KEY"))
         #expect(try lectern(["doctor", "--offline"], site: root, expectSuccess: false).contains("✓ keys: blog actor RSA"))
     }

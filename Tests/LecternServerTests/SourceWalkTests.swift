@@ -28,5 +28,14 @@ import Testing
         _ = other.walked.value
         try write("Fresher")
         #expect(titles(try blog.build(sources: other)).contains("Fresher"), "another folder's walk is not used")
+
+        // Another build ends after the walk began (it held the build lock meanwhile): the walk
+        // may be older than what that build read, and is not used to undo it.
+        let overtaken = SourceWalk(root: root)
+        _ = overtaken.walked.value
+        try write("Freshest")
+        try blog.build()
+        try blog.build(sources: overtaken)
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("public/2025/freshest/index.html").path))
     }
 }

@@ -29,11 +29,12 @@ public struct KeyRotation: Sendable {
         var keyring = try ActorKeyring.load(from: site.store)
         var token = "k" + String(Int(now.timeIntervalSince1970))
         while token == keyring.current || keyring.retired.contains(where: { $0.id == site.urls.actorKey(token) }) { token += "b" }
+        let retiringPEM = try site.actorKey.publicKey.pemSPKI()  // read before anything is written
         let newKey = try PrivateKey.generate(.rsa(bits: 2048))
         try KeyFile.write(newKey, to: keys.url(named: KeyStore.actor + "-" + token))
         let oldFile = keys.url(named: keyring.keyName)
         keyring.retired = keyring.retired.filter { now.timeIntervalSince($0.retiredAt) < ActorKeyring.retiredKeysAnswer }
-            + [ActorKeyring.Retired(id: site.actorKeyID, publicKeyPem: try site.actorKey.publicKey.pemSPKI(), retiredAt: now)]
+            + [ActorKeyring.Retired(id: site.actorKeyID, publicKeyPem: retiringPEM, retiredAt: now)]
         keyring.published = keyring.published ?? site.published
         keyring.current = token
         keyring.currentPublicKeyPem = try newKey.publicKey.pemSPKI()

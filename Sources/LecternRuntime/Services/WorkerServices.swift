@@ -37,7 +37,7 @@ public struct DeliveryService: Service {
                 let worker = blog.delivery
                 let report = await worker.runOnce()
                 if let reason = report.unavailable {
-                    blog.logger.error("deliveries wait: \(reason) (install libcurl4 and restart; `lectern doctor` checks it)")
+                    blog.logger.error("deliveries wait: \(reason)")
                     await blog.deliverySignal.wait(upTo: .seconds(60))
                     continue
                 }

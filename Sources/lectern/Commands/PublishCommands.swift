@@ -78,7 +78,7 @@ struct DeliverCommand: AsyncParsableCommand {
         let report = await worker.runOnce()
         ticker.cancel()
         progress.finish()
-        if let reason = report.unavailable { throw CLIError("nothing was delivered: \(reason) (install libcurl4)") }
+        if let reason = report.unavailable { throw CLIError("nothing was delivered: \(reason)") }
         let seconds = Double((ContinuousClock.now - clock).components.attoseconds) / 1e18 + Double((ContinuousClock.now - clock).components.seconds)
         print("\(report.delivered) delivered, \(report.retrying) will be retried, \(report.failed) failed "
               + "in \(String(format: "%.1f", seconds)) s")

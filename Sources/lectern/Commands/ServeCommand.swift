@@ -58,9 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = options.logger
         let (server, presence) = try await reportingErrors { () throws -> (BlogServer, FileLock) in
             let blog = try siteOptions.openBlog(options)
-            // Opening reads no key (a build signs nothing); a server signs with both, so one it
-            // cannot read stops it here rather than at its first delivery.
-            _ = try (blog.activityPub.actorKey, blog.activityPub.instanceKey)
+            try blog.activityPub.readKeys()  // opening reads none (a build signs nothing)
             let listen = "\(host ?? blog.config.server.host):\(port ?? blog.config.server.port)"
             guard let presence = try ServerPresence(root: blog.root).claim(address: listen) else {
                 let other = ServerPresence(root: blog.root).running()
