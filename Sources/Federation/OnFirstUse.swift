@@ -4,7 +4,7 @@ import Synchronization
 /// caller tries again (a key file fixed by hand is read on the next request).
 ///
 /// ```swift
-/// let key = OnFirstUse { try keys.key(named: "actor") }
+/// let key = OnFirstUse { try KeyFile.load(at: keys.url(named: "actor")) }
 /// let signer = CavageSigner(keyId: id, key: try key.value)
 /// ```
 final class OnFirstUse<Value: Sendable>: Sendable {

@@ -11,30 +11,27 @@ import Synchronization
 /// never signed with the old one). The price is one read of one setting per delivery, next to an
 /// RSA signature; the key file is read only when the key id changes.
 final class CurrentActorKey: Sendable {
-    private let store: Store
-    private let keys: KeyStore
-    private let urls: FederationURLs
-    private let logger: Logger
     private let site: ActivityPubSite
+    private let keys: KeyStore
+    private let logger: Logger
     /// The key signed with last; none until the first delivery (the site reads its key then).
     private let cached = Mutex<(keyID: String, key: PrivateKey)?>(nil)
 
     init(site: ActivityPubSite, keys: KeyStore, logger: Logger) {
-        (self.site, store, self.keys, urls, self.logger) = (site, site.store, keys, site.urls, logger)
+        (self.site, self.keys, self.logger) = (site, keys, logger)
     }
 
     func current() throws -> (keyID: String, key: PrivateKey) {
-        guard let last = cached.withLock({ $0 }) else {
+        let (keyID, key) = try cached.withLock({ $0 }) ?? {
             let first = (keyID: site.actorKeyID, key: try site.actorKey)
-            cached.withLock { $0 = $0 ?? first }
-            return try current()
-        }
-        let (keyID, key) = last
+            return cached.withLock { $0 = $0 ?? first; return $0! }
+        }()
         do {
-            let keyring = try ActorKeyring.load(from: store)
-            let currentID = keyring.keyID(urls)
+            let keyring = try ActorKeyring.load(from: site.store)
+            let currentID = keyring.keyID(site.urls)
             guard currentID != keyID else { return (keyID, key) }
-            let fresh = try keys.key(named: keyring.keyName)
+            // Written before the keyring named it (`KeyRotation`): read, never made here.
+            let fresh = try KeyFile.load(at: keys.url(named: keyring.keyName))
             logger.info("signing with the rotated key \(currentID)")
             cached.withLock { $0 = (currentID, fresh) }
             return (currentID, fresh)

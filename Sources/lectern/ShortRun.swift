@@ -7,8 +7,8 @@ import Foundation
 /// big blocks, which a one-post rebuild never lives to see. Each unmapping of a multi-threaded
 /// process stops its other threads to flush their TLBs, and each page handed back is faulted in
 /// and zeroed again. With the limits raised from the start, a one-post rebuild of 1,000 posts
-/// took 67.1 → 58.4 ms (interleaved runs, `GLIBC_TUNABLES`); `lectern serve`, which runs for
-/// weeks, keeps glibc's own limits.
+/// took 51.2 → 47.9 and 49.8 → 44.3 ms (interleaved runs of two binaries); `lectern serve`,
+/// which runs for weeks, keeps glibc's own limits.
 enum ShortRun {
     static func tuneAllocator() {
         // Swift's Glibc module does not declare mallopt; its options are from <malloc.h>.
