@@ -37,11 +37,12 @@ let package = Package(
         .target(name: "CThreadName"),
         .target(name: "Parallel", dependencies: ["CThreadName"], swiftSettings: swiftSettings),
         .target(name: "LecternCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
-        .target(name: "HTTPSignatures", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
+        .target(name: "CivilTime", swiftSettings: swiftSettings),
+        .target(name: "HTTPSignatures", dependencies: ["LecternCrypto", "CivilTime"], swiftSettings: swiftSettings),
         .target(
             name: "Site",
             dependencies: [
-                "CCmark", "CDeflate", "Parallel",
+                "CCmark", "CDeflate", "CivilTime", "Parallel",
                 .product(name: "Yams", package: "Yams"),
             ],
             resources: [.embedInCode("DefaultTheme")],
@@ -124,7 +125,7 @@ let package = Package(
                                          .product(name: "Hummingbird", package: "hummingbird")],
                           path: "bench/federation-bench", swiftSettings: swiftSettings),
 
-        .testTarget(name: "SiteTests", dependencies: ["Site", "Parallel", "ActivityStreams"], resources: [.copy("Golden"), .copy("MustacheSpec")],
+        .testTarget(name: "SiteTests", dependencies: ["Site", "Parallel", "ActivityStreams", "CivilTime"], resources: [.copy("Golden"), .copy("MustacheSpec")],
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "LecternServerTests",

@@ -1,21 +1,14 @@
+import CivilTime
 import Foundation
 
 /// HTTP dates (RFC 9110 §5.6.7). Sends IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) and reads it
 /// with a fixed-layout parser: `DateFormatter` cost more than an RSA verification. The two
 /// obsolete forms (RFC 850, asctime) still parse, through the slow path.
 public enum HTTPDate {
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    private static let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
+    private static let months = CivilTime.monthNames.map { String($0.prefix(3)) }
 
     public static func format(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let dayNumber = Int((Double(seconds) / 86400).rounded(.down))
-        let secondOfDay = seconds - dayNumber * 86400
-        let (year, month, day) = civil(fromDays: dayNumber)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let weekday = days[((dayNumber % 7) + 7) % 7]
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) "
-            + "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
+        CivilTime(secondsSince1970: Int(date.timeIntervalSince1970.rounded(.down))).imfFixdate
     }
 
     public static func parse(_ text: String) -> Date? {
@@ -40,7 +33,7 @@ public enum HTTPDate {
         guard let day = number(5..<7), let monthIndex = months.firstIndex(where: { $0.utf8.elementsEqual(bytes[8..<11]) }),
               let year = number(12..<16), let hour = number(17..<19), let minute = number(20..<22),
               let second = number(23..<25), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return .some(nil) }
-        let dayNumber = days(fromCivil: year, monthIndex + 1, day)
+        let dayNumber = CivilTime.days(year: year, month: monthIndex + 1, day: day)
         return Date(timeIntervalSince1970: TimeInterval(dayNumber * 86400 + hour * 3600 + minute * 60 + second))
     }
 
@@ -57,27 +50,5 @@ public enum HTTPDate {
         // and HTTP dates are printable ASCII: anything else is no date (found by Fuzz/).
         guard text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
         return obsoleteFormats.lazy.compactMap { $0.date(from: text) }.first
-    }
-
-    /// Howard Hinnant's days-from-civil and its inverse (proleptic Gregorian, day 0 = 1970-01-01).
-    private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146097 + dayOfEra - 719468
-    }
-
-    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let dayOfEra = z - era * 146097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthPrime = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
-        let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

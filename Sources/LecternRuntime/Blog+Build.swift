@@ -20,7 +20,8 @@ extension Blog {
         // rows, without reading the posts, the comments or the last build's caches.
         let live = outputFolder == nil && discussions == nil
         var trace = PhaseTrace()
-        let cacheRead = live ? builder.readingCache(timeZone: config.timeZone) : nil
+        // The walk, done while the blog opened, may have started reading the parse cache already.
+        let cacheRead = live ? sources?.cacheRead(for: self) ?? builder.readingCache(timeZone: config.timeZone) : nil
         let inputs = live ? try BuildInputs.current(blog: self, now: now, walked: sources) : nil
         if let inputs, let last = BuildInputs.load(from: builder.publicFolder),
            last.isCurrent(fingerprint: inputs.fingerprint, output: builder.buildStamp(), now: now) {
@@ -41,8 +42,8 @@ extension Blog {
         trace.mark("build and search index")
         if let inputs {
             do {
-                try BuildInputs(fingerprint: inputs.fingerprint, output: builder.buildStamp(), nextScheduled: report.scheduled.first,
-                                files: report.written + report.reused).save(in: builder.publicFolder)
+                try BuildInputs(fingerprint: inputs.fingerprint, sources: inputs.sources, output: builder.buildStamp(),
+                                nextScheduled: report.scheduled.first, files: report.written + report.reused).save(in: builder.publicFolder)
             } catch {
                 logger.warning("could not record this build's inputs (the next build will look at every source): \(error)")
             }

@@ -9,6 +9,9 @@ import Store
 /// scheduled post come due, has nothing to do: it returns without reading a post.
 struct BuildInputs: Equatable {
     let fingerprint: String
+    /// The sources' stamp alone (the fingerprint's first part): a walk that finds another one
+    /// knows, before the store is open, that a build follows (`SourceWalk` starts reading the parse cache).
+    var sources: String?
     /// `SiteBuilder.buildStamp()` right after the build.
     var output: String
     var nextScheduled: Date?
@@ -19,7 +22,7 @@ struct BuildInputs: Equatable {
     /// The fingerprint of what a build now would read, and `content/` as walked for it (the
     /// build loads from the same walk).
     /// `walked`: the sources as a `SourceWalk` of this blog's folder found them (else walked now).
-    static func current(blog: Blog, now: Date, walked: SourceWalk? = nil) throws -> (fingerprint: String, content: ContentTree) {
+    static func current(blog: Blog, now: Date, walked: SourceWalk? = nil) throws -> (fingerprint: String, sources: String, content: ContentTree) {
         let generations = try blog.store.changeGenerations()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = blog.config.timeZone
@@ -27,7 +30,7 @@ struct BuildInputs: Equatable {
         var hash = stamp
         hash.combine("\(generations[.discussions] ?? 0)|\(generations[.blocks] ?? 0)|\(blog.options.includeDrafts)|"
                      + "\(blog.options.includeFuture)|\(calendar.component(.year, from: now))")
-        return (hash.hex, content)
+        return (hash.hex, stamp.hex, content)
     }
 
     /// Whether `public/` already is what building now would make.
@@ -38,14 +41,16 @@ struct BuildInputs: Equatable {
     static func load(from publicFolder: URL) -> BuildInputs? {
         guard let data = FileManager.default.contents(atPath: url(publicFolder).path) else { return nil }
         let parts = String(decoding: data, as: UTF8.self).split(separator: " ").map(String.init)
-        guard parts.count == 4, let files = Int(parts[3]) else { return nil }
-        return BuildInputs(fingerprint: parts[0], output: parts[1],
+        // Four parts: written before the sources' stamp was recorded apart.
+        guard parts.count == 4 || parts.count == 5, let files = Int(parts[3]) else { return nil }
+        return BuildInputs(fingerprint: parts[0], sources: parts.count == 5 ? parts[4] : nil, output: parts[1],
                            nextScheduled: Double(parts[2]).map(Date.init(timeIntervalSince1970:)), files: files)
     }
 
     /// A file that could not be written only means the next build looks at everything.
     func save(in publicFolder: URL) throws {
         let text = "\(fingerprint) \(output) \(nextScheduled.map { String($0.timeIntervalSince1970) } ?? "-") \(files)"
+            + (sources.map { " \($0)" } ?? "")
         try BuildRecordFile.replace(Self.url(publicFolder), with: Array(text.utf8))
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 @testable import LecternRuntime
-import Site
+@testable import Site
 import Testing
 
 /// `lectern build` stamps the sources on a thread of its own while it opens the blog; the build
@@ -37,5 +37,29 @@ import Testing
         try blog.build()
         try blog.build(sources: overtaken)
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("public/2025/freshest/index.html").path))
+    }
+
+    /// A walk that finds sources other than the last build's starts reading the parse cache (the
+    /// build that must follow uses it); one that finds the same sources reads nothing.
+    @Test func aWalkReadsTheParseCacheOnlyWhenTheSourcesChanged() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-walk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try run([lecternBinary, "init", root.path]).0 == 0)
+        let blog = try Blog.open(root: root)
+        try blog.build()
+
+        let unchanged = SourceWalk(root: root)
+        #expect(unchanged.cacheRead(for: blog) == nil, "nothing to build: nothing read")
+        #expect(try blog.build(sources: unchanged).written == 0)
+
+        try "---\ntitle: Edited\ndate: 2025-06-01\n---\nWords.\n"
+            .write(to: root.appendingPathComponent("content/posts/edited.md"), atomically: true, encoding: .utf8)
+        let changed = SourceWalk(root: root)
+        let read = try #require(changed.cacheRead(for: blog))
+        #expect(!read.cache.value.posts.isEmpty, "the last build's posts, read before the blog asked")
+        #expect(read.cache.value.timeZone == blog.config.timeZone.identifier)
+        #expect(try blog.build(sources: changed).posts.contains { $0.title == "Edited" })
+        // The next walk compares with the build just made.
+        #expect(SourceWalk(root: root).cacheRead(for: blog) == nil)
     }
 }

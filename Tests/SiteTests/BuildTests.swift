@@ -185,6 +185,26 @@ import Testing
         #expect(site.exists("2026/late-post/index.html") && !site.exists("2025/late-post/index.html"))
     }
 
+    /// Sources rewritten with the same text (a copy, a restore, a checkout) get new stamps: the
+    /// cache takes them, so the next builds go back to not reading unchanged sources.
+    @Test func sourcesWithNewStampsAreStampedAgainInTheCache() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        let count = PostCache.rewriteThreshold + 8
+        func writeAll() throws {
+            for day in 1...count { try site.post("p\(day)", title: "Post \(day)", date: "2025-01-01T00:" + String(format: "%02d", day)) }
+        }
+        try writeAll()
+        try site.build()
+        try writeAll()  // same text, new files
+        try site.build()
+        let cache = PostCache.load(from: site.root.appendingPathComponent("public"), timeZone: nil)
+        #expect(cache.stamps.count == count)
+        for (path, stamp) in cache.stamps {
+            #expect(FileStamp(path: site.root.appendingPathComponent(path).path) == stamp, "\(path)")
+        }
+    }
+
     @Test func damagedManifestMeansAFullCorrectBuild() throws {
         let site = try TestSite()
         defer { site.remove() }

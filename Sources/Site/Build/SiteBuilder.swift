@@ -116,8 +116,9 @@ extension SiteBuilder {
 
     /// Starts reading the parse cache in `public/` for a build that may follow: decoding 1,000
     /// posts takes as long as stamping the sources, which tells whether anything needs building.
-    /// A build whose configuration has another time zone by then reads the cache again.
-    public func readingCache(timeZone: TimeZone) -> CacheRead {
+    /// A build whose configuration has another time zone by then reads the cache again; with
+    /// `timeZone` nil (the configuration not read yet), the cache is read whatever its zone.
+    public func readingCache(timeZone: TimeZone?) -> CacheRead {
         let folder = publicFolder
         return CacheRead(folder: folder, cache: Background("lectern-cache") { PostCache.load(from: folder, timeZone: timeZone) })
     }

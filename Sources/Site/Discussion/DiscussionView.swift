@@ -152,14 +152,13 @@ public struct DiscussionView: Sendable {
             /// Pages of older comments, oldest first.
             let olderPages: [String]
         }
-        let iso = ISO8601DateFormatter()
         let items = pages[pageCount - 1].map { entry in
             let c = entry.comment
             return Item(id: c.id, anchor: Self.anchor(c.id), depth: entry.depth, parent: c.parentID,
                         author: Author(name: c.authorName, handle: c.authorHandle, url: c.authorURL, avatar: c.avatarURL),
                         url: c.url, content: c.contentHTML, summary: c.summary ?? (c.sensitive ? "Sensitive content" : nil),
-                        sensitive: c.sensitive, published: iso.string(from: c.published),
-                        updated: c.updated.map(iso.string(from:)), title: c.title, attachments: c.attachments,
+                        sensitive: c.sensitive, published: dates.iso8601(c.published),
+                        updated: c.updated.map(dates.iso8601), title: c.title, attachments: c.attachments,
                         poll: c.poll, quote: c.quoteURL)
         }
         let encoder = JSONEncoder()

@@ -67,35 +67,3 @@ enum DateParsing {
         return date
     }
 }
-
-/// Formatting of dates for pages, feeds and HTTP headers. Formatters are costly to make, so
-/// they are built once; `DateFormatter` is thread-safe.
-public struct DateFormats: Sendable {
-    public let timeZone: TimeZone
-    private let display: DateFormatter
-    private let iso: DateFormatter
-    private let rfc822: DateFormatter
-
-    public init(timeZone: TimeZone, locale: String = "en_US_POSIX") {
-        self.timeZone = timeZone
-        display = DateFormatter()
-        display.locale = Locale(identifier: "en_US_POSIX")
-        display.timeZone = timeZone
-        display.dateFormat = "d MMMM yyyy"
-        iso = DateFormatter()
-        iso.locale = Locale(identifier: "en_US_POSIX")
-        iso.timeZone = TimeZone(identifier: "UTC")
-        iso.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
-        rfc822 = DateFormatter()
-        rfc822.locale = Locale(identifier: "en_US_POSIX")
-        rfc822.timeZone = TimeZone(identifier: "UTC")
-        rfc822.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-    }
-
-    /// "5 March 2025"
-    public func human(_ date: Date) -> String { display.string(from: date) }
-    /// "2025-03-05T09:30:00Z" (RFC 3339, for Atom, JSON Feed, sitemap and HTML `datetime`)
-    public func iso8601(_ date: Date) -> String { iso.string(from: date) }
-    /// "Wed, 05 Mar 2025 09:30:00 GMT" (RFC 822 for RSS, IMF-fixdate for HTTP)
-    public func rfc822(_ date: Date) -> String { rfc822.string(from: date) }
-}
