@@ -42,6 +42,31 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("staging") }.isEmpty)
     }
 
+    /// The small-change path swaps each new file with the one it replaces: the new text is served,
+    /// a compressed twin comes and goes with the file's size, and nothing old stays behind.
+    @Test func replacedFilesAndTheirTwinsFollowTheNewText() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        for day in 1...9 { try site.post("p\(day)", title: "Post \(day)", date: "2025-01-0\(day)") }
+        let long = String(repeating: "a compressible line of notes\n", count: 20)
+        try site.write("static/notes.txt", long)
+        try site.build()
+        #expect(site.exists("notes.txt.gz"))
+
+        try site.write("static/notes.txt", "short")
+        let shrunk = try site.build()
+        #expect(shrunk.written < shrunk.reused, "the small-change path")
+        #expect(try site.read("notes.txt") == "short")
+        #expect(!site.exists("notes.txt.gz"), "too short to compress: the old twin goes")
+
+        try site.write("static/notes.txt", long + "more\n")
+        try site.build()
+        #expect(try site.read("notes.txt") == long + "more\n")
+        let twin = try Data(contentsOf: site.root.appendingPathComponent("public/notes.txt.gz"))
+        #expect(twin.starts(with: [0x1F, 0x8B]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site.root.path).filter { $0.contains("staging") }.isEmpty)
+    }
+
     @Test func alongsideWorkCommitsOnlyWhatIsServed() throws {
         let site = try TestSite()
         defer { site.remove() }
