@@ -20,14 +20,15 @@ extension Blog {
         // rows, without reading the posts, the comments or the last build's caches.
         let live = outputFolder == nil && discussions == nil
         var trace = PhaseTrace()
-        // The walk, done while the blog opened, may have started reading the parse cache already.
-        let cacheRead = live ? sources?.cacheRead(for: self) ?? builder.readingCache(timeZone: config.timeZone) : nil
         let inputs = live ? try BuildInputs.current(blog: self, now: now, walked: sources) : nil
         if let inputs, let last = BuildInputs.load(from: builder.publicFolder),
            last.isCurrent(fingerprint: inputs.fingerprint, output: builder.buildStamp(), now: now) {
             trace.mark("sources unchanged")
             return BuildReport(written: 0, reused: last.files, pages: 0, removed: 0, seconds: 0)
         }
+        // The walk, done while the blog opened, started reading the parse cache if the sources
+        // changed; otherwise it is read now, while the comments, configuration and theme load.
+        let cacheRead = live ? sources?.cacheRead(for: self) ?? builder.readingCache(timeZone: config.timeZone) : nil
         trace.mark("source stamp")
         let shown = try discussions ?? Discussions(store: store).all()
         trace.mark("discussions")

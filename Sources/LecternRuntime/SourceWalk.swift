@@ -38,7 +38,10 @@ public final class SourceWalk: Sendable {
         walked = Background("lectern-walk") {
             Result {
                 let (content, stamp) = try Self.walk(root)
-                let changed = BuildInputs.load(from: builder.publicFolder)?.sources != stamp.hex
+                // No record means no build yet: one follows. A record of an older version (no
+                // sources' stamp) says nothing, and a no-op build does not rewrite it.
+                let last = BuildInputs.load(from: builder.publicFolder)
+                let changed = last.map { $0.sources.map { $0 != stamp.hex } ?? false } ?? true
                 return Walk(content: content, stamp: stamp, cacheRead: changed ? builder.readingCache(timeZone: nil) : nil)
             }
         }

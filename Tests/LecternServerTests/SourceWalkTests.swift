@@ -61,5 +61,16 @@ import Testing
         #expect(try blog.build(sources: changed).posts.contains { $0.title == "Edited" })
         // The next walk compares with the build just made.
         #expect(SourceWalk(root: root).cacheRead(for: blog) == nil)
+
+        // A record written before the sources' stamp was kept says nothing: no read (a no-op
+        // build never rewrites it); no record at all means a build follows.
+        let record = root.appendingPathComponent("public/.lectern/inputs")
+        let fields = try String(contentsOf: record, encoding: .utf8).split(separator: " ")
+        #expect(fields.count == 5)
+        try fields.prefix(4).joined(separator: " ").write(to: record, atomically: true, encoding: .utf8)
+        #expect(SourceWalk(root: root).cacheRead(for: blog) == nil)
+        #expect(try blog.build().written == 0, "still a no-op build")
+        try FileManager.default.removeItem(at: record)
+        #expect(SourceWalk(root: root).cacheRead(for: blog) != nil)
     }
 }

@@ -31,10 +31,10 @@ import Testing
 
     @Test func randomDatesAcrossFourCenturiesMatchTheFormatter() {
         var generator = SystemRandomNumberGenerator()
-        // 1583 to 9999, with milliseconds: the fraction never rounds a second up.
+        // 1583 to 9999, with fractions of a second down to the microsecond (comments' dates).
         let dates = (0..<400).map { _ in
-            Date(timeIntervalSince1970: Double(Int.random(in: -12_212_553_600...253_402_300_799, using: &generator))
-                 + Double(Int.random(in: 0...999, using: &generator)) / 1000)
+            Date(timeIntervalSince1970: Double(Int.random(in: -12_212_553_600...253_402_300_798, using: &generator))
+                 + Double(Int.random(in: 0...999_999, using: &generator)) / 1_000_000)
         }
         check(dates)
     }
@@ -47,6 +47,9 @@ import Testing
         }
         var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: -0.5),
                      Date(timeIntervalSince1970: 86_399.999), Date(timeIntervalSince1970: 1_700_000_000.5),
+                     // within half a millisecond of the next second: the formatter rounds up
+                     Date(timeIntervalSince1970: 59.9996), Date(timeIntervalSince1970: -0.0003),
+                     Date(timeIntervalSince1970: 86_399.9995), Date(timeIntervalSince1970: 1_735_689_599.99951),
                      gregorian(2000, 2, 29, 12, 0, 0), gregorian(1900, 2, 28, 23, 59, 59), gregorian(2100, 3, 1, 0, 0, 0),
                      gregorian(1583, 1, 1, 0, 0, 0), gregorian(1583, 1, 1, 12, 0, 0), gregorian(9999, 12, 31, 23, 59, 59),
                      gregorian(2024, 12, 31, 23, 30, 0), gregorian(2025, 1, 1, 0, 30, 0)]

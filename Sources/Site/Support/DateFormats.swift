@@ -42,10 +42,13 @@ public struct DateFormats: Sendable {
     /// The date's fields at `offset` seconds from UTC; nil outside 1583...9999, where the
     /// formatters' calendar is not the proleptic Gregorian one.
     private static func civil(_ date: Date, offset: Int) -> CivilTime? {
-        let seconds = (date.timeIntervalSince1970 + Double(offset)).rounded(.down)
-        // 1583-01-01 and 10000-01-01 in seconds since 1970.
-        guard seconds >= -12_212_553_600, seconds < 253_402_300_800 else { return nil }
-        return CivilTime(secondsSince1970: Int(seconds))
+        // To the nearest millisecond first, as CoreFoundation hands dates to ICU: 59.9996 s
+        // prints as 1:00 (a comment's `published` is stored with microseconds).
+        let millis = (date.timeIntervalSince1970 * 1000 + 0.5).rounded(.down)
+        // 1583-01-01 and 10000-01-01, in milliseconds since 1970.
+        guard millis.isFinite, millis >= -12_212_553_600_000, millis < 253_402_300_800_000 else { return nil }
+        let local = Int(millis) + offset * 1000
+        return CivilTime(secondsSince1970: local >= 0 ? local / 1000 : (local - 999) / 1000)
     }
 
     /// The formatter for dates outside the arithmetic's range.
