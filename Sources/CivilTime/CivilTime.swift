@@ -15,8 +15,13 @@ public struct CivilTime: Sendable, Equatable {
                                     "September", "October", "November", "December"]
     public static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
+    /// The fields of the second that holds `milliseconds` (rounded down, before 1970 too).
+    public init(millisecondsSince1970 milliseconds: Int) {
+        self.init(secondsSince1970: Self.floorDivision(milliseconds, 1000))
+    }
+
     public init(secondsSince1970 total: Int) {
-        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let days = Self.floorDivision(total, 86_400)
         let inDay = total - days * 86_400
         (hour, minute, second) = (inDay / 3600, inDay % 3600 / 60, inDay % 60)
         weekday = ((days + 4) % 7 + 7) % 7  // 1970-01-01 was a Thursday
@@ -40,6 +45,10 @@ public struct CivilTime: Sendable, Equatable {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func floorDivision(_ value: Int, _ divisor: Int) -> Int {
+        value >= 0 ? value / divisor : (value - divisor + 1) / divisor
     }
 
     /// "05", "12".

@@ -28,7 +28,7 @@ extension Blog {
         }
         // The walk, done while the blog opened, started reading the parse cache if the sources
         // changed; otherwise it is read now, while the comments, configuration and theme load.
-        let cacheRead = live ? sources?.cacheRead(for: self) ?? builder.readingCache(timeZone: config.timeZone) : nil
+        let cacheRead = inputs.map { $0.cacheRead ?? builder.readingCache(timeZone: config.timeZone) }
         trace.mark("source stamp")
         let shown = try discussions ?? Discussions(store: store).all()
         trace.mark("discussions")

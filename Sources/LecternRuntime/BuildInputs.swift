@@ -20,17 +20,19 @@ struct BuildInputs: Equatable {
     static let fileName = "inputs"
 
     /// The fingerprint of what a build now would read, and `content/` as walked for it (the
-    /// build loads from the same walk).
+    /// build loads from the same walk, and takes the parse cache it may have started reading).
     /// `walked`: the sources as a `SourceWalk` of this blog's folder found them (else walked now).
-    static func current(blog: Blog, now: Date, walked: SourceWalk? = nil) throws -> (fingerprint: String, sources: String, content: ContentTree) {
+    static func current(blog: Blog, now: Date, walked: SourceWalk? = nil) throws
+        -> (fingerprint: String, sources: String, content: ContentTree, cacheRead: SiteBuilder.CacheRead?) {
         let generations = try blog.store.changeGenerations()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = blog.config.timeZone
-        let (content, stamp) = try walked?.walk(for: blog) ?? SourceWalk.walk(blog.root)
+        let walk = try walked?.walk(for: blog)
+        let (content, stamp) = try walk.map { ($0.content, $0.stamp) } ?? SourceWalk.walk(blog.root)
         var hash = stamp
         hash.combine("\(generations[.discussions] ?? 0)|\(generations[.blocks] ?? 0)|\(blog.options.includeDrafts)|"
                      + "\(blog.options.includeFuture)|\(calendar.component(.year, from: now))")
-        return (hash.hex, stamp.hex, content)
+        return (hash.hex, stamp.hex, content, walk?.cacheRead)
     }
 
     /// Whether `public/` already is what building now would make.

@@ -49,21 +49,9 @@ public final class SourceWalk: Sendable {
 
     /// The walk, if it is of `blog`'s folder and no build changed `public/` since it began (the
     /// walk ran before the build lock was taken); asked under that lock.
-    func walk(for blog: Blog) throws -> (content: ContentTree, stamp: ContentHash)? {
-        guard accepted(by: blog) else { return nil }
-        let walk = try walked.value.get()
-        return (walk.content, walk.stamp)
-    }
-
-    /// The parse cache the walk started reading, on the terms of `walk(for:)`. Nil when it read
-    /// none or failed: the walk's error is thrown where the stamp is asked for.
-    func cacheRead(for blog: Blog) -> SiteBuilder.CacheRead? {
-        guard accepted(by: blog), case .success(let walk) = walked.value else { return nil }
-        return walk.cacheRead
-    }
-
-    private func accepted(by blog: Blog) -> Bool {
-        root == blog.root && outputStamp == blog.builder.buildStamp()
+    func walk(for blog: Blog) throws -> Walk? {
+        guard root == blog.root, outputStamp == blog.builder.buildStamp() else { return nil }
+        return try walked.value.get()
     }
 
     /// `content/` as a build loads it, and the stamp of every source.

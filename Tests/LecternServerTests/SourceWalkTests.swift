@@ -49,18 +49,18 @@ import Testing
         try blog.build()
 
         let unchanged = SourceWalk(root: root)
-        #expect(unchanged.cacheRead(for: blog) == nil, "nothing to build: nothing read")
+        #expect((try unchanged.walk(for: blog))?.cacheRead == nil, "nothing to build: nothing read")
         #expect(try blog.build(sources: unchanged).written == 0)
 
         try "---\ntitle: Edited\ndate: 2025-06-01\n---\nWords.\n"
             .write(to: root.appendingPathComponent("content/posts/edited.md"), atomically: true, encoding: .utf8)
         let changed = SourceWalk(root: root)
-        let read = try #require(changed.cacheRead(for: blog))
+        let read = try #require((try changed.walk(for: blog))?.cacheRead)
         #expect(!read.cache.value.posts.isEmpty, "the last build's posts, read before the blog asked")
         #expect(read.cache.value.timeZone == blog.config.timeZone.identifier)
         #expect(try blog.build(sources: changed).posts.contains { $0.title == "Edited" })
         // The next walk compares with the build just made.
-        #expect(SourceWalk(root: root).cacheRead(for: blog) == nil)
+        #expect((try SourceWalk(root: root).walk(for: blog))?.cacheRead == nil)
 
         // A record written before the sources' stamp was kept says nothing: no read (a no-op
         // build never rewrites it); no record at all means a build follows.
@@ -68,9 +68,9 @@ import Testing
         let fields = try String(contentsOf: record, encoding: .utf8).split(separator: " ")
         #expect(fields.count == 5)
         try fields.prefix(4).joined(separator: " ").write(to: record, atomically: true, encoding: .utf8)
-        #expect(SourceWalk(root: root).cacheRead(for: blog) == nil)
+        #expect((try SourceWalk(root: root).walk(for: blog))?.cacheRead == nil)
         #expect(try blog.build().written == 0, "still a no-op build")
         try FileManager.default.removeItem(at: record)
-        #expect(SourceWalk(root: root).cacheRead(for: blog) != nil)
+        #expect((try SourceWalk(root: root).walk(for: blog))?.cacheRead != nil)
     }
 }

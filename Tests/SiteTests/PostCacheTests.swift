@@ -43,6 +43,14 @@ import Testing
         #expect(PostCache.load(from: output, timeZone: zone) == cache)
         // Another time zone parses dates differently: nothing is reused.
         #expect(PostCache.load(from: output, timeZone: TimeZone(identifier: "Asia/Tokyo")!).posts.isEmpty)
+
+        // Read before the configuration (any zone): it fits only the zone it was parsed in.
+        let anyZone = PostCache.load(from: output, timeZone: nil)
+        #expect(anyZone.fitting(zone) == cache)
+        #expect(anyZone.fitting(TimeZone(identifier: "Asia/Tokyo")!) == nil)
+        // Nothing to read is an empty cache for whichever zone the build has.
+        let none = PostCache.load(from: output.appendingPathComponent("elsewhere"), timeZone: nil)
+        #expect(none.fitting(TimeZone(identifier: "Asia/Tokyo")!) == PostCache(timeZone: TimeZone(identifier: "Asia/Tokyo")!))
     }
 
     @Test func leavesOutWhatItCannotStore() throws {

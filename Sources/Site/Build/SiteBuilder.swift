@@ -61,10 +61,7 @@ public struct SiteBuilder: Sendable {
         let config = try SiteConfig.load(from: root)
         let theme = try Theme.load(overrideFolder: root.appendingPathComponent("theme"))
         trace.mark("config and theme")
-        // A cache read before the configuration was (any zone) and found missing or damaged is
-        // empty whatever the zone: not read again.
-        var cache = options.cacheRead.flatMap { $0.folder == output ? $0.cache.value : nil }
-            .flatMap { $0.timeZone == config.timeZone.identifier ? $0 : $0.posts.isEmpty ? PostCache(timeZone: config.timeZone) : nil }
+        var cache = options.cacheRead.flatMap { $0.folder == output ? $0.cache.value.fitting(config.timeZone) : nil }
             ?? PostCache.load(from: output, timeZone: config.timeZone)
         let previousCache = cache
         trace.mark("post cache")

@@ -39,6 +39,13 @@ struct PostCache: Equatable {
         timeZone = timeZoneIdentifier
     }
 
+    /// This cache for a build in `zone`: itself if it was parsed there, an empty one if it is
+    /// empty anyway (a missing or damaged file read before the zone was known), else nil.
+    func fitting(_ zone: TimeZone) -> PostCache? {
+        if timeZone == zone.identifier { return self }
+        return posts.isEmpty ? PostCache(timeZone: zone) : nil
+    }
+
     func post(for file: String, hash: ContentHash) -> Post? {
         guard let post = posts[file], post.sourceHash == hash else { return nil }
         return post

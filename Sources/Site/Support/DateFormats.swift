@@ -47,8 +47,7 @@ public struct DateFormats: Sendable {
         let millis = (date.timeIntervalSince1970 * 1000 + 0.5).rounded(.down)
         // 1583-01-01 and 10000-01-01, in milliseconds since 1970.
         guard millis.isFinite, millis >= -12_212_553_600_000, millis < 253_402_300_800_000 else { return nil }
-        let local = Int(millis) + offset * 1000
-        return CivilTime(secondsSince1970: local >= 0 ? local / 1000 : (local - 999) / 1000)
+        return CivilTime(millisecondsSince1970: Int(millis) + offset * 1000)
     }
 
     /// The formatter for dates outside the arithmetic's range.
