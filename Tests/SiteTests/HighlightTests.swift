@@ -136,11 +136,15 @@ private let samples: [(language: String, code: String)] = [
         #expect(Set(languages.map(\.name)).count == languages.count)
         let aliases = languages.flatMap(\.aliases)
         #expect(Set(aliases).count == aliases.count, "an alias names two languages")
+        let tables = Set(LanguageRegistry.all.map { ObjectIdentifier($0.tables()) })
+        #expect(tables.count == languages.count, "two names share one language's tables")
         for (name, list) in languages {
             #expect(!list.isEmpty, "\(name)")
             for alias in list {
                 #expect(alias == alias.lowercased())
-                #expect(LanguageRegistry.language(named: alias)?.name == name)
+                // Built once, then the same tables for every alias.
+                #expect(LanguageRegistry.language(named: alias) === LanguageRegistry.language(named: list[0]))
+                #expect(LanguageRegistry.entry(named: alias)?.name == name)
             }
         }
     }
@@ -394,7 +398,7 @@ private let samples: [(language: String, code: String)] = [
     }
 
     @Test func samplesCoverEveryLanguage() {
-        let covered = Set(samples.compactMap { LanguageRegistry.language(named: $0.language)?.name })
+        let covered = Set(samples.compactMap { LanguageRegistry.entry(named: $0.language)?.name })
         #expect(covered == Set(SyntaxHighlighter.languages.map(\.name)))
     }
 

@@ -22,8 +22,8 @@ extension LexRule {
 extension SyntaxLanguage {
     /// A markup or text format: only its rules give classes; the words, digits and symbols
     /// between their tokens stay plain.
-    static func markup(name: String, aliases: [String], rules: [LexRule] = []) -> SyntaxLanguage {
-        SyntaxLanguage(name: name, aliases: aliases, rules: rules, numbers: nil, operators: ByteSet(),
+    static func markup(rules: [LexRule] = []) -> SyntaxLanguage {
+        SyntaxLanguage(rules: rules, numbers: nil, operators: ByteSet(),
                        punctuation: ByteSet(), conventions: .data)
     }
 }

@@ -1,17 +1,14 @@
 /// A language as tables for the shared lexer: rules for what starts with punctuation (comments,
 /// strings, sigils), word lists for keywords, literals and types, and conventions for the rest
 /// (capitalised names are types, a name before `(` is a function). One file per language in
-/// `Languages/` builds one of these.
+/// `Languages/` builds one of these; `LanguageRegistry` names them.
 ///
-///     SyntaxLanguage(name: "Go", aliases: ["go", "golang"], rules: LexRule.slashComments + […],
-///                    keywords: "break case chan …", functionKeywords: "func", literals: "true false nil")
+///     SyntaxLanguage(rules: LexRule.slashComments + […], keywords: "break case chan …",
+///                    functionKeywords: "func", literals: "true false nil")
 ///
 /// Languages are `static let`s that live as long as the process: the lexer's frames refer to
 /// them, and to the `StringSyntax`es their rules hold, without retaining them.
 final class SyntaxLanguage: Sendable {
-    let name: String
-    /// Lowercase names it answers to, the first being its main one.
-    let aliases: [String]
     let rules: [LexRule]
     /// For each byte `b`, the indexes of the rules it can trigger, in priority order, are
     /// `dispatch[dispatchStart[b]..<dispatchStart[b + 1]]`: one flat array, no nested ones.
@@ -33,15 +30,13 @@ final class SyntaxLanguage: Sendable {
     /// A classifier asked first for every word, for context the tables cannot express (CSS).
     let wordHook: (@Sendable (inout HighlightLexer, Int, Int) -> TokenClass?)?
 
-    init(name: String, aliases: [String], rules: [LexRule] = [],
+    init(rules: [LexRule] = [],
          keywords: String = "", functionKeywords: String = "", typeKeywords: String = "",
          types: String = "", literals: String = "", builtins: String = "", numberWords: String = "",
          foldCase: Bool = false, identifier: IdentifierSyntax = .standard, numbers: NumberSyntax? = .standard,
          operators: ByteSet = "+-*/%=<>!&|^~?:", punctuation: ByteSet = "()[]{},;.",
          conventions: WordConventions = WordConventions(), prompts: [String] = [],
          wordHook: (@Sendable (inout HighlightLexer, Int, Int) -> TokenClass?)? = nil) {
-        self.name = name
-        self.aliases = aliases
         self.rules = rules
         var dispatch: [UInt16] = []
         var dispatchStart: [Int] = []

@@ -2,7 +2,6 @@ extension SyntaxLanguage {
     /// C: `#directives` (with `<header.h>` after `#include`), `L"…"`/`u8"…"` strings and character
     /// constants, integer and float suffixes (`10UL`, `1.5f`), hex floats.
     static let c = SyntaxLanguage(
-        name: "C", aliases: ["c", "h"],
         rules: CFamily.rules(),
         keywords: CFamily.keywords,
         typeKeywords: CFamily.typeKeywords,

@@ -7,7 +7,6 @@ extension SyntaxLanguage {
     /// rules for `{`, `}`, `;`, `:` and `@` track in the frame's mode, with one bit per nesting
     /// level for blocks that hold rules (`@media { … }`) rather than declarations.
     static let css = SyntaxLanguage(
-        name: "CSS", aliases: ["css", "scss", "less"],
         rules: [
             .blockComment("/*", "*/"),
             .lineComment("//", when: .afterWhitespace),  // SCSS and Less; `url(//host)` stays a URL

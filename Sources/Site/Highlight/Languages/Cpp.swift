@@ -2,7 +2,6 @@ extension SyntaxLanguage {
     /// C++: C plus raw strings `R"delim(…)delim"`, `[[attributes]]`, `1'000'000` digit
     /// separators and the C++ keywords.
     static let cpp = SyntaxLanguage(
-        name: "C++", aliases: ["c++", "cpp", "cc", "cxx", "hpp", "hh", "hxx"],
         rules: CFamily.rules([
             .custom(["R\"", "LR\"", "u8R\"", "uR\"", "UR\""], rawString),
             .sigil(["[["], .attribute, name: .identifierContinue + ":"),

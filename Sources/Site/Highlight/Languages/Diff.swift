@@ -2,7 +2,6 @@ extension SyntaxLanguage {
     /// Unified and normal diffs: `+`/`>` lines inserted, `-`/`<` lines deleted, `@@` hunk headers,
     /// `---`/`+++`/`diff`/`index` file headers. Anything else is context.
     static let diff = markup(
-        name: "Diff", aliases: ["diff", "patch", "udiff"],
         rules: [
             .line(["+++ ", "--- ", "diff ", "index ", "new file", "deleted file", "similarity ", "rename "], .meta,
                   when: .column0),

@@ -11,7 +11,6 @@ extension SyntaxLanguage {
                                     modifiers: .letters))
         }
         return SyntaxLanguage(
-            name: "Elixir", aliases: ["elixir", "ex", "exs"],
             rules: [
                 LexRule.hashComment,
                 .string(StringSyntax("\"\"\"", interpolations: interpolating, multiline: true)),

@@ -3,7 +3,6 @@ extension SyntaxLanguage {
     /// Capitalised names are exported, not necessarily types, so types come from the list,
     /// from `type` declarations, and by capital only when not called (`fmt.Println(` is a call).
     static let go = SyntaxLanguage(
-        name: "Go", aliases: ["go", "golang"],
         rules: LexRule.slashComments + [
             .string(.doubleQuoted),
             .string(StringSyntax("`", escapes: .none, multiline: true)),

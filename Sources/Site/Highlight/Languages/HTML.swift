@@ -3,7 +3,6 @@ extension SyntaxLanguage {
     /// `<?xml?>` declarations, CDATA, `&entities;`. The bodies of `<script>` and `<style>` are
     /// highlighted as JavaScript and CSS, up to their closing tag as a browser would find it.
     static let html = markup(
-        name: "HTML", aliases: ["html", "htm", "xml", "xhtml", "svg", "xsl", "rss", "atom", "plist"],
         rules: [
             .blockComment("<!--", "-->"),
             .block(["<![CDATA["], close: "]]>", .string),
@@ -15,7 +14,6 @@ extension SyntaxLanguage {
 
     /// The inside of a tag, up to `>`: attribute names, `=`, and values quoted or not.
     static let htmlTag = SyntaxLanguage(
-        name: "HTML tag", aliases: [],
         rules: [
             .string(StringSyntax("\"", multiline: true)),
             .string(StringSyntax("'", multiline: true)),

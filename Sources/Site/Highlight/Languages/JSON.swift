@@ -2,7 +2,6 @@ extension SyntaxLanguage {
     /// JSON, and the JSONC/JSON5 extras: a string before `:` is a key, others are values;
     /// comments, single quotes, unquoted keys and hex numbers are accepted.
     static let json = SyntaxLanguage(
-        name: "JSON", aliases: ["json", "jsonc", "json5"],
         rules: LexRule.slashComments + [
             .string(StringSyntax("\"", keySuffix: ":")),
             .string(StringSyntax("'", keySuffix: ":")),

@@ -2,7 +2,6 @@ extension SyntaxLanguage {
     /// Java: `"…"` strings and `"""` text blocks, `'c'` characters, `@Annotations`, primitive
     /// types, `1_000L`/`0x1Fp3`/`1.5f` numbers.
     static let java = SyntaxLanguage(
-        name: "Java", aliases: ["java"],
         rules: LexRule.slashComments + [
             .string(StringSyntax("\"\"\"", multiline: true)),
             .string(.doubleQuoted),

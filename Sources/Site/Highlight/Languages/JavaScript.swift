@@ -1,13 +1,12 @@
 extension SyntaxLanguage {
     /// JavaScript: template literals with nested `${…}`, `/regex/` literals told from division by
     /// what precedes them, `@decorators`, `#!` shebangs, BigInts (`1n`).
-    static let javaScript = ecmaScript(name: "JavaScript", aliases: ["javascript", "js", "jsx", "mjs", "cjs"])
+    static let javaScript = ecmaScript()
 
     /// JavaScript and TypeScript, which adds its own keywords and types.
-    static func ecmaScript(name: String, aliases: [String], keywords: String = "", typeKeywords: String = "",
+    static func ecmaScript(keywords: String = "", typeKeywords: String = "",
                            types: String = "") -> SyntaxLanguage {
         SyntaxLanguage(
-            name: name, aliases: aliases,
             rules: [LexRule.shebang] + LexRule.slashComments + [
                 .string(StringSyntax("`", interpolations: [.code("${", "}")], multiline: true)),
                 .string(.doubleQuoted),

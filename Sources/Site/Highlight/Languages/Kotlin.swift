@@ -4,7 +4,6 @@ extension SyntaxLanguage {
     static let kotlin: SyntaxLanguage = {
         let templates: [Interpolation] = [.code("${", "}"), .variable("$")]
         return SyntaxLanguage(
-            name: "Kotlin", aliases: ["kotlin", "kt", "kts"],
             rules: [LexRule.shebang] + LexRule.nestedSlashComments + [
                 .string(StringSyntax("\"\"\"", escapes: .none, interpolations: templates, multiline: true)),
                 .string(StringSyntax("\"", interpolations: templates)),

@@ -3,7 +3,6 @@ extension SyntaxLanguage {
     /// code spans, fenced code blocks highlighted in their own language, links and images (the
     /// target as an attribute), list markers, block quotes, rules and backslash escapes.
     static let markdown = markup(
-        name: "Markdown", aliases: ["markdown", "md", "mkd", "mdown"],
         rules: [
             .custom(triggers: "`~", when: .lineStart, fencedCode),
             .line(["# ", "## ", "### ", "#### ", "##### ", "###### ", "#\n", "##\n", "###\n"], .heading, when: .lineStart),

@@ -2,7 +2,6 @@ extension SyntaxLanguage {
     /// Objective-C: C plus `@"…"` strings, `@interface`-style keywords, `YES`/`NO`/`nil`, and
     /// `#import <…>`.
     static let objectiveC = SyntaxLanguage(
-        name: "Objective-C", aliases: ["objective-c", "objc", "objectivec", "obj-c", "m", "mm"],
         rules: CFamily.rules([
             .string(.doubleQuoted, prefixes: ["@"]),
             .sigil(["@"], .keyword, name: .letters),

@@ -1,4 +1,4 @@
 extension SyntaxLanguage {
     /// Text without highlighting, so a fence marked `text` still gets escaping and line numbers.
-    static let plainText = markup(name: "Plain text", aliases: ["text", "txt", "plain", "plaintext"])
+    static let plainText = markup()
 }

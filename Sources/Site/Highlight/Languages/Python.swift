@@ -3,7 +3,6 @@ extension SyntaxLanguage {
     /// and triple quotes; f-string `{…}` interpolation with `{{` escapes; `@decorators` at line
     /// start; complex numbers (`2j`).
     static let python = SyntaxLanguage(
-        name: "Python", aliases: ["python", "py", "python3", "py3"],
         rules: [LexRule.shebang, LexRule.hashComment] + pythonStrings + [
             .sigil(["@"], .attribute, name: .dottedName, when: .lineStart),
         ],

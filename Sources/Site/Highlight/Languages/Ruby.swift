@@ -8,7 +8,6 @@ extension SyntaxLanguage {
         let percentLiteral = StringSyntax("", interpolations: interpolating, multiline: true)
         let symbolName = ByteSet.identifierContinue + "?!="
         return SyntaxLanguage(
-            name: "Ruby", aliases: ["ruby", "rb"],
             rules: [
                 LexRule.shebang,
                 .block(["=begin"], close: "\n=end", .comment, when: .column0),

@@ -2,7 +2,6 @@ extension SyntaxLanguage {
     /// Rust: nested block comments, byte and raw strings (`b"…"`, `r#"…"#`), char literals
     /// against lifetimes (`'x'` against `'a`), `#[attributes]`, `macro!`s and suffixed numbers.
     static let rust = SyntaxLanguage(
-        name: "Rust", aliases: ["rust", "rs"],
         rules: LexRule.nestedSlashComments + [
             .string(StringSyntax("\"", escapes: .none, multiline: true, hashed: true), prefixes: ["r", "br", "cr"]),
             .string(StringSyntax("\"", multiline: true), prefixes: ["", "b", "c"]),

@@ -3,7 +3,6 @@ extension SyntaxLanguage {
     /// `--` and `/* */` comments, `'…'` strings with doubled `''`, `"quoted"` and `` `quoted` ``
     /// identifiers, `$$…$$` bodies, `:name`/`@name`/`$1` parameters.
     static let sql = SyntaxLanguage(
-        name: "SQL", aliases: ["sql", "sqlite", "postgresql", "postgres", "psql", "mysql", "plsql"],
         rules: [
             .lineComment("--"),
             .blockComment("/*", "*/"),

@@ -2,13 +2,12 @@ extension SyntaxLanguage {
     /// POSIX shell and bash: `$VAR`, `${VAR:-x}`, `$(…)` and backquotes inside double quotes and
     /// out; verbatim single quotes and `$'…'`; heredocs (`<<EOF`, `<<-'EOF'`); `#` comments only
     /// at a word start; `NAME=` assignments.
-    static let shell = shellFamily(name: "Shell", aliases: ["shell", "sh", "bash", "zsh", "ksh"])
+    static let shell = shellFamily()
 
     /// A shell session: lines starting with a `$ ` or `% ` prompt are commands, the rest is output.
-    static let console = shellFamily(name: "Console", aliases: ["console", "shell-session", "sh-session"],
-                                     prompts: ["$ ", "% "])
+    static let console = shellFamily(prompts: ["$ ", "% "])
 
-    private static func shellFamily(name: String, aliases: [String], prompts: [String] = []) -> SyntaxLanguage {
+    private static func shellFamily(prompts: [String] = []) -> SyntaxLanguage {
         let expansions: [Interpolation] = [
             .code("$(", ")"),
             .braced(open: Array("${".utf8), close: UInt8(ascii: "}"), cls: .variable),
@@ -17,7 +16,6 @@ extension SyntaxLanguage {
         ]
         let doubleQuoted = StringSyntax("\"", interpolations: expansions, multiline: true)
         return SyntaxLanguage(
-            name: name, aliases: aliases,
             rules: [LexRule.shebang, .lineComment("#", when: .wordStart)] + [
                 .string(doubleQuoted),
                 .string(StringSyntax("'", multiline: true), prefixes: ["$"]),

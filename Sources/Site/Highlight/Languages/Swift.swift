@@ -7,7 +7,6 @@ extension SyntaxLanguage {
             StringSyntax(quote, interpolations: [.code("\\(", ")")], multiline: multiline, hashed: true)
         }
         return SyntaxLanguage(
-            name: "Swift", aliases: ["swift"],
             rules: LexRule.nestedSlashComments + [
                 .string(string("\"\"\"", multiline: true)),
                 .string(string("\"", multiline: false)),

@@ -2,7 +2,6 @@ extension SyntaxLanguage {
     /// TOML: `[table]` and `[[array]]` headers, bare, dotted and quoted keys, the four string
     /// kinds, dates and times, `inf`/`nan`, `0x`/`0o`/`0b` integers.
     static let toml = SyntaxLanguage(
-        name: "TOML", aliases: ["toml"],
         rules: [
             LexRule.hashComment,
             .block(["[["], close: "]]", .heading, singleLine: true, when: .column0),

@@ -3,7 +3,6 @@ extension SyntaxLanguage {
     /// comments, `&anchors`/`*aliases`, `!tags`, `|`/`>` block scalars (the indented lines after
     /// them), `---` documents, `%` directives and `[…]`/`{…}` flow collections.
     static let yaml = SyntaxLanguage(
-        name: "YAML", aliases: ["yaml", "yml"],
         rules: [
             .lineComment("#", when: .afterWhitespace),
             .line(["---", "..."], .meta, when: .column0),
