@@ -26,7 +26,6 @@ let package = Package(
     ],
     targets: [
         // System libraries (Debian packages, found through pkg-config).
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // Headers only: libcurl is opened at run time (see CCurlShim), not linked.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
@@ -36,7 +35,9 @@ let package = Package(
 
         .target(name: "CThreadName"),
         .target(name: "Parallel", dependencies: ["CThreadName"], swiftSettings: swiftSettings),
-        .target(name: "LecternCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        // OpenSSL's headers; libcrypto is opened at run time (see CCryptoShim), not linked.
+        .target(name: "CCryptoShim"),
+        .target(name: "LecternCrypto", dependencies: ["CCryptoShim"], swiftSettings: swiftSettings),
         .target(name: "CivilTime", swiftSettings: swiftSettings),
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto", "CivilTime"], swiftSettings: swiftSettings),
         .target(
@@ -108,7 +109,7 @@ let package = Package(
             name: "lectern",
             dependencies: [
                 "Site", "LecternServer", "LecternRuntime", "LecternCrypto", "HTTPSignatures", "Federation", "Delivery", "Store",
-                "HTTPClient", "Import", "COpenSSL", "CCurlShim", .product(name: "NIOCore", package: "swift-nio"),
+                "HTTPClient", "Import", "CCurlShim", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -146,7 +147,9 @@ let package = Package(
         .testTarget(name: "ImportTests", dependencies: ["Import", "Site", .product(name: "Yams", package: "Yams")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "LecternMigrations"], swiftSettings: swiftSettings),
-        .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto", "COpenSSL"], swiftSettings: swiftSettings),
+        // The oracle tests call OpenSSL directly; LecternCrypto's dlopen then shares this libcrypto.
+        .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto", "CCryptoShim"],
+                    swiftSettings: swiftSettings, linkerSettings: [.linkedLibrary("crypto")]),
         .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures"],
                     exclude: ["Interop"], resources: [.copy("Vectors")], swiftSettings: swiftSettings),
     ]

@@ -1,4 +1,4 @@
-import COpenSSL
+import CCryptoShim
 
 /// Owns one `EVP_PKEY` and frees it exactly once. OpenSSL keys are reference counted and safe
 /// to use from several threads at once as long as each operation has its own context, which
@@ -22,14 +22,14 @@ final class EVPKey: @unchecked Sendable {
         rsaProblem = numbers?.problem
         // Made with the key (the Montgomery context costs microseconds, once): a remote
         // actor's key is parsed once, cached, and checks every request that actor sends.
-        rsaVerifier = EVP_PKEY_get_base_id(pointer) == NID_rsaEncryption ? numbers.flatMap(RSAPublicVerifier.init) : nil
+        rsaVerifier = crypto.EVP_PKEY_get_base_id(pointer) == NID_rsaEncryption ? numbers.flatMap(RSAPublicVerifier.init) : nil
     }
 
-    deinit { EVP_PKEY_free(pointer) }
+    deinit { crypto.EVP_PKEY_free(pointer) }
 
     private static func type(of pointer: OpaquePointer) -> KeyType? {
-        switch EVP_PKEY_get_base_id(pointer) {
-        case NID_rsaEncryption, NID_rsassaPss: return .rsa(bits: Int(EVP_PKEY_get_bits(pointer)))
+        switch crypto.EVP_PKEY_get_base_id(pointer) {
+        case NID_rsaEncryption, NID_rsassaPss: return .rsa(bits: Int(crypto.EVP_PKEY_get_bits(pointer)))
         case NID_ED25519: return .ed25519
         default: return nil
         }
@@ -45,8 +45,8 @@ final class EVPKey: @unchecked Sendable {
         guard let type, algorithm.fits(type) else {
             throw CryptoError(operation, reason: "a \(type.map { "\($0)" } ?? "unsupported") key cannot make \(algorithm.rawValue) signatures")
         }
-        guard let context = EVP_MD_CTX_new() else { throw CryptoError.openSSL(operation) }
-        defer { EVP_MD_CTX_free(context) }
+        guard let context = crypto.EVP_MD_CTX_new() else { throw CryptoError.openSSL(operation) }
+        defer { crypto.EVP_MD_CTX_free(context) }
         var keyContext: OpaquePointer?
         let digest: OpaquePointer? = switch algorithm {
         case .rsaV15SHA256: FetchedDigest.sha256
@@ -54,12 +54,12 @@ final class EVPKey: @unchecked Sendable {
         case .ed25519: nil  // Ed25519 hashes internally
         }
         let initialised = signing
-            ? EVP_DigestSignInit(context, &keyContext, digest, nil, pointer)
-            : EVP_DigestVerifyInit(context, &keyContext, digest, nil, pointer)
+            ? crypto.EVP_DigestSignInit(context, &keyContext, digest, nil, pointer)
+            : crypto.EVP_DigestVerifyInit(context, &keyContext, digest, nil, pointer)
         guard initialised == 1 else { throw CryptoError.openSSL(operation) }
         if algorithm == .rsaPSSSHA512 {
-            guard EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PSS_PADDING) == 1,
-                  EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, 64) == 1 else { throw CryptoError.openSSL(operation) }
+            guard crypto.EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_PSS_PADDING) == 1,
+                  crypto.EVP_PKEY_CTX_set_rsa_pss_saltlen(keyContext, 64) == 1 else { throw CryptoError.openSSL(operation) }
         }
         return try body(context)
     }

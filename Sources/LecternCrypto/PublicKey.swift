@@ -1,4 +1,4 @@
-import COpenSSL
+import CCryptoShim
 
 /// A public key: what remote actors publish (`publicKeyPem`) and what verifies their requests.
 ///
@@ -13,14 +13,15 @@ public struct PublicKey: Sendable {
 
     /// Reads `-----BEGIN PUBLIC KEY-----` (SPKI) or `-----BEGIN RSA PUBLIC KEY-----` (PKCS#1).
     public init(pem: String) throws {
+        try OpenSSLLibrary.require()
         let operation = "parse public key"
-        ERR_clear_error()
+        crypto.ERR_clear_error()
         let parsed: OpaquePointer? = try MemoryBIO.reading(pem) { bio in
             var result: OpaquePointer?
-            guard let decoder = OSSL_DECODER_CTX_new_for_pkey(&result, "PEM", nil, nil, EVPKey.selectPublic, nil, nil)
+            guard let decoder = crypto.OSSL_DECODER_CTX_new_for_pkey(&result, "PEM", nil, nil, EVPKey.selectPublic, nil, nil)
             else { throw CryptoError.openSSL(operation) }
-            defer { OSSL_DECODER_CTX_free(decoder) }
-            guard OSSL_DECODER_from_bio(decoder, bio) == 1 else { return nil }
+            defer { crypto.OSSL_DECODER_CTX_free(decoder) }
+            guard crypto.OSSL_DECODER_from_bio(decoder, bio) == 1 else { return nil }
             return result
         }
         guard let parsed else { throw CryptoError.openSSL(operation) }
@@ -34,17 +35,17 @@ public struct PublicKey: Sendable {
 
     /// `-----BEGIN PUBLIC KEY-----`, the form ActivityPub actors publish.
     public func pemSPKI() throws -> String {
-        try MemoryBIO.writing("write public key") { PEM_write_bio_PUBKEY($0, key.pointer) }
+        try MemoryBIO.writing("write public key") { crypto.PEM_write_bio_PUBKEY($0, key.pointer) }
     }
 
     /// `-----BEGIN RSA PUBLIC KEY-----` (RSA only).
     public func pemPKCS1() throws -> String {
         guard case .rsa = type else { throw CryptoError("write public key", reason: "PKCS#1 is for RSA keys only") }
         return try MemoryBIO.writing("write public key") { bio in
-            guard let encoder = OSSL_ENCODER_CTX_new_for_pkey(key.pointer, EVPKey.selectPublic, "PEM", "type-specific", nil)
+            guard let encoder = crypto.OSSL_ENCODER_CTX_new_for_pkey(key.pointer, EVPKey.selectPublic, "PEM", "type-specific", nil)
             else { return 0 }
-            defer { OSSL_ENCODER_CTX_free(encoder) }
-            return OSSL_ENCODER_to_bio(encoder, bio)
+            defer { crypto.OSSL_ENCODER_CTX_free(encoder) }
+            return crypto.OSSL_ENCODER_to_bio(encoder, bio)
         }
     }
 
@@ -53,9 +54,9 @@ public struct PublicKey: Sendable {
         if algorithm == .rsaV15SHA256, let verifier = key.rsaVerifier {
             return verifier.verify(signature, for: message)  // leaves OpenSSL's error queue clear
         }
-        defer { ERR_clear_error() }
+        defer { crypto.ERR_clear_error() }
         return (try? key.withContext(algorithm, signing: false, "verify") { context in
-            EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+            crypto.EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
         }) ?? false
     }
 }

@@ -1,4 +1,4 @@
-import COpenSSL
+import CCryptoShim
 import Synchronization
 
 /// RSASSA-PKCS1-v1_5 / SHA-256 verification with one RSA public key, done the way RFC 8017
@@ -37,14 +37,14 @@ final class RSAPublicVerifier: @unchecked Sendable {
     /// encoding (62 bytes, §9.2 step 3): the caller keeps OpenSSL's own path.
     init?(numbers: RSAPublicNumbers) {
         guard numbers.problem == nil else { return nil }
-        let size = Int((BN_num_bits(numbers.modulus) + 7) / 8)
-        guard size >= 19 + 32 + 11, BN_is_odd(numbers.modulus) == 1 else { return nil }
-        guard let context = BN_CTX_new() else { return nil }  // BN_MONT_CTX_set does not take nil
-        defer { BN_CTX_free(context) }
-        guard let montgomery = BN_MONT_CTX_new() else { return nil }
-        guard BN_MONT_CTX_set(montgomery, numbers.modulus, context) == 1 else {
-            BN_MONT_CTX_free(montgomery)
-            ERR_clear_error()
+        let size = Int((crypto.BN_num_bits(numbers.modulus) + 7) / 8)
+        guard size >= 19 + 32 + 11, crypto.BN_is_odd(numbers.modulus) == 1 else { return nil }
+        guard let context = crypto.BN_CTX_new() else { return nil }  // BN_MONT_CTX_set does not take nil
+        defer { crypto.BN_CTX_free(context) }
+        guard let montgomery = crypto.BN_MONT_CTX_new() else { return nil }
+        guard crypto.BN_MONT_CTX_set(montgomery, numbers.modulus, context) == 1 else {
+            crypto.BN_MONT_CTX_free(montgomery)
+            crypto.ERR_clear_error()
             return nil
         }
         self.size = size
@@ -54,7 +54,7 @@ final class RSAPublicVerifier: @unchecked Sendable {
 
     deinit {
         spare.withLock { $0.forEach(Self.free) }
-        BN_MONT_CTX_free(montgomery)
+        crypto.BN_MONT_CTX_free(montgomery)
     }
 
     /// Whether `signature` is a PKCS#1 v1.5 signature of `message`'s SHA-256; false for any
@@ -62,16 +62,16 @@ final class RSAPublicVerifier: @unchecked Sendable {
     func verify(_ signature: [UInt8], for message: [UInt8]) -> Bool {
         guard signature.count == size, let scratch = take() else { return false }
         defer { giveBack(scratch) }
-        guard BN_bin2bn(signature, Int32(size), scratch.signature) != nil,
-              BN_ucmp(scratch.signature, numbers.modulus) < 0,
-              BN_mod_exp_mont(scratch.result, scratch.signature, numbers.exponent, numbers.modulus, scratch.context, montgomery) == 1 else {
-            ERR_clear_error()  // an allocation failure queues a reason no caller asked for
+        guard crypto.BN_bin2bn(signature, Int32(size), scratch.signature) != nil,
+              crypto.BN_ucmp(scratch.signature, numbers.modulus) < 0,
+              crypto.BN_mod_exp_mont(scratch.result, scratch.signature, numbers.exponent, numbers.modulus, scratch.context, montgomery) == 1 else {
+            crypto.ERR_clear_error()  // an allocation failure queues a reason no caller asked for
             return false
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * size) { buffer in
             let recovered = UnsafeMutableBufferPointer(rebasing: buffer[..<size])
             let expected = UnsafeMutableBufferPointer(rebasing: buffer[size...])
-            guard BN_bn2binpad(scratch.result, recovered.baseAddress, Int32(size)) == Int32(size) else { return false }
+            guard crypto.BN_bn2binpad(scratch.result, recovered.baseAddress, Int32(size)) == Int32(size) else { return false }
             // EM = 0x00 0x01 0xff…0xff 0x00 DigestInfo H (§9.2 step 5).
             let hashStart = size - 32, infoStart = hashStart - Self.sha256DigestInfo.count
             expected[0] = 0x00
@@ -88,9 +88,9 @@ final class RSAPublicVerifier: @unchecked Sendable {
 
     private func take() -> Scratch? {
         if let scratch = spare.withLock({ $0.popLast() }) { return scratch }
-        let context = BN_CTX_new(), signature = BN_new(), result = BN_new()
+        let context = crypto.BN_CTX_new(), signature = crypto.BN_new(), result = crypto.BN_new()
         guard let context, let signature, let result else {
-            BN_CTX_free(context); BN_free(signature); BN_free(result)  // each accepts nil
+            crypto.BN_CTX_free(context); crypto.BN_free(signature); crypto.BN_free(result)  // each accepts nil
             return nil
         }
         return Scratch(context: context, signature: signature, result: result)
@@ -106,9 +106,9 @@ final class RSAPublicVerifier: @unchecked Sendable {
     }
 
     private static func free(_ scratch: Scratch) {
-        BN_CTX_free(scratch.context)
-        BN_free(scratch.signature)
-        BN_free(scratch.result)
+        crypto.BN_CTX_free(scratch.context)
+        crypto.BN_free(scratch.signature)
+        crypto.BN_free(scratch.result)
     }
 }
 
@@ -129,10 +129,10 @@ final class RSAPublicNumbers: @unchecked Sendable {
     init?(key: OpaquePointer) {
         var modulus: OpaquePointer?, exponent: OpaquePointer?
         // "n" and "e": OSSL_PKEY_PARAM_RSA_N and OSSL_PKEY_PARAM_RSA_E.
-        guard EVP_PKEY_get_bn_param(key, "n", &modulus) == 1, let modulus,
-              EVP_PKEY_get_bn_param(key, "e", &exponent) == 1, let exponent else {
-            BN_free(modulus)
-            ERR_clear_error()
+        guard crypto.EVP_PKEY_get_bn_param(key, "n", &modulus) == 1, let modulus,
+              crypto.EVP_PKEY_get_bn_param(key, "e", &exponent) == 1, let exponent else {
+            crypto.BN_free(modulus)
+            crypto.ERR_clear_error()
             return nil
         }
         self.modulus = modulus
@@ -140,17 +140,17 @@ final class RSAPublicNumbers: @unchecked Sendable {
     }
 
     deinit {
-        BN_free(modulus)
-        BN_free(exponent)
+        crypto.BN_free(modulus)
+        crypto.BN_free(exponent)
     }
 
     /// Why these numbers are refused, or nil.
     var problem: String? {
-        let bits = BN_num_bits(modulus)
+        let bits = crypto.BN_num_bits(modulus)
         if bits > Self.maximumModulusBits { return "an RSA modulus of \(bits) bits (at most \(Self.maximumModulusBits))" }
-        let exponentBits = BN_num_bits(exponent)
-        guard BN_is_odd(exponent) == 1, exponentBits >= 2, exponentBits <= Self.maximumExponentBits,
-              BN_ucmp(exponent, modulus) < 0 else {
+        let exponentBits = crypto.BN_num_bits(exponent)
+        guard crypto.BN_is_odd(exponent) == 1, exponentBits >= 2, exponentBits <= Self.maximumExponentBits,
+              crypto.BN_ucmp(exponent, modulus) < 0 else {
             return "an RSA public exponent that is not odd, from 3 to 64 bits and below the modulus"
         }
         return nil

@@ -1,6 +1,7 @@
 import Federation
 import Foundation
 import HTTPClient
+import LecternCrypto
 import Site
 import Store
 
@@ -48,7 +49,9 @@ public struct Checkup: Sendable {
             return checks
         }
         checks += databaseChecks(blog.store, pendingBefore: pending)
-        checks.append(keysCheck(blog.activityPub))
+        let openSSL = openSSLCheck()
+        checks.append(openSSL)
+        if openSSL.status == .ok { checks.append(keysCheck(blog.activityPub)) }
         checks.append(diskCheck())
         checks.append(clockCheck(now: now))
         checks.append(libcurlCheck())
@@ -143,6 +146,16 @@ public struct Checkup: Sendable {
         return free < 512 * 1_048_576 || share < 0.05
             ? Check(name: "disk", status: .failed, detail: text, fix: "free space: SQLite and builds need room to write")
             : Check(name: "disk", status: .ok, detail: text)
+    }
+
+    /// libcrypto is opened when a key is first used, not when `lectern` starts: without it the
+    /// site builds, but the server cannot start (it reads its keys first) and nothing is signed.
+    func openSSLCheck() -> Check {
+        switch OpenSSLLibrary.library() {
+        case .success(let version): Check(name: "openssl", status: .ok, detail: "libcrypto " + version)
+        case .failure(let error): Check(name: "openssl", status: .failed, detail: "\(error)",
+                                        fix: "install the libssl3 package: signing and verifying need its libcrypto")
+        }
     }
 
     /// Signatures older than 12 hours are refused everywhere: a wrong clock silences the blog.

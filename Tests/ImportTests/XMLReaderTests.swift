@@ -46,6 +46,16 @@ import Testing
             <rss><?php echo 1; ?><!-- inside --><title>T</title></rss>
             """)
         #expect(root.name == "rss" && root.value("title") == "T" && root.text == "T")
+        // Quotes and brackets in a comment or an instruction of the internal subset are not syntax.
+        #expect(try parse("<!DOCTYPE r [<!-- don't ] --><?pi ' ] ?>]><r>x</r>").text == "x")
+    }
+
+    @Test func nestingIsLimitedAsLibxml2LimitsIt() throws {
+        let deepest = String(repeating: "<a>", count: XMLReader.maximumDepth) + String(repeating: "</a>", count: XMLReader.maximumDepth)
+        #expect(error(deepest) == "no error")
+        // Each level declaring a prefix: without the limit, scopes grew with the square of the depth.
+        let bomb = (0..<30_000).map { "<a xmlns:p\($0)=\"u\">" }.joined()
+        #expect(error(bomb) == "the source does not parse: line 1: elements nested deeper than 256 levels")
     }
 
     @Test func declaredEntitiesAreNeverExpanded() throws {
@@ -75,6 +85,7 @@ import Testing
         let root = try parse("<a b=\"1\u{01}2\">one\r\ntwo\rthree\u{0B}&#1;<![CDATA[four\r\n]]></a>")
         #expect(root.text == "one\ntwo\nthreefour\n")
         #expect(root.attributes["b"] == "12")
+        #expect(try parse("<a b=\"x\r\ny\"/>").attributes["b"] == "x y")
     }
 
     @Test func encodingsByMarkOrDeclaration() throws {
@@ -85,6 +96,9 @@ import Testing
         var utf16 = Data([0xFF, 0xFE])
         utf16.append("<t>ü</t>".data(using: .utf16LittleEndian)!)
         #expect(try XMLReader.parse(utf16).text == "ü")
+        let unmarked = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><t>ü</t>"
+        #expect(try XMLReader.parse(unmarked.data(using: .utf16BigEndian)!).text == "ü")
+        #expect(try XMLReader.parse(unmarked.data(using: .utf16LittleEndian)!).text == "ü")
         #expect(try XMLReader.parse(Data([0xEF, 0xBB, 0xBF] + Array("<t>x</t>".utf8))).text == "x")
         var broken = Data("<t>\nok\n".utf8)
         broken.append(0xE9)

@@ -1,5 +1,5 @@
 import Foundation
-import COpenSSL
+import CCryptoShim
 import Testing
 @testable import LecternCrypto
 

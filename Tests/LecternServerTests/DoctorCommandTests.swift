@@ -14,7 +14,7 @@ import Testing
 
             let healthy = try checks(try lectern(["doctor", "--json"], site: blog.root))
             #expect(healthy["baseURL"]?["status"] == "warning", "a loopback baseURL is fine for trying only")
-            for name in ["config", "permissions", "database", "migrations", "keys", "disk", "clock", "libcurl", "deliveries", "reachable"] {
+            for name in ["config", "permissions", "database", "migrations", "openssl", "keys", "disk", "clock", "libcurl", "deliveries", "reachable"] {
                 #expect(healthy[name]?["status"] == "ok", "\(name): \(healthy[name] ?? [:])")
             }
             let text = try lectern(["doctor"], site: blog.root)
@@ -66,14 +66,23 @@ import Testing
     /// libcurl is opened on first use, not when `lectern` starts: without it the site still
     /// builds, and `doctor` (and `version`) say what is missing instead of the loader refusing
     /// to start the program.
-    @Test func withoutLibcurlTheSiteBuildsAndDoctorSaysWhy() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-nocurl-\(UUID().uuidString)")
+    /// A new site, and an environment in which `library` is a file that does not load.
+    private func siteWithBrokenLibrary(_ library: String) throws -> (URL, [String: String]) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-broken-\(UUID().uuidString)")
         let libraries = root.appendingPathExtension("lib")
-        defer { for folder in [root, libraries] { try? FileManager.default.removeItem(at: folder) } }
         #expect(try run([lecternBinary, "init", root.path]).0 == 0)
         try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
-        try Data("not a library".utf8).write(to: libraries.appendingPathComponent("libcurl.so.4"))
-        let broken = ["LD_LIBRARY_PATH": libraries.path]
+        try Data("not a library".utf8).write(to: libraries.appendingPathComponent(library))
+        return (root, ["LD_LIBRARY_PATH": libraries.path])
+    }
+
+    private func remove(_ root: URL) {
+        for folder in [root, root.appendingPathExtension("lib")] { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    @Test func withoutLibcurlTheSiteBuildsAndDoctorSaysWhy() throws {
+        let (root, broken) = try siteWithBrokenLibrary("libcurl.so.4")
+        defer { remove(root) }
 
         let build = try run([lecternBinary, "build", "-s", root.path], environment: broken)
         #expect(build.0 == 0 && build.1.contains("files written"), "\(build.1)")
@@ -83,5 +92,30 @@ import Testing
         #expect(libcurl?["status"] == "failed" && libcurl?["detail"]?.contains("cannot load libcurl") == true, "\(doctor.1)")
         #expect(libcurl?["fix"]?.contains("libcurl4") == true)
         #expect(try run([lecternBinary, "version"], environment: broken).1.contains("cannot load libcurl"))
+    }
+
+    /// libcrypto too is opened on first use: a build signs nothing and does not need it, and
+    /// `doctor` says what is missing instead of failing as it reads the keys.
+    @Test func withoutLibcryptoTheSiteBuildsAndDoctorSaysWhy() throws {
+        let (root, broken) = try siteWithBrokenLibrary("libcrypto.so.3")
+        defer { remove(root) }
+        // The blog's first opening makes its keys: that needs libcrypto, and says so without it.
+        let first = try run([lecternBinary, "build", "-s", root.path], environment: broken)
+        #expect(first.0 != 0 && first.1.contains("load libcrypto: cannot load libcrypto"), "\(first.1)")
+        #expect(try run([lecternBinary, "build", "-s", root.path]).0 == 0)
+
+        let build = try run([lecternBinary, "build", "-s", root.path], environment: broken)
+        #expect(build.0 == 0 && build.1.contains("files written"), "\(build.1)")
+        let doctor = try run([lecternBinary, "doctor", "--offline", "--json", "-s", root.path], environment: broken)
+        #expect(doctor.0 != 0)
+        let found = try checks(doctor.1)
+        #expect(found["openssl"]?["status"] == "failed" && found["openssl"]?["detail"]?.contains("cannot load libcrypto") == true,
+                "\(doctor.1)")
+        #expect(found["openssl"]?["fix"]?.contains("libssl3") == true)
+        #expect(found["keys"] == nil, "the keys are not read without libcrypto")
+        #expect(try run([lecternBinary, "version"], environment: broken).1.contains("cannot load libcrypto"))
+        // With it, the same site's doctor reads the keys.
+        let healthy = try checks(try run([lecternBinary, "doctor", "--offline", "--json", "-s", root.path]).1)
+        #expect(healthy["openssl"]?["status"] == "ok" && healthy["keys"]?["status"] == "ok")
     }
 }

@@ -9,10 +9,14 @@ import Site
 /// It reads elements, attributes, text, CDATA sections, comments and processing instructions.
 /// The document type declaration is skipped whole: a declared entity is never expanded (a
 /// "billion laughs" has nothing to multiply) and nothing external is fetched. What real exports
-/// get wrong is forgiven: HTML's entity names (`&nbsp;`, `&eacute;`), a bare `&`, control
-/// characters (dropped). A tag closed by another name, text outside the root element, or a file
-/// that ends inside an element throws, with the line.
+/// get wrong is forgiven: HTML's entity names (`&nbsp;`, `&eacute;`) and its reading of `&#150;`
+/// as Windows-1252 (`–`), a bare `&`, control characters (dropped). A tag closed by another name,
+/// text outside the root element, elements nested deeper than `maximumDepth`, or a file that
+/// ends inside an element throws, with the line.
 struct XMLReader {
+    /// libxml2's own limit: no feed nests this deep, and the tree's readers recurse once per level.
+    static let maximumDepth = 256
+
     private let bytes: [UInt8]
     private var position = 0
 
@@ -31,6 +35,12 @@ struct XMLReader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return try checkedUTF8(Array(bytes.dropFirst(3))) }
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             guard let text = String(data: data, encoding: .utf16) else { throw ImportError.unreadable("not UTF-16 text") }
+            return Array(text.utf8)
+        }
+        // UTF-16 without a byte-order mark, told by how `<?` is written.
+        if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) || bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) {
+            let encoding: String.Encoding = bytes[0] == 0 ? .utf16BigEndian : .utf16LittleEndian
+            guard let text = String(data: data, encoding: encoding) else { throw ImportError.unreadable("not UTF-16 text") }
             return Array(text.utf8)
         }
         let other: String.Encoding
@@ -136,6 +146,9 @@ struct XMLReader {
                 let start = position
                 let (name, attributes, selfClosing) = try startTag()
                 guard root == nil || !open.isEmpty else { throw failure("a second root element <\(name)>", at: start) }
+                guard open.count < Self.maximumDepth else {
+                    throw failure("elements nested deeper than \(Self.maximumDepth) levels", at: start)
+                }
                 let element = XMLTree(name: namespaces.open(name, attributes: attributes), attributes: attributes)
                 if let parent = open.last { parent.element.append(element: element) } else { root = element }
                 if selfClosing { namespaces.close() } else { open.append((element, name)) }
@@ -181,7 +194,7 @@ struct XMLReader {
             position = valueEnd + 1
             guard attributes[attribute] == nil else { throw failure("<\(name)> has two \(attribute) attributes", at: start) }
             // XML reads a line break or tab in an attribute value as a space.
-            let value = bytes[valueStart..<valueEnd].map { $0 == 0x0A || $0 == 0x0D || $0 == 0x09 ? UInt8(ascii: " ") : $0 }
+            let value = Self.normalizingNewlines(bytes[valueStart..<valueEnd]).map { $0 == 0x0A || $0 == 0x09 ? UInt8(ascii: " ") : $0 }
             attributes[attribute] = Self.cleaned(HTMLEntities.decode(String(decoding: value, as: UTF8.self)))
         }
         throw ImportError.unreadable("the XML ends inside the tag <\(name)> (a truncated file?)")
@@ -198,6 +211,11 @@ struct XMLReader {
             position += 1
             if let open = quote {
                 if byte == open { quote = nil }
+            } else if depth > 0 && byte == UInt8(ascii: "<") && has("!--", at: position) {
+                // A comment or an instruction in the internal subset may hold quotes and brackets.
+                position = try end(of: "-->", from: position + 3, what: "a comment")
+            } else if depth > 0 && byte == UInt8(ascii: "<") && has("?", at: position) {
+                position = try end(of: "?>", from: position + 1, what: "a processing instruction")
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
             } else if byte == UInt8(ascii: "[") {
@@ -213,10 +231,12 @@ struct XMLReader {
 
     // MARK: Pieces
 
-    private func has(_ literal: StaticString) -> Bool {
+    private func has(_ literal: StaticString) -> Bool { has(literal, at: position) }
+
+    private func has(_ literal: StaticString, at index: Int) -> Bool {
         let count = literal.utf8CodeUnitCount
-        guard position + count <= bytes.count else { return false }
-        return literal.withUTF8Buffer { bytes[position..<(position + count)].elementsEqual($0) }
+        guard index + count <= bytes.count else { return false }
+        return literal.withUTF8Buffer { bytes[index..<(index + count)].elementsEqual($0) }
     }
 
     /// The index after `terminator`, searched from `start`.
