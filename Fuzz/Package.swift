@@ -38,7 +38,6 @@ let package = Package(
     ],
     targets: [
         // The real sources, through symlinks (Sources/Site -> ../../Sources/Site, …).
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // Headers only: libcurl is opened at run time (see CCurlShim), not linked.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
@@ -47,12 +46,15 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "CThreadName"),
         .target(name: "Parallel", dependencies: ["CThreadName"], swiftSettings: swiftSettings),
-        .target(name: "LecternCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
-        .target(name: "HTTPSignatures", dependencies: ["LecternCrypto"], swiftSettings: swiftSettings),
+        // OpenSSL's headers; libcrypto is opened at run time (see CCryptoShim), not linked.
+        .target(name: "CCryptoShim"),
+        .target(name: "LecternCrypto", dependencies: ["CCryptoShim"], swiftSettings: swiftSettings),
+        .target(name: "CivilTime", swiftSettings: swiftSettings),
+        .target(name: "HTTPSignatures", dependencies: ["LecternCrypto", "CivilTime"], swiftSettings: swiftSettings),
         .target(
             name: "Site",
             dependencies: [
-                "CCmark", "CDeflate", "Parallel",
+                "CCmark", "CDeflate", "CivilTime", "Parallel",
                 .product(name: "Yams", package: "Yams"),
             ],
             resources: [.embedInCode("DefaultTheme")],

@@ -1,6 +1,8 @@
 import CCryptoShim
 
-/// Message digests through OpenSSL's EVP interface.
+/// Message digests through OpenSSL's EVP interface. Like `SecureRandom`, it cannot throw: a
+/// process uses it only after a key was read (`serve` reads both before it listens), which
+/// proved that libcrypto loads; without one it stops with the loader's reason.
 public enum Digest {
     public static func sha256<Bytes: Collection>(_ data: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         hash(data, FetchedDigest.sha256, length: 32)

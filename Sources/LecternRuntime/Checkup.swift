@@ -40,16 +40,20 @@ public struct Checkup: Sendable {
                                 fix: "check data/lectern.sqlite (owner, mode); restore a backup if it is damaged"))
             return checks
         }
+        // Before the blog opens: opening makes any missing key, which needs libcrypto.
+        let openSSL = openSSLCheck()
         let blog: Blog
         do {
             blog = try Blog.open(root: root)
+        } catch where openSSL.status != .ok {
+            checks.append(openSSL)
+            return checks
         } catch {
             checks.append(Check(name: "database", status: .failed, detail: "\(error)",
                                 fix: "check data/ (owner, mode, free space); restore a backup if the file is damaged"))
             return checks
         }
         checks += databaseChecks(blog.store, pendingBefore: pending)
-        let openSSL = openSSLCheck()
         checks.append(openSSL)
         if openSSL.status == .ok { checks.append(keysCheck(blog.activityPub)) }
         checks.append(diskCheck())
@@ -148,8 +152,9 @@ public struct Checkup: Sendable {
             : Check(name: "disk", status: .ok, detail: text)
     }
 
-    /// libcrypto is opened when a key is first used, not when `lectern` starts: without it the
-    /// site builds, but the server cannot start (it reads its keys first) and nothing is signed.
+    /// libcrypto is opened when a key is first used, not when `lectern` starts: without it a site
+    /// whose keys exist builds, but the server cannot start (it reads its keys first), nothing is
+    /// signed, and a blog without keys yet cannot even open (it makes them).
     func openSSLCheck() -> Check {
         switch OpenSSLLibrary.library() {
         case .success(let version): Check(name: "openssl", status: .ok, detail: "libcrypto " + version)

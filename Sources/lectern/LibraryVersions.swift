@@ -3,7 +3,7 @@ import Foundation
 import LecternCrypto
 import Site
 
-/// Versions of the system libraries linked in, for `lectern version` and bug reports.
+/// Versions of the system libraries used (linked, or opened on first use), for `lectern version` and bug reports.
 enum LibraryVersions {
     static var all: [(String, String)] {
         [

@@ -100,6 +100,8 @@ import Testing
         let (root, broken) = try siteWithBrokenLibrary("libcrypto.so.3")
         defer { remove(root) }
         // The blog's first opening makes its keys: that needs libcrypto, and says so without it.
+        let early = try checks(try run([lecternBinary, "doctor", "--offline", "--json", "-s", root.path], environment: broken).1)
+        #expect(early["openssl"]?["status"] == "failed" && early["database"] == nil, "\(early)")
         let first = try run([lecternBinary, "build", "-s", root.path], environment: broken)
         #expect(first.0 != 0 && first.1.contains("load libcrypto: cannot load libcrypto"), "\(first.1)")
         #expect(try run([lecternBinary, "build", "-s", root.path]).0 == 0)
