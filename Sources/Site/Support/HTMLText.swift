@@ -51,8 +51,34 @@ public enum HTMLText {
     }
 
     /// The first occurrence of `needle` in `text`, compared by UTF-8 byte (no Foundation
-    /// bridging, which costs a UTF-16 copy of the text on every call).
+    /// bridging, which costs a UTF-16 copy of the text on every call). Native text is searched
+    /// with `memchr` and `memcmp`: stepping a `String.Index` a byte at a time took 4 % of a cold build.
     static func firstRange(of needle: String, in text: Substring) -> Range<Substring.Index>? {
+        let utf8 = text.utf8
+        var needle = needle
+        let found: Int?? = needle.withUTF8 { pattern in
+            utf8.withContiguousStorageIfAvailable { haystack -> Int? in
+                guard let base = haystack.baseAddress, let first = pattern.baseAddress, !pattern.isEmpty else { return nil }
+                var offset = 0
+                while haystack.count - offset >= pattern.count,
+                      let hit = memchr(base + offset, Int32(first.pointee), haystack.count - offset - pattern.count + 1) {
+                    let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + at, first, pattern.count) == 0 { return at }
+                    offset = at + 1
+                }
+                return nil
+            }
+        }
+        if let found {
+            guard let offset = found else { return nil }
+            let start = utf8.index(utf8.startIndex, offsetBy: offset)
+            return start..<utf8.index(start, offsetBy: needle.utf8.count)
+        }
+        return firstRangeByIndex(of: needle, in: text)
+    }
+
+    /// The same search for text without contiguous UTF-8 (bridged strings).
+    private static func firstRangeByIndex(of needle: String, in text: Substring) -> Range<Substring.Index>? {
         let pattern = Array(needle.utf8)
         guard let first = pattern.first else { return nil }
         let utf8 = text.utf8
@@ -72,8 +98,11 @@ public enum HTMLText {
 
     /// At most `limit` characters, cut at a word boundary with an ellipsis.
     public static func truncate(_ text: String, limit: Int) -> String {
-        guard text.count > limit else { return text }
-        let cut = text.prefix(limit)
+        // Not `text.count`: that breaks the whole text into characters, and it is a post's.
+        guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end < text.endIndex else {
+            return text
+        }
+        let cut = text[..<end]
         let word = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut
         return word.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)) + "…"
     }
