@@ -3,8 +3,8 @@ import Site
 
 /// Reads a feed's or an export's XML into an `XMLTree`. Our own reader rather than Foundation's
 /// `XMLParser`: that one is built on libxml2, which with ICU and liblzma cost every start of
-/// `lectern` (a build, a status, a server) about a millisecond to load, for the one command that
-/// reads XML.
+/// `lectern` (a build, a status, a server) 3.5 ms of loading (`--version` 15.7 → 12.2 ms), for
+/// the one command that reads XML.
 ///
 /// It reads elements, attributes, text, CDATA sections, comments and processing instructions.
 /// The document type declaration is skipped whole: a declared entity is never expanded (a

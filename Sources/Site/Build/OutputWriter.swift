@@ -118,10 +118,7 @@ struct OutputWriter {
                              staging: URL, alongside: (_ published: () throws -> Void) throws -> Void) throws -> Result {
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
-        let folders = Set(files.map { ($0.path as NSString).deletingLastPathComponent }).sorted()
-        for folder in folders where !folder.isEmpty {
-            try fileManager.createDirectory(at: staging.appendingPathComponent(folder), withIntermediateDirectories: true)
-        }
+        try FolderTree.make(Set(files.map { ($0.path as NSString).deletingLastPathComponent }), in: staging)
         let outcomes = try ParallelMap.map(files) { file -> Outcome in
             let target = staging.appendingPathComponent(file.path).path
             let old = publicFolder.appendingPathComponent(file.path).path
