@@ -163,7 +163,6 @@ public struct Checkup: Sendable {
         }
     }
 
-    /// Signatures older than 12 hours are refused everywhere: a wrong clock silences the blog.
     /// libcurl is opened when the first request is made, not when `lectern` starts: a server
     /// without it would serve pages but fail every delivery and fetch.
     func libcurlCheck() -> Check {
@@ -174,6 +173,7 @@ public struct Checkup: Sendable {
         }
     }
 
+    /// Signatures older than 12 hours are refused everywhere: a wrong clock silences the blog.
     func clockCheck(now: Date) -> Check {
         let year = Calendar(identifier: .gregorian).component(.year, from: now)
         return year < 2025
