@@ -28,7 +28,8 @@ let package = Package(
         // System libraries (Debian packages, found through pkg-config).
         // Headers only: libcurl is opened at run time (see CCurlShim), not linked.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .target(name: "CLazyLibrary"),
+        .target(name: "CCurlShim", dependencies: ["CCurl", "CLazyLibrary"]),
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark-gfm",
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
@@ -36,7 +37,7 @@ let package = Package(
         .target(name: "CThreadName"),
         .target(name: "Parallel", dependencies: ["CThreadName"], swiftSettings: swiftSettings),
         // OpenSSL's headers; libcrypto is opened at run time (see CCryptoShim), not linked.
-        .target(name: "CCryptoShim"),
+        .target(name: "CCryptoShim", dependencies: ["CLazyLibrary"]),
         .target(name: "LecternCrypto", dependencies: ["CCryptoShim"], swiftSettings: swiftSettings),
         .target(name: "CivilTime", swiftSettings: swiftSettings),
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto", "CivilTime"], swiftSettings: swiftSettings),

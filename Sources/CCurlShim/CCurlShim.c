@@ -1,9 +1,8 @@
 /* The typed macros of curl/typecheck-gcc.h would expand the calls through the table below. */
 #define CURL_DISABLE_TYPECHECK 1
 #include "CCurlShim.h"
-#include <dlfcn.h>
+#include "CLazyLibrary.h"
 #include <pthread.h>
-#include <stdio.h>
 
 /* libcurl is opened on first use, not linked: it pulls in some 30 libraries (GnuTLS, Kerberos,
    LDAP, SSH, RTMP, ...) whose loading and symbol binding was most of the start of every
@@ -23,18 +22,16 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;
 static char failure[512] = "libcurl was not loaded";
 
+#define LECTERN_SYMBOL(name) #name,
+#define LECTERN_SLOT(name) (void **)&curl.name,
+static const char *const symbols[] = { LECTERN_CURL_FUNCTIONS(LECTERN_SYMBOL) };
+static void **const slots[] = { LECTERN_CURL_FUNCTIONS(LECTERN_SLOT) };
+#undef LECTERN_SYMBOL
+#undef LECTERN_SLOT
+
 static void load(void) {
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(failure, sizeof failure, "cannot load libcurl: %s", dlerror());
-        return;
-    }
-#define LECTERN_LOOKUP(name) \
-    curl.name = (__typeof__(&name))dlsym(library, #name); \
-    if (!curl.name) { snprintf(failure, sizeof failure, "libcurl.so.4 has no %s", #name); return; }
-    LECTERN_CURL_FUNCTIONS(LECTERN_LOOKUP)
-#undef LECTERN_LOOKUP
-    loaded = 1;
+    loaded = lectern_library_open("libcurl.so.4", "libcurl", symbols, slots, sizeof symbols / sizeof *symbols,
+                                  failure, sizeof failure);
 }
 
 int lectern_curl_load(void) {

@@ -92,6 +92,14 @@ import Testing
         #expect(libcurl?["status"] == "failed" && libcurl?["detail"]?.contains("cannot load libcurl") == true, "\(doctor.1)")
         #expect(libcurl?["fix"]?.contains("libcurl4") == true)
         #expect(try run([lecternBinary, "version"], environment: broken).1.contains("cannot load libcurl"))
+        // A library that loads but is not libcurl (zlib under libcurl's name): the missing function is named.
+        let zlib = "/lib/x86_64-linux-gnu/libz.so.1"
+        if FileManager.default.fileExists(atPath: zlib), let folder = broken["LD_LIBRARY_PATH"] {
+            let impostor = URL(fileURLWithPath: folder).appendingPathComponent("libcurl.so.4")
+            try FileManager.default.removeItem(at: impostor)
+            try FileManager.default.createSymbolicLink(atPath: impostor.path, withDestinationPath: zlib)
+            #expect(try run([lecternBinary, "version"], environment: broken).1.contains("libcurl.so.4 has no curl_global_init"))
+        }
     }
 
     /// libcrypto too is opened on first use: a build signs nothing and does not need it, and

@@ -33,25 +33,23 @@ struct XMLReader {
     static func utf8(_ data: Data) throws -> [UInt8] {
         let bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return try checkedUTF8(Array(bytes.dropFirst(3))) }
-        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
-            guard let text = String(data: data, encoding: .utf16) else { throw ImportError.unreadable("not UTF-16 text") }
-            return Array(text.utf8)
-        }
+        guard let encoding = try otherEncoding(bytes) else { return try checkedUTF8(bytes) }
+        guard let text = String(data: data, encoding: encoding) else { throw ImportError.unreadable("not \(encoding) text") }
+        return Array(text.utf8)
+    }
+
+    /// The encoding of a document not in UTF-8, nil for UTF-8.
+    private static func otherEncoding(_ bytes: [UInt8]) throws -> String.Encoding? {
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return .utf16 }  // its mark says which
         // UTF-16 without a byte-order mark, told by how `<?` is written.
-        if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) || bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) {
-            let encoding: String.Encoding = bytes[0] == 0 ? .utf16BigEndian : .utf16LittleEndian
-            guard let text = String(data: data, encoding: encoding) else { throw ImportError.unreadable("not UTF-16 text") }
-            return Array(text.utf8)
-        }
-        let other: String.Encoding
+        if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { return .utf16LittleEndian }
+        if bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return .utf16BigEndian }
         switch declaredEncoding(bytes) {
-        case nil, "utf-8", "utf8", "us-ascii", "ascii": return try checkedUTF8(bytes)
-        case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "iso-latin-1": other = .isoLatin1
-        case "windows-1252", "cp1252": other = .windowsCP1252
+        case nil, "utf-8", "utf8", "us-ascii", "ascii": return nil
+        case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "iso-latin-1": return .isoLatin1
+        case "windows-1252", "cp1252": return .windowsCP1252
         case let name?: throw ImportError.unreadable("the file's encoding \(name) is not supported (convert it to UTF-8)")
         }
-        guard let text = String(data: data, encoding: other) else { throw ImportError.unreadable("not \(other) text") }
-        return Array(text.utf8)
     }
 
     private static func checkedUTF8(_ bytes: [UInt8]) throws -> [UInt8] {
@@ -71,7 +69,7 @@ struct XMLReader {
 
     /// `encoding` of an `<?xml … ?>` declaration at the very start, lowercased.
     private static func declaredEncoding(_ bytes: [UInt8]) -> String? {
-        guard bytes.starts(with: Array("<?xml".utf8)), let end = firstIndex(of: Array("?>".utf8), in: bytes, from: 5) else {
+        guard bytes.starts(with: Array("<?xml".utf8)), let end = ByteSearch.firstIndex(of: Array("?>".utf8), in: bytes, from: 5) else {
             return nil
         }
         let declaration = String(decoding: bytes[5..<end], as: UTF8.self)
@@ -79,16 +77,6 @@ struct XMLReader {
         let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         return String(rest.dropFirst().prefix { $0 != quote }).lowercased()
-    }
-
-    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= bytes.count else { return nil }
-        var index = start
-        while index <= bytes.count - needle.count {
-            if bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 
     // MARK: Structure
@@ -241,7 +229,7 @@ struct XMLReader {
 
     /// The index after `terminator`, searched from `start`.
     private func end(of terminator: String, from start: Int, what: String) throws -> Int {
-        guard let found = Self.firstIndex(of: Array(terminator.utf8), in: bytes, from: start) else {
+        guard let found = ByteSearch.firstIndex(of: Array(terminator.utf8), in: bytes, from: start) else {
             throw failure("\(what) that never ends", at: position)
         }
         return found + terminator.utf8.count

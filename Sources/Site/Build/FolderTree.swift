@@ -16,15 +16,15 @@ import Glibc
 enum FolderTree {
     /// Makes `folders` (relative to `root`, which exists) and every folder above them.
     static func make(_ folders: some Sequence<String>, in root: URL) throws {
-        var all = Set<String>()
-        for folder in folders where !folder.isEmpty {
+        var all = Set<String>(), parents = Set<String>()  // "" is `root`
+        for folder in folders {
             var path = Substring(folder)
             while !path.isEmpty, all.insert(String(path)).inserted {
                 path = path[..<(path.lastIndex(of: "/") ?? path.startIndex)]
+                parents.insert(String(path))
             }
         }
-        let parents = Set(all.map { ($0 as NSString).deletingLastPathComponent })
-        if !all.isEmpty { spreadSubfolders(root.path) }
+        if parents.contains("") { spreadSubfolders(root.path) }
         // Sorted, a folder comes after its parent; the flag is set before any subfolder is made.
         for folder in all.sorted() {
             let path = root.appendingPathComponent(folder).path
