@@ -64,8 +64,8 @@ public final class ActivityPubSite: Sendable {
         self.keysInUse = keysInUse
         let builder = ActorBuilder(config: config, urls: urls)
         // The actor's `published`: when its first key was made, which is when the blog first federated.
-        let created = published ?? keyring.published
-            ?? (try? FileManager.default.attributesOfItem(atPath: keys.url(named: KeyStore.actor).path)[.modificationDate] as? Date)
+        // One `stat`: Foundation's `attributesOfItem` also looks up the file owner's and group's names.
+        let created = published ?? keyring.published ?? FileStamp(path: keys.url(named: KeyStore.actor).path)?.modifiedDate
             ?? Date(timeIntervalSince1970: 0)
         self.published = created
         let (keyID, movedTo) = (actorKeyID, try store.setting(Self.movedToKey))

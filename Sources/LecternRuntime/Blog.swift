@@ -24,6 +24,8 @@ public final class Blog: Sendable {
         public var includeFuture = false
         /// How long a database write waits for another process's lock.
         public var busyTimeout: TimeInterval = 5
+        /// `.single` for a command that uses the database one thing at a time (see `Store.Connections`).
+        public var connections = Store.Connections.pool
         public var logger = Logger(label: "lectern")
         /// Where the blog's counters go (nowhere unless an admin listener exports them).
         public var metrics = BlogMetrics()
@@ -70,7 +72,8 @@ public final class Blog: Sendable {
     /// makes the keys if there are none (they are read when first used). Builds nothing.
     public static func open(root: URL, options: Options = Options()) throws -> Blog {
         let root = root.standardizedFileURL
-        let store = try Store(path: root.appendingPathComponent("data/lectern.sqlite").path, busyTimeout: options.busyTimeout)
+        let store = try Store(path: root.appendingPathComponent("data/lectern.sqlite").path, busyTimeout: options.busyTimeout,
+                              connections: options.connections)
         return try Blog(root: root, options: options, store: store)
     }
 

@@ -17,11 +17,16 @@ import Site
 /// try blog.build(sources: sources)                // waits for the walk if it is not done
 /// ```
 public final class SourceWalk: Sendable {
-    let root: URL
-    /// `public/`'s build stamp before the walk began: a build that ends after that may have
-    /// built newer sources than this walk saw, and is not to be undone by it.
-    let outputStamp: String
-    let walked: Background<Result<Walk, any Error>>
+    /// The site folder walked (standardized).
+    public let root: URL
+    let walked: Background<Walked>
+
+    struct Walked: Sendable {
+        /// `public/`'s build stamp before the walk began: a build that ends after that may have
+        /// built newer sources than this walk saw, and is not to be undone by it.
+        let outputStamp: String
+        let walk: Result<Walk, any Error>
+    }
 
     struct Walk: Sendable {
         let content: ContentTree
@@ -30,28 +35,31 @@ public final class SourceWalk: Sendable {
         let cacheRead: SiteBuilder.CacheRead?
     }
 
+    /// Returns at once: everything, the first look at `public/` included, happens on the walk's
+    /// thread (the caller may be parsing its arguments meanwhile).
     public init(root: URL) {
         let root = root.standardizedFileURL
         self.root = root
-        let builder = SiteBuilder(root: root)
-        outputStamp = builder.buildStamp()
         walked = Background("lectern-walk") {
-            Result {
+            let builder = SiteBuilder(root: root)
+            return Walked(outputStamp: builder.buildStamp(), walk: Result {
                 let (content, stamp) = try Self.walk(root)
                 // No record means no build yet: one follows. A record of an older version (no
                 // sources' stamp) says nothing, and a no-op build does not rewrite it.
                 let last = BuildInputs.load(from: builder.publicFolder)
                 let changed = last.map { $0.sources.map { $0 != stamp.hex } ?? false } ?? true
                 return Walk(content: content, stamp: stamp, cacheRead: changed ? builder.readingCache(timeZone: nil) : nil)
-            }
+            })
         }
     }
 
     /// The walk, if it is of `blog`'s folder and no build changed `public/` since it began (the
     /// walk ran before the build lock was taken); asked under that lock.
     func walk(for blog: Blog) throws -> Walk? {
-        guard root == blog.root, outputStamp == blog.builder.buildStamp() else { return nil }
-        return try walked.value.get()
+        guard root == blog.root else { return nil }
+        let walked = walked.value
+        guard walked.outputStamp == blog.builder.buildStamp() else { return nil }
+        return try walked.walk.get()
     }
 
     /// `content/` as a build loads it, and the stamp of every source.

@@ -17,6 +17,7 @@ struct Lectern: AsyncParsableCommand {
     /// Runs the command; a `CLIError` thrown anywhere prints as `error: …` with exit status 1,
     /// like every other failure of ours (argument-parser would print `Error: …`).
     static func main() async {
+        BuildCommand.startWalkEarly()
         do {
             var command: any ParsableCommand
             if let named = parseNamedCommand() { command = named } else { command = try parseAsRoot() }

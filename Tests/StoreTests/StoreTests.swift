@@ -40,6 +40,31 @@ import Testing
         #expect(try reopened.database.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
     }
 
+    /// `lectern build` opens one connection, not a pool. On a new database it still sets up the
+    /// write-ahead log (a server then reads while the build writes), and with a pool open on the
+    /// same file, as a running server holds one, each sees what the other commits.
+    @Test func oneConnectionBesideAPool() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
+        let single = try Store(path: path, connections: .single)
+        #expect(single.database is DatabaseQueue)
+        #expect(try single.journalMode() == "wal")
+        #expect(try single.appliedMigrations() == Migrations.all.map(\.name))
+        #expect(try single.database.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
+
+        let server = try Store(path: path)
+        #expect(server.database is DatabasePool)
+        try single.setSetting("from_build", "1")
+        #expect(try server.setting("from_build") == "1")
+        // A read the server holds open does not stop the single connection's write.
+        try server.database.read { _ in
+            try single.setSetting("during_read", "2")
+        }
+        #expect(try server.setting("during_read") == "2")
+        try server.setSetting("from_server", "3")
+        #expect(try single.setting("from_server") == "3")
+    }
+
     /// Closing leaves the write-ahead log for the next process instead of copying it into the
     /// database (two syncs, and a third for the next process's new log): every command paid
     /// them. Nothing is lost: the next connection reads the log.

@@ -260,4 +260,7 @@ public struct FileStamp: Equatable, Sendable {
     }
 
     public var text: String { "\(size):\(modified):\(changed):\(inode)" }
+
+    /// When the file was last written.
+    public var modifiedDate: Date { Date(timeIntervalSince1970: Double(modified) / 1_000_000_000) }
 }

@@ -25,10 +25,11 @@ struct BuildCommand: AsyncParsableCommand {
     func run() async throws {
         let (report, blog) = try await reportingErrors {
             // Stamping the sources, which decides whether there is anything to build, overlaps opening the blog.
-            let sources = output == nil ? SourceWalk(root: siteOptions.root) : nil
+            let sources = output == nil ? Self.earlyWalk(of: siteOptions.root) ?? SourceWalk(root: siteOptions.root) : nil
             var options = Blog.Options()
             options.includeDrafts = drafts
             options.includeFuture = future
+            options.connections = .single
             let blog = try siteOptions.openBlog(options)
             let report = try blog.build(outputFolder: output.map { URL(fileURLWithPath: $0).standardizedFileURL }, sources: sources)
             if output == nil { try blog.changed([.site]) }
