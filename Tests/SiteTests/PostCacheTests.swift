@@ -53,6 +53,41 @@ import Testing
         #expect(none.fitting(TimeZone(identifier: "Asia/Tokyo")!) == PostCache(timeZone: TimeZone(identifier: "Asia/Tokyo")!))
     }
 
+    /// Excerpts read from the cache stay its bytes until asked for; saved again unread, they are
+    /// written as they were read, and read back the same.
+    @Test func excerptsReadAndSavedAgainUnchanged() throws {
+        let (first, second) = (try folder(), try folder())
+        defer { for output in [first, second] { try? FileManager.default.removeItem(at: output) } }
+        let zone = TimeZone(identifier: "UTC")!
+        let (full, bare) = samplePosts()
+        var cache = PostCache(timeZone: zone)
+        cache.posts = [full.sourcePath: full, bare.sourcePath: bare]
+        cache.stamps = [bare.sourcePath: FileStamp(size: 0, modified: -1_000_000_123, changed: 5, inode: UInt.max)]
+        cache.excerpts = [full.sourcePath: Excerpt(html: "<p>Line one\nline ünïcode</p>\n", hasMore: true, wordCount: 9),
+                          bare.sourcePath: Excerpt(html: "", hasMore: false, wordCount: 0)]
+        try cache.save(in: first)
+        let loaded = PostCache.load(from: first, timeZone: zone)
+        #expect(loaded.excerpts[full.sourcePath]?.stored != nil, "not decoded on reading")
+        try loaded.save(in: second)
+        let file = "\(BuildManifest.folder)/\(PostCache.fileName)"
+        #expect(try Data(contentsOf: second.appendingPathComponent(file)) == Data(contentsOf: first.appendingPathComponent(file)))
+        #expect(PostCache.load(from: second, timeZone: zone) == cache)
+        #expect(loaded.excerpts[full.sourcePath]?.html == "<p>Line one\nline ünïcode</p>\n")
+        var edited = try #require(loaded.excerpts[full.sourcePath])
+        edited.html = "<p>New</p>"
+        #expect(edited.stored == nil && edited.html == "<p>New</p>" && edited.wordCount == 9)
+    }
+
+    @Test func stampsParseAsWrittenAndNothingElse() {
+        let stamp = FileStamp(size: 12, modified: -5, changed: 1_795_567_075_190_854_458, inode: UInt.max)
+        #expect(FileStamp(text: stamp.text) == stamp)
+        for text in ["", "1:2:3", "1:2:3:4:5", "-1:2:3:4", "1:2:3:-4", "1:2:3:18446744073709551616", "1:9223372036854775808:3:4",
+                     "1:2a:3:4", "1::3:4", "+1:2:3:4", "1:2:3:4 "] {
+            #expect(FileStamp(text: text) == nil, "\(text)")
+        }
+        #expect(FileStamp(text: "0:-9223372036854775807:0:0")?.modified == -9_223_372_036_854_775_807)
+    }
+
     @Test func leavesOutWhatItCannotStore() throws {
         let output = try folder()
         defer { try? FileManager.default.removeItem(at: output) }

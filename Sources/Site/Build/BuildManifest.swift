@@ -50,12 +50,22 @@ struct BuildManifest: Equatable {
         try FileManager.default.createDirectory(at: folderURL, withIntermediateDirectories: true)
         var bytes = Array((Self.header + "\n").utf8)
         bytes.reserveCapacity(files.count * 48)
-        let known = sortedPaths.flatMap { paths in paths.count == files.count && paths.allSatisfy { files[$0] != nil } ? paths : nil }
-        for path in known ?? files.keys.sorted() {
-            files[path]!.appendHex(to: &bytes)
+        func append(_ path: String, _ fingerprint: ContentHash) {
+            fingerprint.appendHex(to: &bytes)
             bytes.append(0x20)
             bytes.append(contentsOf: path.utf8)
             bytes.append(0x0A)
+        }
+        // The order read, when it still holds exactly these paths: one lookup per path.
+        let header = bytes.count
+        var inOrder = sortedPaths?.count == files.count
+        for path in sortedPaths ?? [] where inOrder {
+            guard let fingerprint = files[path] else { inOrder = false; break }
+            append(path, fingerprint)
+        }
+        if !inOrder {
+            bytes.removeSubrange(header...)
+            for (path, fingerprint) in files.sorted(by: { $0.key < $1.key }) { append(path, fingerprint) }
         }
         try BuildRecordFile.replace(folderURL.appendingPathComponent(Self.fileName), with: bytes)
     }
