@@ -1,5 +1,8 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A post as the search index keeps it: what it matches on and what a result shows.
 public struct SearchDocument: Sendable, Equatable {
@@ -22,6 +25,18 @@ public struct SearchDocument: Sendable, Equatable {
 public struct SearchHit: Sendable, Equatable {
     public static let markStart: Character = "\u{E000}"
     public static let markEnd: Character = "\u{E001}"
+
+    /// `text` without the marks' code points, wherever they are: by scalar, so that none stays
+    /// hidden in a character it combines into. A text without their lead byte (0xEE, which
+    /// U+E000–U+EFFF share) is returned as it is, without stepping through its characters.
+    static func withoutMarks(_ text: String) -> String {
+        var text = text
+        guard text.withUTF8({ bytes in bytes.baseAddress.map { memchr($0, 0xEE, bytes.count) != nil } ?? false }) else { return text }
+        let marks: Set<Unicode.Scalar> = ["\u{E000}", "\u{E001}"]
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: text.unicodeScalars.lazy.filter { !marks.contains($0) })
+        return String(kept)
+    }
     public var path: String
     public var title: String
     public var published: Date
@@ -68,8 +83,8 @@ extension Store {
             }
             for var document in documents {
                 // The snippet marks are the index's own: text never carries them in.
-                document.body.removeAll { $0 == SearchHit.markStart || $0 == SearchHit.markEnd }
-                document.title.removeAll { $0 == SearchHit.markStart || $0 == SearchHit.markEnd }
+                document.body = SearchHit.withoutMarks(document.body)
+                document.title = SearchHit.withoutMarks(document.title)
                 let rowid = try Self.rowid(publishedAt: document.published, db)
                 try db.execute(sql: """
                     INSERT INTO search_posts (rowid, title, tags, body, path, source_hash, published) VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -66,6 +66,11 @@ import Testing
                                     keeping: ["/2025/m/"])
         let snippet = try #require(try store.search("fake").hits.first?.snippet)
         #expect(snippet.filter { $0 == SearchHit.markStart }.count == 1, "\(snippet)")
+        // A mark followed by a combining accent is one character with it, and still goes.
+        let hidden = "before \u{E000}\u{301}fake\u{E001}\u{301} after"
+        #expect(SearchHit.withoutMarks(hidden) == "before \u{301}fake\u{301} after")
+        #expect(SearchHit.withoutMarks("no marks: \u{E002} é") == "no marks: \u{E002} é")
+        #expect(SearchHit.withoutMarks("") == "")
     }
 
     @Test func fingerprintsTellWhatToIndexAgain() throws {

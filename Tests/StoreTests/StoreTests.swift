@@ -51,6 +51,7 @@ import Testing
         #expect(try single.journalMode() == "wal")
         #expect(try single.appliedMigrations() == Migrations.all.map(\.name))
         #expect(try single.database.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
+        #expect(try single.database.read { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") } == 100, "a short log")
 
         let server = try Store(path: path)
         #expect(server.database is DatabasePool)

@@ -66,7 +66,11 @@ public struct ContentHash: Sendable, Hashable {
 
     /// 16 hex digits.
     public var hex: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        // Sixteen ASCII bytes, no `String(radix:)` and padding: every build asks for 1,000 of them.
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for index in 0..<16 { buffer[index] = digits.utf8Start[Int(value >> UInt64(60 - 4 * index) & 0xF)] }
+            return 16
+        }
     }
 }
