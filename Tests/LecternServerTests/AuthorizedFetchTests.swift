@@ -31,11 +31,11 @@ import Testing
         try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: false))
         let logger = quietLogger("test")
         let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
-        let (port, serverTask) = try await startApplication { onRunning in
+        let (port, application) = try await startApplication { onRunning in
             LecternServer.makeApplication(site: site, activityPub: { activityPub }, host: "127.0.0.1", port: 0, logger: logger,
                                           onServerRunning: onRunning)
         }
-        defer { serverTask.cancel() }
+        defer { application.stop() }
 
         let client = HTTPClient(allowPrivateAddresses: true)
         func get(_ path: String, accept: String = "application/activity+json", as keyId: String? = nil,

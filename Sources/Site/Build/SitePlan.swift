@@ -69,13 +69,13 @@ struct SitePlan {
             if let view { hash.combine(view.fingerprint(ofPage: view.pageCount)) }
             let (newer, older) = model.neighbours(of: index)
             for neighbour in [newer, older] {
-                hash.combine(neighbour.map { "\(posts[$0].title)|\(posts[$0].path)" } ?? "-")
+                if let neighbour { hash.combine([posts[neighbour].title, posts[neighbour].path], separator: 0x7C) } else { hash.combine("-") }
             }
             // Its series: the name, its place, and the neighbouring parts it links to.
             if let (term, position) = model.series(of: index) {
                 hash.combine("series|\(term.name)|\(position)|\(term.postIndices.count)")
                 for part in [position - 1, position + 1] where term.postIndices.indices.contains(part) {
-                    hash.combine("\(posts[term.postIndices[part]].title)|\(posts[term.postIndices[part]].path)")
+                    hash.combine([posts[term.postIndices[part]].title, posts[term.postIndices[part]].path], separator: 0x7C)
                 }
             }
             let renderer = renderer
@@ -105,7 +105,7 @@ struct SitePlan {
         return (1...pageCount).map { number in
             let slice = indices[min(indices.count, (number - 1) * perPage)..<min(indices.count, number * perPage)]
             var hash = global
-            hash.combine("list|\(basePath)|\(number)|\(pageCount)")
+            hash.combine(["list", basePath, String(number), String(pageCount)], separator: 0x7C)
             for index in slice { hash.combine(model.posts[index].sourceHash) }
             let renderer = renderer
             return OutputFile(path: OutputFile.filePath(forSitePath: ListPaging.path(basePath: basePath, page: number)),
@@ -142,7 +142,7 @@ struct SitePlan {
         for page in model.pages { listing.combine(page.path) }
         // The tag index shows tags and their counts only: a new title does not change it.
         var tagListing = global
-        for term in model.tags { tagListing.combine("\(term.name)|\(term.path)|\(term.postIndices.count)") }
+        for term in model.tags { tagListing.combine([term.name, term.path, String(term.postIndices.count)], separator: 0x7C) }
         var files = [
             OutputFile(path: "archive/index.html", fingerprint: listing, source: .text { try renderer.archive() }),
             OutputFile(path: "tags/index.html", fingerprint: tagListing, source: .text { try renderer.tagIndex() }),

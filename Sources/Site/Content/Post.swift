@@ -126,8 +126,12 @@ public struct Post: Sendable, Equatable {
     /// Fingerprint of what lists of posts show without the body (archive, sitemap): a body-only
     /// edit leaves it unchanged, so those pages are not rendered again.
     public var listingFingerprint: ContentHash {
-        ContentHash(title, path, String(date.timeIntervalSince1970), String(updated?.timeIntervalSince1970 ?? 0),
-                    category ?? "", tags.joined(separator: "\u{1F}"))
+        var hash = ContentHash(title, path)
+        hash.combine(date.timeIntervalSince1970)
+        hash.combine(updated?.timeIntervalSince1970 ?? 0)
+        hash.combine(category ?? "")
+        hash.combine(tags, separator: 0x1F)
+        return hash
     }
 
     /// The folder of a page bundle (`content/posts/my-post` for `content/posts/my-post/index.md`):

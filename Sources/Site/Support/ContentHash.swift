@@ -38,6 +38,24 @@ public struct ContentHash: Sendable, Hashable {
         combine(byte: 0xff)  // separator, so ("ab","c") and ("a","bc") differ
     }
 
+    /// The same as combining the texts joined by `separator`, without joining them (a build
+    /// fingerprints thousands of such pairs and lists).
+    public mutating func combine(_ texts: [String], separator: UInt8) {
+        for (index, text) in texts.enumerated() {
+            if index > 0 { combine(byte: separator) }
+            var text = text
+            text.withUTF8 { combine(bytes: $0) }
+        }
+        combine(byte: 0xff)
+    }
+
+    /// A number, by its bits: formatting it as text first was most of what fingerprinting a post's
+    /// listing cost.
+    public mutating func combine(_ number: Double) {
+        withUnsafeBytes(of: number.bitPattern) { combine(bytes: $0.bindMemory(to: UInt8.self)) }
+        combine(byte: 0xff)
+    }
+
     public mutating func combine(bytes: UnsafeBufferPointer<UInt8>) {
         var hash = value
         for byte in bytes {

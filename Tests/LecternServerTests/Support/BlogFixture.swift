@@ -17,7 +17,7 @@ final class BlogFixture: Sendable {
     /// The admin listener's port (`/healthz`, `/metrics`) when it was asked for.
     let adminPort: Int?
     let server: BlogServer
-    private let serverTask: Task<Void, any Error>
+    private let application: RunningApplication
     /// Held like `lectern serve` holds it: commands run meanwhile know a server runs.
     private let presence: FileLock
 
@@ -61,15 +61,15 @@ final class BlogFixture: Sendable {
         let server = try await OffPool.run { try BlogServer(blog: try Blog.open(root: root, options: settings)) }
         self.server = server
         let port = port
-        let (_, task) = try await startApplication { onRunning in
+        let (_, application) = try await startApplication { onRunning in
             server.makeApplication(host: "127.0.0.1", port: port, requestTimeout: requestTimeout, background: background,
                                    admin: zipAdmin(adminPort, exported?.1), onServerRunning: onRunning)
         }
-        serverTask = task
+        self.application = application
     }
 
     func stop() {
-        serverTask.cancel()
+        application.stop()
         try? FileManager.default.removeItem(at: root)
     }
 

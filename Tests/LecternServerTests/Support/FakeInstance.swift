@@ -37,7 +37,7 @@ final class FakeInstance: Sendable {
     let scripted = Box<[String: [Int]]>([:])
     /// Seconds an inbox waits before answering, per path.
     let delays = Box<[String: Double]>([:])
-    private let task = Box<Task<Void, any Error>?>(nil)
+    private let application = Box<RunningApplication?>(nil)
 
     init(names: [String] = FakeInstance.names) throws {
         keys = Dictionary(uniqueKeysWithValues: try names.map { ($0, try PrivateKey.generate(.rsa(bits: 2048))) })
@@ -127,7 +127,7 @@ final class FakeInstance: Sendable {
         }
         router.post("/inbox", use: inbox)
         router.post("/users/:name/inbox", use: inbox)
-        let (port, task) = try await startApplication { onRunning in
+        let (port, application) = try await startApplication { onRunning in
             Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                         onServerRunning: { channel in
                             let port = channel.localAddress?.port ?? 0
@@ -136,10 +136,10 @@ final class FakeInstance: Sendable {
                         }, logger: quietLogger("remote"))
         }
         _ = port
-        self.task.value = task
+        self.application.value = application
     }
 
-    func stop() { task.value?.cancel() }
+    func stop() { application.value?.stop() }
 
     static func json(_ object: [String: Any]) -> Response {
         let data = try! JSONSerialization.data(withJSONObject: object)

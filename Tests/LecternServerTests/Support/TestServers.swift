@@ -2,6 +2,7 @@ import Foundation
 import HTTPClient
 import Hummingbird
 import Logging
+import ServiceLifecycle
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,13 +11,33 @@ import Glibc
 /// with limits high enough that test traffic is never refused as "busy".
 let testTransfers = TransferLoop(maximumInFlight: 4096, maximumPerHost: 4096)
 
+/// An application running in the background.
+struct RunningApplication: Sendable {
+    let group: ServiceGroup
+    let task: Task<Void, any Error>
+
+    /// Shuts it down gracefully: cancelling its task instead drops the connections it accepted but
+    /// has not started serving, and NIO traps on those ("Deinited NIOAsyncWriter without calling
+    /// finish()", apple/swift-nio#2637), which crashed a run of the suite now and then. A server
+    /// still busy after 5 s (a request that never ends) is cancelled.
+    func stop() {
+        let (group, task) = (group, task)
+        Task {
+            await group.triggerGracefulShutdown()
+            try? await Task.sleep(for: .seconds(5))
+            task.cancel()
+        }
+    }
+}
+
 /// Starts an application in the background and returns the port it listens on.
 func startApplication(_ make: (@escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol)
-async throws -> (port: Int, task: Task<Void, any Error>) {
+async throws -> (port: Int, application: RunningApplication) {
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let app = make { port in continuation.yield(port) }
-    let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-    for await port in ports { return (port, task) }
+    let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: quietLogger("test-server")))
+    let task = Task { try await group.run() }
+    for await port in ports { return (port, RunningApplication(group: group, task: task)) }
     throw CancellationError()
 }
 
