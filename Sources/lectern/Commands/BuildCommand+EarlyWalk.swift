@@ -3,9 +3,9 @@ import LecternRuntime
 import Synchronization
 
 /// `lectern build` starts stamping the sources before argument-parser parses the command line:
-/// the parse is 4–6 ms of reflection on one core, the walk that decides what to rebuild (and
-/// then starts decoding the parse cache) is as long again on the other, and the build needs the
-/// walk first. The site folder is read from the arguments here only when they are of the plain
+/// the parse is 3–5 ms of reflection on one core (uprobes), the walk that decides what to
+/// rebuild (and then starts decoding the parse cache) about as long on the other, and the build
+/// needs the walk first. The site folder is read from the arguments here only when they are of the plain
 /// kinds below; anything else waits for argument-parser. The walk only reads, and a build uses
 /// it only if argument-parser names the same folder: a wrong guess costs a walk, not a wrong build.
 extension BuildCommand {
