@@ -17,11 +17,13 @@ struct Lectern: AsyncParsableCommand {
     /// Runs the command; a `CLIError` thrown anywhere prints as `error: …` with exit status 1,
     /// like every other failure of ours (argument-parser would print `Error: …`).
     static func main() async {
+        // Every command but the server is a short run; decided by the name alone, before the
+        // work that `build` starts ahead of the parse allocates anything.
+        if CommandLine.arguments.dropFirst().first != ServeCommand.configuration.commandName { ShortRun.tuneAllocator() }
         BuildCommand.startWalkEarly()
         do {
             var command: any ParsableCommand
             if let named = parseNamedCommand() { command = named } else { command = try parseAsRoot() }
-            if !(command is ServeCommand) { ShortRun.tuneAllocator() }
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

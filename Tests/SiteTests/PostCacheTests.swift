@@ -79,7 +79,11 @@ import Testing
     }
 
     @Test func stampsParseAsWrittenAndNothingElse() {
-        let stamp = FileStamp(size: 12, modified: -5, changed: 1_795_567_075_190_854_458, inode: UInt.max)
+        func FileStamp(text: String) -> Site.FileStamp? {
+            var text = text
+            return text.withUTF8 { Site.FileStamp(bytes: $0) }
+        }
+        let stamp = Site.FileStamp(size: 12, modified: -5, changed: 1_795_567_075_190_854_458, inode: UInt.max)
         #expect(FileStamp(text: stamp.text) == stamp)
         for text in ["", "1:2:3", "1:2:3:4:5", "-1:2:3:4", "1:2:3:-4", "1:2:3:18446744073709551616", "1:9223372036854775808:3:4",
                      "1:2a:3:4", "1::3:4", "+1:2:3:4", "1:2:3:4 "] {

@@ -273,12 +273,6 @@ public struct FileStamp: Equatable, Sendable {
         inode = UInt(info.st_ino)
     }
 
-    init?(text: String) {
-        var text = text
-        guard let stamp = text.withUTF8({ Self(bytes: $0) }) else { return nil }
-        self = stamp
-    }
-
     /// `size:modified:changed:inode` in ASCII digits, parsed in place: through `Int(Substring)`
     /// each stamp of the parse cache took 4,200 instructions (callgrind).
     init?(bytes: UnsafeBufferPointer<UInt8>) {

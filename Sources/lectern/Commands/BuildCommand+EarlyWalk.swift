@@ -13,8 +13,6 @@ extension BuildCommand {
 
     static func startWalkEarly(_ arguments: ArraySlice<String> = CommandLine.arguments.dropFirst()) {
         guard arguments.first == BuildCommand.configuration.commandName, let site = siteFolder(in: arguments.dropFirst()) else { return }
-        // A build is a short run: the walk's allocations get the same allocator settings.
-        ShortRun.tuneAllocator()
         let walk = SourceWalk(root: URL(fileURLWithPath: site))
         early.withLock { $0 = walk }
     }
