@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LecternRuntime
 import Site
 
 @main
@@ -17,10 +18,18 @@ struct Lectern: AsyncParsableCommand {
     /// Runs the command; a `CLIError` thrown anywhere prints as `error: …` with exit status 1,
     /// like every other failure of ours (argument-parser would print `Error: …`).
     static func main() async {
-        // Every command but the server is a short run; decided by the name alone, before the
-        // work that `build` starts ahead of the parse allocates anything.
-        if CommandLine.arguments.dropFirst().first != ServeCommand.configuration.commandName { ShortRun.tuneAllocator() }
-        BuildCommand.startWalkEarly()
+        let arguments = CommandLine.arguments.dropFirst()
+        // Every command but the server is a short run; decided by the name alone, before
+        // anything allocates.
+        if arguments.first != ServeCommand.configuration.commandName { ShortRun.tuneAllocator() }
+        if let request = BuildCommand.plainRequest(in: arguments) {
+            do {
+                // The sources' walk runs on a thread of its own while the blog opens.
+                try await BuildCommand.build(request, sources: SourceWalk(root: request.root))
+            } catch {
+                exit(withError: error)
+            }
+        }
         do {
             var command: any ParsableCommand
             if let named = parseNamedCommand() { command = named } else { command = try parseAsRoot() }
@@ -60,7 +69,9 @@ struct SiteOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "The site folder (holding lectern.yml).")
     var site: String = "."
 
-    var root: URL { URL(fileURLWithPath: site).standardizedFileURL }
+    var root: URL { Self.root(of: site) }
+
+    static func root(of site: String) -> URL { URL(fileURLWithPath: site).standardizedFileURL }
 }
 
 /// Prints `error: …` and exits non-zero, the CLI's one way of failing.
@@ -72,6 +83,13 @@ struct CLIError: Error, CustomStringConvertible {
 extension AsyncParsableCommand {
     /// Runs `body`, turning build and I/O errors into `error: …` with exit status 1.
     func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
+        try await CommandFailure.reporting(body)
+    }
+}
+
+/// How every command fails: `error: …` on standard error, exit status 1.
+enum CommandFailure {
+    static func reporting<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as SiteError {

@@ -23,20 +23,25 @@ struct BuildCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        let (report, blog) = try await reportingErrors {
-            // Stamping the sources, which decides whether there is anything to build, overlaps opening the blog.
-            let sources = output == nil ? Self.earlyWalk(of: siteOptions.root) ?? SourceWalk(root: siteOptions.root) : nil
+        let request = BuildRequest(root: siteOptions.root, drafts: drafts, future: future, output: output, quiet: quiet)
+        // Stamping the sources, which decides whether there is anything to build, overlaps opening the blog.
+        try await Self.build(request, sources: output == nil ? SourceWalk(root: request.root) : nil)
+    }
+
+    /// The build itself, however its arguments were read (`plainRequest(in:)` or argument-parser).
+    static func build(_ request: BuildRequest, sources: SourceWalk?) async throws -> Never {
+        let (report, blog) = try await CommandFailure.reporting {
             var options = Blog.Options()
-            options.includeDrafts = drafts
-            options.includeFuture = future
+            options.includeDrafts = request.drafts
+            options.includeFuture = request.future
             options.connections = .single
-            let blog = try siteOptions.openBlog(options)
-            let report = try blog.build(outputFolder: output.map { URL(fileURLWithPath: $0).standardizedFileURL }, sources: sources)
-            if output == nil { try blog.changed([.site]) }
+            let blog = try SiteOptions.openBlog(at: request.root, options)
+            let report = try blog.build(outputFolder: request.output.map { URL(fileURLWithPath: $0).standardizedFileURL }, sources: sources)
+            if request.output == nil { try blog.changed([.site]) }
             return (report, blog)
         }
         for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
-        if !quiet {
+        if !request.quiet {
             print("built in \(String(format: "%.0f", report.seconds * 1000)) ms: \(report.written) files written "
                   + "(\(report.pages) pages rendered), \(report.reused) unchanged")
             if let next = report.scheduled.first {
@@ -47,4 +52,13 @@ struct BuildCommand: AsyncParsableCommand {
         // freeing the report's 1,000 posts and closing the database object by object took 1.2 ms.
         withExtendedLifetime((report, blog)) { Foundation.exit(0) }
     }
+}
+
+/// What `lectern build` is asked to do.
+struct BuildRequest: Equatable {
+    var root: URL
+    var drafts = false
+    var future = false
+    var output: String?
+    var quiet = false
 }
