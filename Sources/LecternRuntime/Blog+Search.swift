@@ -16,7 +16,14 @@ extension Blog {
             SearchDocument(path: post.path, title: post.title, tags: post.tags + [post.category, post.series].compactMap { $0 },
                            body: try loader.plainText(of: post), published: post.date, sourceHash: post.sourceHash.hex)
         }
-        try store.updateSearchIndex(documents, keeping: Set(posts.map(\.path)), beforeCommit: beforeCommit)
+        // Posts gone from the site: only looked for when the counts say there are some.
+        let added = changed.count { indexed[$0.path] == nil }
+        var removing: [String] = []
+        if indexed.count > posts.count - added {
+            let current = Set(posts.map(\.path))
+            removing = indexed.keys.filter { !current.contains($0) }
+        }
+        try store.updateSearchIndex(documents, removing: removing, beforeCommit: beforeCommit)
     }
 
     /// Results per page of `/search`.
