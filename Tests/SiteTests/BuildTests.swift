@@ -241,4 +241,26 @@ import Testing
         try site.build()
         #expect(try site.read("2025/a/index.html").contains("bbbb"))
     }
+
+    /// Names starting with a dot are an editor's or a tool's, at any depth and inside a linked
+    /// `content/posts` too: never posts.
+    @Test func hiddenFilesAndFoldersAreNotPosts() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-linked-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        func post(_ slug: String) -> String { "---\ntitle: \(slug)\ndate: 2025-01-01\nslug: \(slug)\n---\nText.\n" }
+        try site.write("content/posts/shown.md", post("shown"))
+        try site.write("content/posts/.swap.md", post("swap"))
+        try site.write("content/posts/.git/old.md", post("old"))
+        try site.write("content/posts/.git/deeper/older.md", post("older"))
+        try site.write("content/posts/folder/.hidden.md", post("hidden"))
+        try site.write("content/posts/folder/inner.md", post("inner"))
+        try FileManager.default.createDirectory(at: elsewhere.appendingPathComponent(".cache"), withIntermediateDirectories: true)
+        try Data(post("linked").utf8).write(to: elsewhere.appendingPathComponent("linked.md"))
+        try Data(post("cached").utf8).write(to: elsewhere.appendingPathComponent(".cache/cached.md"))
+        try FileManager.default.createSymbolicLink(at: site.root.appendingPathComponent("content/notes"), withDestinationURL: elsewhere)
+        let report = try site.build()
+        #expect(report.posts.map(\.slug).sorted() == ["inner", "linked", "shown"], "\(report.posts.map(\.slug))")
+    }
 }

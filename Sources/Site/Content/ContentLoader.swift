@@ -136,7 +136,7 @@ public struct ContentLoader: Sendable {
     /// The bundle folder of a source named `index.md` below a content folder (not the content
     /// folder itself), else nil.
     static func bundleFolder(of sourcePath: String) -> String? {
-        guard sourcePath.hasSuffix("/index.md") else { return nil }
+        guard sourcePath.hasByteSuffix("/index.md") else { return nil }
         let folder = String(sourcePath.dropLast("/index.md".count))
         // content/<kind>/<bundle…>: at least three parts.
         return folder.split(separator: "/").count >= 3 ? folder : nil
@@ -146,12 +146,12 @@ public struct ContentLoader: Sendable {
     /// sorted for stable output. Inside a page bundle only `index.md` is a post: other Markdown
     /// files there belong to it (Hugo's rule).
     private func markdownFiles(in folder: String, _ tree: ContentTree) -> [(path: String, info: stat)] {
-        let files = tree.files(in: folder).filter { $0.path.hasSuffix(".md") }.sorted { $0.path < $1.path }
+        let files = tree.files(in: folder).filter { $0.path.hasByteSuffix(".md") }.sorted { $0.path < $1.path }
         let bundles = Set(files.compactMap { Self.bundleFolder(of: $0.path) })
         guard !bundles.isEmpty else { return files }
         return files.filter { file, _ in
             var parent = (file as NSString).deletingLastPathComponent
-            if bundles.contains(parent) { return file.hasSuffix("/index.md") }
+            if bundles.contains(parent) { return file.hasByteSuffix("/index.md") }
             while parent.contains("/") {
                 parent = (parent as NSString).deletingLastPathComponent
                 if bundles.contains(parent) { return false }

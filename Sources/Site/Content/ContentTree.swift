@@ -27,7 +27,7 @@ public struct ContentTree: Sendable {
             entries.append(entry)
             guard entry.isLink, entry.isFolder, !entry.isHidden, !entry.path.contains("/") else { continue }
             entries += DirectoryWalk.entries(under: folder + "/" + entry.path).map {
-                DirectoryWalk.Entry(path: entry.path + "/" + $0.path, info: $0.info, isLink: $0.isLink)
+                DirectoryWalk.Entry(path: entry.path + "/" + $0.path, info: $0.info, isLink: $0.isLink, isHidden: $0.isHidden)
             }
         }
         return ContentTree(entries: entries)
@@ -42,7 +42,7 @@ public struct ContentTree: Sendable {
     /// status, in path order.
     func files(in folder: String) -> [(path: String, info: stat)] {
         let prefix = folder + "/"
-        return entries.filter { $0.isFile && $0.path.hasPrefix(prefix) && !$0.isHidden }
+        return entries.filter { $0.isFile && !$0.isHidden && $0.path.hasBytePrefix(prefix) }
             .map { ("content/" + $0.path, $0.info) }
     }
 }
