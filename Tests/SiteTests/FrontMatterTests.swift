@@ -61,6 +61,15 @@ import Testing
         }
         #expect(try parse("---\ntitle: T\ndate: 2025-01-01\nseries: S\nseriesOrder: 0x10\n---\n").seriesOrder == 16)
         #expect(try parse("---\ntitle: T\ndate: 2025-01-01\nseries: S\nseriesOrder: 3\n---\n").seriesOrder == 3)
+        // Plain decimals are read directly, everything else as Yams reads YAML 1.1 integers.
+        for (text, value) in [("12", 12), ("010", 8), ("1_000", 1000), ("+5", 5), ("1:30", 90), ("0b11", 3),
+                              ("999999999999999999", 999_999_999_999_999_999)] {
+            #expect(try parse("---\ntitle: T\ndate: 2025-01-01\nseries: S\nseriesOrder: \(text)\n---\n").seriesOrder == value, "\(text)")
+        }
+        for text in ["99999999999999999999", "1.0", "12a", "'12'"] {
+            #expect(error("---\ntitle: T\ndate: 2025-01-01\nseries: S\nseriesOrder: \(text)\n---\n")?.description.contains("whole number") == true,
+                    "\(text)")
+        }
         #expect(error("---\ntitle: T\ndate: 2025-01-01\nseries: S\nseriesOrder: \"3\"\n---\n")?.description.contains("whole number") == true)
         // Text that looks like another type stays the text it is.
         let post = try parse("---\ntitle: yes\ndate: 2025-01-01\ntags: [true, 10, ~x]\nsummary: 1.5\n---\n")

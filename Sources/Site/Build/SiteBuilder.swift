@@ -88,7 +88,7 @@ public struct SiteBuilder: Sendable {
         trace.mark("write")
         cache.add(excerpts: model.rendered.renderedExcerpts())
         var cacheWarnings: [String] = []
-        if cache.isWorthSaving(comparedTo: previousCache) {
+        if cache.isWorthSaving(comparedTo: previousCache, sourcesRead: content.sourcesRead) {
             // A cache made afresh serves the next builds: every post's excerpt goes in, rendered
             // now if this build did not need it (the first build after an upgrade reuses every page).
             if previousCache.posts.isEmpty { cache.add(excerpts: model.rendered.allExcerpts()) }

@@ -17,6 +17,9 @@ public struct SiteContent: Sendable {
     /// The section folders under `content/` (`notes` for `content/notes/`), each listed even
     /// while it holds no published post.
     public var sections: [String] = []
+    /// How many post sources the load read (new, changed, or with a new stamp): those the parse
+    /// cache did not serve.
+    var sourcesRead = 0
 
     /// When the next held-back post is due.
     public var nextScheduled: Date? { scheduled.first?.date }
@@ -68,6 +71,7 @@ public struct ContentLoader: Sendable {
             return (cached, stamp, false)
         }
         let posts = loaded.map(\.0)
+        let sourcesRead = loaded.count { $0.0.bodyIsLoaded }  // a post served by its stamp is not read
         cache.posts = Dictionary(uniqueKeysWithValues: posts.map { ($0.sourcePath, $0) })
         cache.stamps = Dictionary(uniqueKeysWithValues: loaded.compactMap { post, stamp, _ in stamp.map { (post.sourcePath, $0) } })
         // Excerpts of posts whose source changed are stale (those of removed posts are never asked for).
@@ -80,6 +84,7 @@ public struct ContentLoader: Sendable {
             warnings: posts.flatMap(\.warnings) + pages.flatMap(\.warnings),
             scheduled: includeFuture ? [] : wanted.filter { $0.date > now }.sorted { ($0.date, $0.path) < ($1.date, $1.path) },
             sections: sectionFolders)
+        content.sourcesRead = sourcesRead
         try checkUniqueURLs(&content)
         return content
     }

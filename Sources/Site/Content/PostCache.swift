@@ -51,22 +51,17 @@ struct PostCache: Equatable {
         return post
     }
 
-    /// How many of these posts `other` would not serve without reading their source: new or
-    /// changed sources, and sources with the same text but a new stamp (a copied, restored or
-    /// checked-out site, whose every source a build would otherwise read until 32 posts changed).
-    func misses(against other: PostCache) -> Int {
-        guard timeZone == other.timeZone else { return posts.count }
-        return posts.filter { other.posts[$0.key]?.sourceHash != $0.value.sourceHash || other.stamps[$0.key] != stamps[$0.key] }.count
-    }
-
     /// Rewriting the cache costs about as much as parsing a few dozen posts, so a cache that is
     /// stale for only a few posts (a writer editing one) is left as it is until more pile up.
+    /// `sourcesRead`: the posts the load had to read because `previous` did not serve them (new
+    /// or changed sources, and sources with the same text but a new stamp: a copied, restored or
+    /// checked-out site, whose every source a build would otherwise read until 32 posts changed).
+    /// The load counts them as it goes: comparing the two caches again cost 1.5 M instructions.
     static let rewriteThreshold = 32
 
-    func isWorthSaving(comparedTo previous: PostCache) -> Bool {
+    func isWorthSaving(comparedTo previous: PostCache, sourcesRead: Int) -> Bool {
         if previous.posts.isEmpty { return !posts.isEmpty }
-        return misses(against: previous) >= Self.rewriteThreshold
-            || excerpts.count - previous.excerpts.count >= Self.rewriteThreshold
+        return sourcesRead >= Self.rewriteThreshold || excerpts.count - previous.excerpts.count >= Self.rewriteThreshold
     }
 
     /// Adds the excerpts a build rendered.
