@@ -75,24 +75,27 @@ extension Store {
                                   beforeCommit: () throws -> Void = {}) throws {
         try database.write { db in
             // `search_state` maps paths to the index's rows (FTS5 indexes words, not `path`).
+            // Statements prepared once per connection, not once per post (a first build indexes 1,000).
+            let findRow = try db.cachedStatement(sql: "SELECT doc FROM search_state WHERE path = ?")
+            let deletePost = try db.cachedStatement(sql: "DELETE FROM search_posts WHERE rowid = ?")
+            let deleteState = try db.cachedStatement(sql: "DELETE FROM search_state WHERE path = ?")
             for path in Set(removing + documents.map(\.path)) {
-                guard let rowid = try Int64.fetchOne(db, sql: "SELECT doc FROM search_state WHERE path = ?", arguments: [path]) else {
-                    continue
-                }
-                try db.execute(sql: "DELETE FROM search_posts WHERE rowid = ?", arguments: [rowid])
-                try db.execute(sql: "DELETE FROM search_state WHERE path = ?", arguments: [path])
+                guard let rowid = try Int64.fetchOne(findRow, arguments: [path]) else { continue }
+                try deletePost.execute(arguments: [rowid])
+                try deleteState.execute(arguments: [path])
             }
+            let insertPost = try db.cachedStatement(sql: """
+                INSERT INTO search_posts (rowid, title, tags, body, path, source_hash, published) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+            let insertState = try db.cachedStatement(sql: "INSERT OR REPLACE INTO search_state (path, doc, source_hash) VALUES (?, ?, ?)")
             for var document in documents {
                 // The snippet marks are the index's own: text never carries them in.
                 document.body = SearchHit.withoutMarks(document.body)
                 document.title = SearchHit.withoutMarks(document.title)
                 let rowid = try Self.rowid(publishedAt: document.published, db)
-                try db.execute(sql: """
-                    INSERT INTO search_posts (rowid, title, tags, body, path, source_hash, published) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [rowid, document.title, document.tags.joined(separator: " "), document.body, document.path,
-                                     document.sourceHash, document.published.timeIntervalSince1970])
-                try db.execute(sql: "INSERT OR REPLACE INTO search_state (path, doc, source_hash) VALUES (?, ?, ?)",
-                               arguments: [document.path, rowid, document.sourceHash])
+                try insertPost.execute(arguments: [rowid, document.title, document.tags.joined(separator: " "), document.body,
+                                                   document.path, document.sourceHash, document.published.timeIntervalSince1970])
+                try insertState.execute(arguments: [document.path, rowid, document.sourceHash])
             }
             try beforeCommit()
         }
@@ -121,7 +124,7 @@ extension Store {
         let limit = Double(Int64.max / slots - 1)
         let second = Int64(max(-limit, min(limit, date.timeIntervalSince1970.rounded(.down))))
         let base = second * slots
-        let last = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM search_posts WHERE rowid BETWEEN ? AND ?",
+        let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(rowid) FROM search_posts WHERE rowid BETWEEN ? AND ?"),
                                       arguments: [base, base + slots - 1])
         guard let last else { return base }
         guard last < base + slots - 1 else { throw StoreError.conflict("more than \(slots) posts published in one second") }

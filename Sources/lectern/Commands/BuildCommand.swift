@@ -55,7 +55,7 @@ struct BuildCommand: AsyncParsableCommand {
 }
 
 /// What `lectern build` is asked to do.
-struct BuildRequest: Equatable {
+struct BuildRequest {
     var root: URL
     var drafts = false
     var future = false
