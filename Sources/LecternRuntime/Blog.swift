@@ -72,12 +72,26 @@ public final class Blog: Sendable {
     /// makes the keys if there are none (they are read when first used). Builds nothing.
     public static func open(root: URL, options: Options = Options()) throws -> Blog {
         let root = root.standardizedFileURL
+        // The configuration first: a folder that is not a site (a mistyped `-s`) gets the error,
+        // not a `data/lectern.sqlite` made in it.
+        let settings = try Settings.read(root)
         let store = try Store(path: root.appendingPathComponent("data/lectern.sqlite").path, busyTimeout: options.busyTimeout,
                               connections: options.connections)
-        return try Blog(root: root, options: options, store: store)
+        return try Blog(root: root, options: options, store: store, settings: settings)
     }
 
-    init(root: URL, options: Options, store: Store) throws {
+    /// `lectern.yml` as read, with its stamp taken just before.
+    struct Settings {
+        let config: SiteConfig
+        let stamp: String
+
+        static func read(_ root: URL) throws -> Settings {
+            let stamp = configStamp(root)
+            return Settings(config: try SiteConfig.load(from: root), stamp: stamp)
+        }
+    }
+
+    init(root: URL, options: Options, store: Store, settings: Settings) throws {
         self.root = root
         self.options = options
         self.store = store
@@ -85,21 +99,19 @@ public final class Blog: Sendable {
         builder = SiteBuilder(root: root)
         keys = KeyStore(folder: root.appendingPathComponent("data/keys"))
         let signal = deliverySignal
-        state = Mutex(try Self.makeState(root: root, store: store, keys: keys, signal: signal, logger: options.logger))
+        state = Mutex(try Self.makeState(settings, store: store, keys: keys, signal: signal, logger: options.logger))
     }
 
-    private static func makeState(root: URL, store: Store, keys: KeyStore, signal: QueueSignal, logger: Logger) throws -> State {
-        let stamp = configStamp(root)
-        let config = try SiteConfig.load(from: root)
-        let activityPub = try ActivityPubSite(config: config, store: store, keys: keys)
-        return State(config: config, activityPub: activityPub,
-                     delivery: deliveryWorker(activityPub, keys: keys, signal: signal, logger: logger), configStamp: stamp)
+    private static func makeState(_ settings: Settings, store: Store, keys: KeyStore, signal: QueueSignal, logger: Logger) throws -> State {
+        let activityPub = try ActivityPubSite(config: settings.config, store: store, keys: keys)
+        return State(config: settings.config, activityPub: activityPub,
+                     delivery: deliveryWorker(activityPub, keys: keys, signal: signal, logger: logger), configStamp: settings.stamp)
     }
 
     /// Reads `lectern.yml` and the keys again (the configuration was edited, or the keys rotated).
     /// An invalid file, or a key that cannot be read, throws and leaves everything as it was.
     public func reloadSettings() throws {
-        let fresh = try Self.makeState(root: root, store: store, keys: keys, signal: deliverySignal, logger: logger)
+        let fresh = try Self.makeState(Settings.read(root), store: store, keys: keys, signal: deliverySignal, logger: logger)
         try fresh.activityPub.readKeys()
         state.withLock { $0 = fresh }
     }

@@ -63,6 +63,11 @@ import Testing
             #expect(output.contains("Usage: lectern build"), "\(arguments): \(output)")
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("public").path), "\(arguments) built")
         }
+        // Read the plain way, a folder that is not a site is the build's error, reported as ours are.
+        let missing = root.appendingPathComponent("no-such-site").path
+        let (missingStatus, missingOutput) = try run([lecternBinary, "build", "-q", "-s", missing])
+        #expect(missingStatus == 1 && missingOutput.hasPrefix("error: "), "\(missingOutput)")
+        #expect(!FileManager.default.fileExists(atPath: missing), "nothing is made where no site is")
         let (status, help) = try run([lecternBinary, "build", "--help"])
         #expect(status == 0 && help.contains("--drafts") && help.contains("USAGE: lectern build"), "\(help)")
     }

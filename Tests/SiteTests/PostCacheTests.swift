@@ -79,17 +79,17 @@ import Testing
     }
 
     @Test func stampsParseAsWrittenAndNothingElse() {
-        func FileStamp(text: String) -> Site.FileStamp? {
+        func parsed(_ text: String) -> FileStamp? {
             var text = text
-            return text.withUTF8 { Site.FileStamp(bytes: $0) }
+            return text.withUTF8 { FileStamp(bytes: $0) }
         }
-        let stamp = Site.FileStamp(size: 12, modified: -5, changed: 1_795_567_075_190_854_458, inode: UInt.max)
-        #expect(FileStamp(text: stamp.text) == stamp)
+        let stamp = FileStamp(size: 12, modified: -5, changed: 1_795_567_075_190_854_458, inode: UInt.max)
+        #expect(parsed(stamp.text) == stamp)
         for text in ["", "1:2:3", "1:2:3:4:5", "-1:2:3:4", "1:2:3:-4", "1:2:3:18446744073709551616", "1:9223372036854775808:3:4",
                      "1:2a:3:4", "1::3:4", "+1:2:3:4", "1:2:3:4 "] {
-            #expect(FileStamp(text: text) == nil, "\(text)")
+            #expect(parsed(text) == nil, "\(text)")
         }
-        #expect(FileStamp(text: "0:-9223372036854775807:0:0")?.modified == -9_223_372_036_854_775_807)
+        #expect(parsed("0:-9223372036854775807:0:0")?.modified == -9_223_372_036_854_775_807)
     }
 
     @Test func leavesOutWhatItCannotStore() throws {

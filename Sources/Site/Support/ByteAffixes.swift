@@ -15,14 +15,13 @@ extension String {
     }
 
     private func bytesMatch(_ part: String, atEnd: Bool) -> Bool {
-        let matched = utf8.withContiguousStorageIfAvailable { whole in
-            part.utf8.withContiguousStorageIfAvailable { part in
+        var (whole, part) = (self, part)  // `withUTF8` on a native string copies nothing
+        return whole.withUTF8 { whole in
+            part.withUTF8 { part in
                 guard part.count <= whole.count else { return false }
-                guard let wholeStart = whole.baseAddress, let partStart = part.baseAddress else { return true }  // part empty
-                return memcmp(wholeStart + (atEnd ? whole.count - part.count : 0), partStart, part.count) == 0
+                guard !part.isEmpty else { return true }
+                return memcmp(whole.baseAddress! + (atEnd ? whole.count - part.count : 0), part.baseAddress!, part.count) == 0
             }
         }
-        // Bridged or lazily decoded strings (none on Linux) take the generic path.
-        return (matched ?? nil) ?? (atEnd ? utf8.reversed().starts(with: part.utf8.reversed()) : utf8.starts(with: part.utf8))
     }
 }
