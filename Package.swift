@@ -56,7 +56,7 @@ let package = Package(
                             .embedInCode("0003_trust_identity.sql"), .embedInCode("0004_silence.sql"),
                             .embedInCode("0005_digest_numbers.sql"), .embedInCode("0006_search.sql"),
                             .embedInCode("0007_search_state.sql")]),
-        // sqlite3_db_config, which is variadic: Swift cannot call it.
+        // sqlite3_db_config, which is variadic (Swift cannot call it), and a WAL hook in C.
         .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "Store",
@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "Parallel"], swiftSettings: swiftSettings),
         .target(
             name: "Federation",
-            dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store", "Site",
+            dependencies: ["ActivityStreams", "CivilTime", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store", "Site",
                            .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: swiftSettings
         ),

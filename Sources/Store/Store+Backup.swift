@@ -25,7 +25,7 @@ extension Store {
 
     /// `PRAGMA integrity_check` of this store's database.
     public func integrityProblems() throws -> [String] {
-        let answers = try database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let answers = try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
         return answers == ["ok"] ? [] : answers
     }
 }

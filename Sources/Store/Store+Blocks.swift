@@ -21,7 +21,7 @@ extension Store {
     /// of the posts whose discussion changed.
     public func block(_ kind: Block.Kind, _ value: String, reason: String? = nil, now: Date = Date()) throws -> Set<String> {
         let value = kind == .actor ? value : value.lowercased()
-        return try database.write { db in
+        return try write { db in
             try db.execute(sql: """
                 INSERT INTO blocks (kind, value, reason, created_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT(kind, value) DO UPDATE SET reason = excluded.reason
@@ -44,7 +44,7 @@ extension Store {
     /// Lifts a block (rejected comments stay rejected: approve them one by one).
     @discardableResult
     public func unblock(_ kind: Block.Kind, _ value: String) throws -> Bool {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM blocks WHERE kind = ? AND value = ?",
                            arguments: [kind.rawValue, kind == .actor ? value : value.lowercased()])
             return db.changesCount > 0
@@ -52,7 +52,7 @@ extension Store {
     }
 
     public func blocks() throws -> [Block] {
-        try database.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM blocks ORDER BY created_at").map {
                 Block(kind: Block.Kind(rawValue: $0["kind"]) ?? .actor, value: $0["value"], reason: $0["reason"],
                       createdAt: Date(timeIntervalSince1970: $0["created_at"]))
@@ -62,16 +62,16 @@ extension Store {
 
     /// Whether this actor, or its domain (or a parent domain), is blocked.
     public func isBlocked(actorID: String) throws -> Bool {
-        try database.read { db in try Self.isBlocked(db, actorID: actorID) }
+        try read { db in try Self.isBlocked(db, actorID: actorID) }
     }
 
     /// For the inbox, in one read: whether the sender is blocked, and whether its host is
     /// marked failing or paused (then `hostIsBack` clears that).
     public func senderStatus(actorID: String) throws -> (blocked: Bool, hostTroubled: Bool) {
         let host = URLComponents(string: actorID)?.host?.lowercased() ?? ""
-        return try database.read { db in
+        return try read { db in
             (try Self.isBlocked(db, actorID: actorID),
-             try Bool.fetchOne(db, sql: "SELECT 1 FROM hosts WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)",
+             try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM hosts WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)"),
                                arguments: [host]) ?? false)
         }
     }
@@ -79,17 +79,17 @@ extension Store {
     static func isBlocked(_ db: Database, actorID: String) throws -> Bool {
         let domains = Self.domains(of: actorID)
         let marks = domains.map { _ in "?" }.joined(separator: ",")
-        return try Bool.fetchOne(db, sql: """
+        return try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT 1 FROM blocks WHERE (kind = 'actor' AND value = ?) OR (kind = 'domain' AND value IN (\(marks)))
-            """, arguments: StatementArguments([actorID] + domains)) ?? false
+            """), arguments: StatementArguments([actorID] + domains)) ?? false
     }
 
     /// Whether this actor's domain (or a parent domain) is silenced: its comments wait for approval.
     public func isSilenced(actorID: String) throws -> Bool {
         let domains = Self.domains(of: actorID)
         let marks = domains.map { _ in "?" }.joined(separator: ",")
-        return try database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM blocks WHERE kind = 'silence' AND value IN (\(marks))",
+        return try read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM blocks WHERE kind = 'silence' AND value IN (\(marks))"),
                               arguments: StatementArguments(domains)) ?? false
         }
     }

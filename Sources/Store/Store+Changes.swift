@@ -21,7 +21,7 @@ extension Store {
     /// Bumps each kind's generation in one transaction; returns the new generations.
     @discardableResult
     public func recordChange(_ kinds: Set<ChangeKind>) throws -> [ChangeKind: Int] {
-        try database.write { db in
+        try write { db in
             var result: [ChangeKind: Int] = [:]
             for kind in kinds {
                 try db.execute(sql: """
@@ -36,7 +36,7 @@ extension Store {
 
     /// Every kind's generation (0 for kinds never changed).
     public func changeGenerations() throws -> [ChangeKind: Int] {
-        try database.read { db in
+        try read { db in
             var result = Dictionary(uniqueKeysWithValues: ChangeKind.allCases.map { ($0, 0) })
             for row in try Row.fetchAll(db, sql: "SELECT kind, generation FROM changes") {
                 if let kind = ChangeKind(rawValue: row["kind"]) { result[kind] = row["generation"] }
@@ -48,7 +48,7 @@ extension Store {
     /// Deliveries held for a site generation the server now serves become due.
     @discardableResult
     public func releaseHeldDeliveries(upTo generation: Int, now: Date = Date()) throws -> Int {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: """
                 UPDATE deliveries SET held_generation = NULL, next_attempt_at = ?
                 WHERE held_generation IS NOT NULL AND held_generation <= ?
@@ -59,7 +59,7 @@ extension Store {
 
     /// Deliveries waiting for the server to serve what they name.
     public func heldDeliveryCount() throws -> Int {
-        try database.read { db in
+        try read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM deliveries WHERE held_generation IS NOT NULL") ?? 0
         }
     }

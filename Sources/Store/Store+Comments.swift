@@ -60,15 +60,16 @@ public struct ShownComment: Sendable, Equatable {
 }
 
 extension Store {
-    /// Stores a new comment; false when one with this id exists (a duplicate delivery).
+    /// Stores a new comment; false when one with this id exists (a duplicate delivery). The
+    /// caller suspends while the writer works (the inbox worker runs on the cooperative pool).
     @discardableResult
-    public func insertComment(_ c: CommentRecord) throws -> Bool {
-        try database.write { db in
-            try db.execute(sql: """
+    public func insertComment(_ c: CommentRecord) async throws -> Bool {
+        try await writeAsync { db in
+            try db.cachedStatement(sql: """
                 INSERT OR IGNORE INTO comments (id, post_path, parent_id, author_id, url, content_html, summary, sensitive,
                     language, visibility, state, published_at, updated_at, received_at, kind, title, attachments, poll, quote_url)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [c.id, c.postPath, c.parentID, c.authorID, c.url, c.contentHTML, c.summary, c.sensitive,
+                """).execute(arguments: [c.id, c.postPath, c.parentID, c.authorID, c.url, c.contentHTML, c.summary, c.sensitive,
                                  c.language, c.visibility.rawValue, c.state.rawValue, c.publishedAt.timeIntervalSince1970,
                                  c.updatedAt?.timeIntervalSince1970, c.receivedAt.timeIntervalSince1970, c.kind, c.title,
                                  c.attachments, c.poll, c.quoteURL])
@@ -77,7 +78,7 @@ extension Store {
     }
 
     public func comment(id: String) throws -> CommentRecord? {
-        try database.read { db in
+        try read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM comments WHERE id = ?", arguments: [id]).map(CommentRecord.init(row:))
         }
     }
@@ -85,7 +86,7 @@ extension Store {
     /// Edits a comment, only when `edit.authorID` wrote it: its text, warning, title, attachments,
     /// poll and quote (id, post, parent and state stay). Returns the post path when it changed.
     public func editComment(_ edit: CommentRecord) throws -> String? {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: """
                 UPDATE comments SET content_html = ?, summary = ?, sensitive = ?, updated_at = ?, kind = ?, title = ?,
                     attachments = ?, poll = ?, quote_url = ?
@@ -100,7 +101,7 @@ extension Store {
 
     /// Deletes a comment, only when `authorID` wrote it. Returns the post path when it existed.
     public func deleteComment(id: String, authorID: String) throws -> String? {
-        try database.write { db in
+        try write { db in
             let path = try String.fetchOne(db, sql: "SELECT post_path FROM comments WHERE id = ? AND author_id = ?",
                                            arguments: [id, authorID])
             if path != nil { try db.execute(sql: "DELETE FROM comments WHERE id = ?", arguments: [id]) }
@@ -112,7 +113,7 @@ extension Store {
     /// An actor deleted their account: their comments, reactions and follow go. Returns the
     /// paths of the posts whose discussion changed.
     public func deleteActorContent(actorID: String) throws -> Set<String> {
-        try database.write { db in
+        try write { db in
             var paths = Set(try String.fetchAll(db, sql: "SELECT DISTINCT post_path FROM comments WHERE author_id = ?",
                                                 arguments: [actorID]))
             paths.formUnion(try String.fetchAll(db, sql: "SELECT DISTINCT post_path FROM reactions WHERE actor_id = ?",
@@ -127,15 +128,15 @@ extension Store {
 
     /// Whether the actor has a comment the owner approved (`first-time` moderation trusts them).
     public func hasApprovedComment(authorID: String) throws -> Bool {
-        try database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM comments WHERE author_id = ? AND state = 'approved' LIMIT 1",
+        try read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM comments WHERE author_id = ? AND state = 'approved' LIMIT 1"),
                               arguments: [authorID]) ?? false
         }
     }
 
     /// Moderation: sets a comment's state. Returns its post path when it exists.
     public func setCommentState(id: String, _ state: CommentRecord.State) throws -> String? {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE comments SET state = ? WHERE id = ?", arguments: [state.rawValue, id])
             return try String.fetchOne(db, sql: "SELECT post_path FROM comments WHERE id = ?", arguments: [id])
         }
@@ -143,7 +144,7 @@ extension Store {
 
     /// Moderation: removes a comment whoever wrote it. Returns its post path.
     public func removeComment(id: String) throws -> String? {
-        try database.write { db in
+        try write { db in
             let path = try String.fetchOne(db, sql: "SELECT post_path FROM comments WHERE id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM comments WHERE id = ?", arguments: [id])
             return path
@@ -159,7 +160,7 @@ extension Store {
 
     public func comments(state: CommentRecord.State? = nil, postPath: String? = nil, authorID: String? = nil,
                          limit: Int = 1000) throws -> [ShownComment] {
-        try database.read { db in
+        try read { db in
             var conditions: [String] = []
             var arguments: StatementArguments = []
             if let state { conditions.append("c.state = ?"); arguments += [state.rawValue] }
@@ -183,7 +184,7 @@ extension Store {
 
     /// Post paths that have approved comments or reactions (what pages show).
     public func postsWithDiscussion() throws -> [String] {
-        try database.read { db in
+        try read { db in
             try String.fetchAll(db, sql: """
                 SELECT post_path FROM comments WHERE state = 'approved' UNION SELECT post_path FROM reactions
                 """)

@@ -13,12 +13,12 @@ public struct PublicComment: Equatable, Sendable, FetchableRecord, Decodable {
 
 extension Store {
     public func followerCount() throws -> Int {
-        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM followers") ?? 0 }
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM followers") ?? 0 }
     }
 
     /// Followers' actor ids, oldest first, one page at a time.
     public func followerIDs(limit: Int, offset: Int) throws -> [String] {
-        try database.read { db in
+        try read { db in
             try String.fetchAll(db, sql: "SELECT actor_id FROM followers ORDER BY created_at, actor_id LIMIT ? OFFSET ?",
                                 arguments: [limit, offset])
         }
@@ -26,7 +26,7 @@ extension Store {
 
     /// Approved, public or unlisted comments on a post, oldest first.
     public func approvedComments(postPath: String) throws -> [PublicComment] {
-        try database.read { db in
+        try read { db in
             try PublicComment.fetchAll(db, sql: """
                 SELECT id, published_at FROM comments
                 WHERE post_path = ? AND state = 'approved' ORDER BY published_at, id
@@ -38,7 +38,7 @@ extension Store {
 extension Store {
     /// Rows per table (`lectern doctor`, and tests that check a refusal stored nothing).
     public func rowCounts() throws -> [String: Int] {
-        try database.read { db in
+        try read { db in
             let tables = try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
                 """)
@@ -60,7 +60,7 @@ public struct StoreSummary: Sendable, Equatable {
 
 extension Store {
     public func summary(now: Date = Date()) throws -> StoreSummary {
-        try database.read { db in
+        try read { db in
             func count(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
                 try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
             }

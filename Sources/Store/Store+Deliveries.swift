@@ -35,7 +35,7 @@ extension Store {
     /// id answers (see `sentObject`) exactly when the activity is on its way.
     public func enqueueActivity(id: String, type: String, objectID: String?, json: String, inboxes: [String],
                                 keeping object: SentObject? = nil, now: Date = Date()) throws {
-        try database.write { db in
+        try write { db in
             if let object { try Self.keepSentObject(db, object) }
             try Self.enqueue(db, id: id, type: type, objectID: objectID, json: json, inboxes: inboxes, now: now)
         }
@@ -66,7 +66,7 @@ extension Store {
     /// worker that dies holding them (even `kill -9`) gives them back when the lease runs out.
     /// Paused hosts are skipped.
     public func leaseDeliveries(limit: Int, now: Date = Date(), lease: TimeInterval = 60) throws -> [DeliveryJob] {
-        try database.write { db in
+        try write { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT d.id, d.activity_id, d.inbox, d.host, d.attempts, d.created_at, a.json, h.accepts_rfc9421
                 FROM deliveries d JOIN outbound_activities a ON a.id = d.activity_id
@@ -88,7 +88,7 @@ extension Store {
 
     /// When the next queued delivery is due (to sleep until then), if any.
     public func nextDeliveryDue() throws -> Date? {
-        try database.read { db in
+        try read { db in
             try Double.fetchOne(db, sql: """
                 SELECT MIN(d.next_attempt_at) FROM deliveries d LEFT JOIN hosts h ON h.host = d.host
                 WHERE d.state = 'queued' AND COALESCE(h.paused, 0) = 0
@@ -135,7 +135,7 @@ extension Store {
     /// per request), exactly as decided.
     public func recordOutcomes(_ outcomes: [DeliveryOutcome], now: Date = Date()) throws {
         guard !outcomes.isEmpty else { return }
-        try database.write { db in
+        try write { db in
             for outcome in outcomes {
                 let decision = outcome.decision
                 let state: String, next: Date
@@ -171,7 +171,7 @@ extension Store {
     /// Keeps leased deliveries with their worker until `until` (as their requests start).
     public func renewLeases(_ ids: [Int64], until: Date) throws {
         guard !ids.isEmpty else { return }
-        try database.write { db in
+        try write { db in
             let statement = try db.makeStatement(sql: "UPDATE deliveries SET next_attempt_at = ? WHERE id = ? AND state = 'queued'")
             for id in ids { try statement.execute(arguments: [until.timeIntervalSince1970, id]) }
         }
@@ -181,7 +181,7 @@ extension Store {
     public func hostIsBack(_ host: String, now: Date = Date()) throws {
         // Called for every inbox request: a read first, so healthy hosts cost no write.
         guard try isHostTroubled(host) else { return }
-        try database.write { db in try Self.clearHostTrouble(db, host: host, now: now) }
+        try write { db in try Self.clearHostTrouble(db, host: host, now: now) }
     }
 
     /// The same, from the inbox: the write runs on the database's own thread.
@@ -191,7 +191,7 @@ extension Store {
     }
 
     private func isHostTroubled(_ host: String) throws -> Bool {
-        try database.read { db in
+        try read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM hosts WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)",
                               arguments: [host.lowercased()]) ?? false
         }
@@ -207,7 +207,7 @@ extension Store {
 
     /// Remembers whether a host accepts RFC 9421 signatures (learned by double-knocking).
     public func setAcceptsRFC9421(host: String, _ accepts: Bool) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: """
                 INSERT INTO hosts (host, accepts_rfc9421) VALUES (?, ?)
                 ON CONFLICT(host) DO UPDATE SET accepts_rfc9421 = excluded.accepts_rfc9421
@@ -217,7 +217,7 @@ extension Store {
 
     /// Makes failed (or, for one host, queued) deliveries due again now. Returns how many.
     public func retryDeliveries(host: String? = nil, now: Date = Date()) throws -> Int {
-        try database.write { db in
+        try write { db in
             if let host {
                 try db.execute(sql: "UPDATE hosts SET paused = 0, failing_since = NULL WHERE host = ?", arguments: [host])
                 try db.execute(sql: "UPDATE deliveries SET state = 'queued', next_attempt_at = ? WHERE host = ? AND state != 'delivered'",
@@ -233,14 +233,14 @@ extension Store {
 
     /// Deletes deliveries that gave up. Returns how many.
     public func purgeFailedDeliveries() throws -> Int {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM deliveries WHERE state = 'failed'")
             return db.changesCount
         }
     }
 
     public func deliveryStats() throws -> DeliveryStats {
-        try database.read { db in
+        try read { db in
             var stats = DeliveryStats()
             for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM deliveries GROUP BY state") {
                 switch row["state"] as String {
@@ -269,7 +269,7 @@ extension Store {
 extension Store {
     /// One delivery's state (tests, and `lectern deliveries` details).
     public func deliveryRow(activityID: String, inbox: String) throws -> (state: String, attempts: Int, next: Double, status: Int?) {
-        try database.read { db in
+        try read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT state, attempts, next_attempt_at, last_status FROM deliveries WHERE activity_id = ? AND inbox = ?
                 """, arguments: [activityID, inbox]) else { throw StoreError.notFound("delivery of \(activityID) to \(inbox)") }

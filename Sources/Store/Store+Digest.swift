@@ -19,7 +19,7 @@ public struct DigestItem: Sendable, Equatable {
 extension Store {
     /// Mentions of the blog that reply to nothing here, kept for the digest.
     public func insertMention(id: String, authorID: String, url: String?, contentHTML: String, now: Date = Date()) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: """
                 INSERT OR IGNORE INTO mentions (id, author_id, url, content_html, received_at) VALUES (?, ?, ?, ?, ?)
                 """, arguments: [id, authorID, url, contentHTML, now.timeIntervalSince1970])
@@ -28,7 +28,7 @@ extension Store {
 
     /// Comments and mentions not reported yet, oldest first (rejected comments are left out).
     public func undigestedItems() throws -> [DigestItem] {
-        try database.read { db in
+        try read { db in
             let actorColumns = "a.id AS a_id, a.handle, a.name, a.url AS a_url, a.icon, a.inbox, a.shared_inbox"
             func actor(_ row: Row) -> RemoteActor {
                 RemoteActor(id: row["a_id"], handle: row["handle"], name: row["name"], url: row["a_url"], icon: row["icon"],
@@ -58,7 +58,7 @@ extension Store {
     /// reported twice or skipped, even if the process stops right here.
     public func recordDigest(items: [DigestItem], activity: (id: String, json: String, inbox: String), note: SentObject,
                              numbers: [Int: String] = [:], now: Date = Date()) throws {
-        try database.write { db in
+        try write { db in
             try Self.keepSentObject(db, note)
             for (number, commentID) in numbers {
                 try db.execute(sql: "INSERT OR REPLACE INTO digest_numbers (note_id, number, comment_id) VALUES (?, ?, ?)",
@@ -76,7 +76,7 @@ extension Store {
     }
 
     public func lastDigestSentAt() throws -> Date? {
-        try database.read { db in
+        try read { db in
             try Double.fetchOne(db, sql: "SELECT last_sent_at FROM digest_state WHERE id = 1").map(Date.init(timeIntervalSince1970:))
         }
     }
@@ -85,7 +85,7 @@ extension Store {
 extension Store {
     /// The comment a digest numbered `number`, or nil.
     public func digestComment(noteID: String, number: Int) throws -> String? {
-        try database.read { db in
+        try read { db in
             try String.fetchOne(db, sql: "SELECT comment_id FROM digest_numbers WHERE note_id = ? AND number = ?",
                                 arguments: [noteID, number])
         }

@@ -24,36 +24,49 @@ extension Store {
 
     /// Records an accepted activity for processing, and its signature until `signature.until`
     /// (so a replay is refused even after a restart). Duplicates of an activity id store nothing.
-    /// Runs on the database's own writer, never on the caller's thread (see `writeAsync`).
+    /// Runs on the database's own writer, never on the caller's thread, and returns once
+    /// committed; activities accepted at the same time share the transaction (`GroupCommit`).
     public func enqueueInbound(activityID: String, actorID: String, json: String,
                                signature: (fingerprint: String, until: Date)? = nil, now: Date = Date()) async throws -> InboundResult {
-        let fingerprint = signature?.fingerprint, until = signature?.until
-        return try await writeAsync { db in
-            if let fingerprint, let until {
-                try db.execute(sql: "INSERT OR IGNORE INTO seen_signatures (fingerprint, expires_at) VALUES (?, ?)",
-                               arguments: [fingerprint, until.timeIntervalSince1970])
-                guard db.changesCount == 1 else { return .replayed }
-            }
-            try db.execute(sql: "INSERT OR IGNORE INTO received_activities (id, received_at) VALUES (?, ?)",
-                           arguments: [activityID, now.timeIntervalSince1970])
-            guard db.changesCount == 1 else { return .duplicate }
-            try db.execute(sql: """
-                INSERT INTO inbox_queue (activity_id, actor_id, json, received_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [activityID, actorID, json, now.timeIntervalSince1970, now.timeIntervalSince1970])
-            return .queued
+        try await inbound.write(InboundWrite(activityID: activityID, actorID: actorID, json: json, fingerprint: signature?.fingerprint,
+                                             until: signature?.until, now: now), in: self)
+    }
+
+    struct InboundWrite: Sendable {
+        let activityID, actorID, json: String
+        let fingerprint: String?
+        let until: Date?
+        let now: Date
+    }
+
+    /// One accepted activity's rows, in the group's transaction. A signature seen before is a
+    /// replay; an activity id seen before, a duplicate (accepted, nothing stored).
+    static func insertInbound(_ db: Database, _ write: InboundWrite) throws -> InboundResult {
+        let now = write.now.timeIntervalSince1970
+        if let fingerprint = write.fingerprint, let until = write.until {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO seen_signatures (fingerprint, expires_at) VALUES (?, ?)")
+                .execute(arguments: [fingerprint, until.timeIntervalSince1970])
+            guard db.changesCount == 1 else { return .replayed }
         }
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO received_activities (id, received_at) VALUES (?, ?)")
+            .execute(arguments: [write.activityID, now])
+        guard db.changesCount == 1 else { return .duplicate }
+        try db.cachedStatement(sql: """
+            INSERT INTO inbox_queue (activity_id, actor_id, json, received_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)
+            """).execute(arguments: [write.activityID, write.actorID, write.json, now, now])
+        return .queued
     }
 
     /// Forgets signatures that can no longer pass the date checks.
     public func pruneSeenSignatures(now: Date = Date()) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM seen_signatures WHERE expires_at < ?", arguments: [now.timeIntervalSince1970])
         }
     }
 
     /// Activities due for processing, oldest first.
     public func dueInbound(limit: Int, now: Date = Date()) throws -> [InboundActivity] {
-        try database.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT * FROM inbox_queue WHERE next_attempt_at <= ? ORDER BY seq LIMIT ?
                 """, arguments: [now.timeIntervalSince1970, limit]).map {
@@ -65,9 +78,9 @@ extension Store {
 
     /// Removes applied activities from the queue and adds their outcomes to the day's counts,
     /// in one transaction.
-    public func completeInbound(seqs: [Int64], counts: [InboxOutcome: Int] = [:], now: Date = Date()) throws {
+    public func completeInbound(seqs: [Int64], counts: [InboxOutcome: Int] = [:], now: Date = Date()) async throws {
         guard !seqs.isEmpty || !counts.isEmpty else { return }
-        try database.write { db in
+        try await writeAsync { db in
             let statement = try db.makeStatement(sql: "DELETE FROM inbox_queue WHERE seq = ?")
             for seq in seqs { try statement.execute(arguments: [seq]) }
             try Self.count(db, counts, day: Self.day(now))
@@ -75,8 +88,8 @@ extension Store {
     }
 
     /// Keeps a failed activity for another try at `retryAt`, or drops it after `maximumAttempts`.
-    public func failInbound(seq: Int64, error: String, retryAt: Date, maximumAttempts: Int = 8) throws {
-        try database.write { db in
+    public func failInbound(seq: Int64, error: String, retryAt: Date, maximumAttempts: Int = 8) async throws {
+        try await writeAsync { db in
             try db.execute(sql: """
                 UPDATE inbox_queue SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE seq = ?
                 """, arguments: [error, retryAt.timeIntervalSince1970, seq])
@@ -85,12 +98,12 @@ extension Store {
     }
 
     public func inboundBacklog() throws -> Int {
-        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox_queue") ?? 0 }
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox_queue") ?? 0 }
     }
 
     /// Received-activity ids older than `before` are forgotten (a week is far beyond any retry).
     public func pruneReceivedActivities(before: Date) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM received_activities WHERE received_at < ?", arguments: [before.timeIntervalSince1970])
         }
     }

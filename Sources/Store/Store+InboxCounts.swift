@@ -18,7 +18,7 @@ extension Store {
     /// Adds to the day's counts (UTC) in one transaction.
     public func countInboxOutcomes(_ counts: [InboxOutcome: Int], on date: Date = Date()) throws {
         guard !counts.isEmpty else { return }
-        try database.write { db in try Self.count(db, counts, day: Self.day(date)) }
+        try write { db in try Self.count(db, counts, day: Self.day(date)) }
     }
 
     static func count(_ db: Database, _ counts: [InboxOutcome: Int], day: String) throws {
@@ -32,7 +32,7 @@ extension Store {
 
     /// Counts since `date` (whole days, UTC), summed per outcome and reason.
     public func inboxCounts(since date: Date) throws -> [InboxOutcome: Int] {
-        try database.read { db in
+        try read { db in
             var counts: [InboxOutcome: Int] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT outcome, reason, SUM(count) AS total FROM inbox_counts WHERE day >= ? GROUP BY outcome, reason

@@ -25,7 +25,7 @@ public struct PendingReply: Sendable, Equatable {
 extension Store {
     /// Keeps a reply until its parent arrives (a second copy of the same reply changes nothing).
     public func keepPendingReply(_ reply: PendingReply) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: """
                 INSERT OR IGNORE INTO pending_replies (note_id, parent_id, author_id, json, context, received_at)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -35,9 +35,9 @@ extension Store {
     }
 
     /// Replies waiting for `parentID`, taken out of the waiting list.
-    public func takePendingReplies(parentID: String) throws -> [PendingReply] {
-        try database.write { db in
-            let replies = try Row.fetchAll(db, sql: "SELECT * FROM pending_replies WHERE parent_id = ? ORDER BY received_at",
+    public func takePendingReplies(parentID: String) async throws -> [PendingReply] {
+        try await writeAsync { db in
+            let replies = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM pending_replies WHERE parent_id = ? ORDER BY received_at"),
                                            arguments: [parentID]).map(PendingReply.init(row:))
             if !replies.isEmpty { try db.execute(sql: "DELETE FROM pending_replies WHERE parent_id = ?", arguments: [parentID]) }
             return replies
@@ -45,8 +45,8 @@ extension Store {
     }
 
     /// Replies that waited since before `date`, taken out of the waiting list.
-    public func takePendingReplies(receivedBefore date: Date) throws -> [PendingReply] {
-        try database.write { db in
+    public func takePendingReplies(receivedBefore date: Date) async throws -> [PendingReply] {
+        try await writeAsync { db in
             let replies = try Row.fetchAll(db, sql: "SELECT * FROM pending_replies WHERE received_at < ? ORDER BY received_at",
                                            arguments: [date.timeIntervalSince1970]).map(PendingReply.init(row:))
             try db.execute(sql: "DELETE FROM pending_replies WHERE received_at < ?", arguments: [date.timeIntervalSince1970])
@@ -55,7 +55,7 @@ extension Store {
     }
 
     public func pendingReplyCount(authorID: String? = nil) throws -> Int {
-        try database.read { db in
+        try read { db in
             if let authorID {
                 return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending_replies WHERE author_id = ?", arguments: [authorID]) ?? 0
             }

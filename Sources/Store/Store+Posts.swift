@@ -43,7 +43,7 @@ extension Store {
     /// path becomes an alias. Changed fingerprints are updated, paths no longer in the site are
     /// marked deleted.
     public func syncPosts(_ current: [CurrentPost], now: Date = Date()) throws -> PostSync {
-        try database.write { db in
+        try write { db in
             var sync = PostSync()
             var byPath = Dictionary(uniqueKeysWithValues: try PostRecord.fetchAll(db).map { ($0.path, $0) })
             // Live posts by source file and by id, to find moved and renamed posts without a scan each.
@@ -133,7 +133,7 @@ extension Store {
 
     /// Old paths of moved posts: old path → current path.
     public func postAliases() throws -> [String: String] {
-        try database.read { db in
+        try read { db in
             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT path, post_path FROM post_aliases").map {
                 ($0["path"] as String, $0["post_path"] as String)
             })
@@ -142,22 +142,22 @@ extension Store {
 
     /// Posts not deleted, newest first.
     public func publishedPosts() throws -> [PostRecord] {
-        try database.read { db in
+        try read { db in
             try PostRecord.filter(Column("deleted_at") == nil).order(Column("published_at").desc).fetchAll(db)
         }
     }
 
     /// Posts marked deleted (their URLs answer 410).
     public func deletedPosts() throws -> [PostRecord] {
-        try database.read { db in try PostRecord.filter(Column("deleted_at") != nil).fetchAll(db) }
+        try read { db in try PostRecord.filter(Column("deleted_at") != nil).fetchAll(db) }
     }
 
     public func post(path: String) throws -> PostRecord? {
-        try database.read { db in try PostRecord.fetchOne(db, key: path) }
+        try read { db in try PostRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM posts WHERE path = ?"), arguments: [path]) }
     }
 
     /// Looks a post up by its ActivityPub id (whole URL), deleted or not.
     public func post(apID: String) throws -> PostRecord? {
-        try database.read { db in try PostRecord.filter(Column("ap_id") == apID).fetchOne(db) }
+        try read { db in try PostRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM posts WHERE ap_id = ?"), arguments: [apID]) }
     }
 }

@@ -20,7 +20,7 @@ public struct PublicationState: Sendable, Equatable {
 
 extension Store {
     public func publicationStates() throws -> [PublicationState] {
-        try database.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM posts ORDER BY published_at").map { row in
                 PublicationState(post: try PostRecord(row: row), announcedAt: (row["announced_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
                                  federatedHash: row["federated_hash"],
@@ -35,7 +35,7 @@ extension Store {
     public func recordPublication(path: String, _ kind: PublicationState.Needed, contentHash: String,
                                   activity: (id: String, type: String, json: String, inboxes: [String])?,
                                   objectID: String, heldFor generation: Int? = nil, now: Date = Date()) throws {
-        try database.write { db in
+        try write { db in
             if let activity {
                 try Self.enqueue(db, id: activity.id, type: activity.type, objectID: objectID, json: activity.json,
                                  inboxes: activity.inboxes, now: now, heldFor: generation)

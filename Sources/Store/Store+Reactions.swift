@@ -8,7 +8,7 @@ extension Store {
     @discardableResult
     public func addReaction(activityID: String, kind: ReactionKind, postPath: String, actorID: String,
                             now: Date = Date()) throws -> Bool {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: """
                 INSERT OR IGNORE INTO reactions (activity_id, kind, post_path, actor_id, created_at) VALUES (?, ?, ?, ?, ?)
                 """, arguments: [activityID, kind.rawValue, postPath, actorID, now.timeIntervalSince1970])
@@ -20,7 +20,7 @@ extension Store {
     /// some servers send a fresh id, by kind, actor and post). Returns the post path.
     public func removeReaction(activityID: String, actorID: String, kind: ReactionKind? = nil,
                                postPath: String? = nil) throws -> String? {
-        try database.write { db in
+        try write { db in
             var path = try String.fetchOne(db, sql: "SELECT post_path FROM reactions WHERE activity_id = ? AND actor_id = ?",
                                            arguments: [activityID, actorID])
             if path != nil {
@@ -35,7 +35,7 @@ extension Store {
     }
 
     public func reactionCounts(postPath: String) throws -> (likes: Int, announces: Int) {
-        try database.read { db in
+        try read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT kind, COUNT(*) AS n FROM reactions WHERE post_path = ? GROUP BY kind",
                                         arguments: [postPath])
             var counts = (likes: 0, announces: 0)
@@ -50,7 +50,7 @@ extension Store {
 extension Store {
     /// Like and announce counts of every post that has any.
     public func allReactionCounts() throws -> [String: (likes: Int, announces: Int)] {
-        try database.read { db in
+        try read { db in
             var counts: [String: (likes: Int, announces: Int)] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT post_path, kind, COUNT(*) AS n FROM reactions GROUP BY post_path, kind") {
                 let path: String = row["post_path"]

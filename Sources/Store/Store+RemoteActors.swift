@@ -34,7 +34,7 @@ extension Store {
     /// someone else's key id cannot take it over.
     public func saveRemoteActor(_ actor: RemoteActor, keys: [(keyID: String, pem: String)], authoritativeKeyID: String? = nil,
                                 now: Date = Date()) throws {
-        try database.write { db in try Self.saveRemoteActor(db, actor, keys: keys, authoritativeKeyID: authoritativeKeyID, now: now) }
+        try write { db in try Self.saveRemoteActor(db, actor, keys: keys, authoritativeKeyID: authoritativeKeyID, now: now) }
     }
 
     /// The same, without holding a thread of the caller's while the database is busy.
@@ -75,7 +75,7 @@ extension Store {
     }
 
     public func remoteKey(id: String) throws -> RemoteKey? {
-        try database.read { db in
+        try read { db in
             try Row.fetchOne(db, sql: "SELECT key_id, actor_id, pem, fetched_at FROM actor_keys WHERE key_id = ?",
                              arguments: [id]).map {
                 RemoteKey(keyID: $0["key_id"], actorID: $0["actor_id"], pem: $0["pem"], fetchedAt: $0["fetched_at"])
@@ -84,8 +84,8 @@ extension Store {
     }
 
     public func remoteActor(id: String) throws -> RemoteActor? {
-        try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM remote_actors WHERE id = ?", arguments: [id]).map {
+        try read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM remote_actors WHERE id = ?"), arguments: [id]).map {
                 RemoteActor(id: $0["id"], handle: $0["handle"], name: $0["name"], url: $0["url"], icon: $0["icon"],
                             inbox: $0["inbox"], sharedInbox: $0["shared_inbox"])
             }

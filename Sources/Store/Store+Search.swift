@@ -57,7 +57,7 @@ public struct SearchResults: Sendable, Equatable {
 extension Store {
     /// The fingerprint of each indexed post's source, by path.
     public func searchIndexFingerprints() throws -> [String: String] {
-        try database.read { db in
+        try read { db in
             // A cursor reuses one row: fetching 1,000 rows as an array cost 1 ms of a one-post rebuild.
             var fingerprints: [String: String] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT path, source_hash FROM search_state")
@@ -73,7 +73,7 @@ extension Store {
     /// caller has just read it (`searchIndexFingerprints`) to find what changed.
     public func updateSearchIndex(_ documents: [SearchDocument], removing: [String],
                                   beforeCommit: () throws -> Void = {}) throws {
-        try database.write { db in
+        try write { db in
             // `search_state` maps paths to the index's rows (FTS5 indexes words, not `path`).
             // Statements prepared once per connection, not once per post (a first build indexes 1,000).
             let findRow = try db.cachedStatement(sql: "SELECT doc FROM search_state WHERE path = ?")
@@ -107,12 +107,12 @@ extension Store {
     public func search(_ query: String, limit: Int = 20, offset: Int = 0) throws -> SearchResults {
         let query = String(query.unicodeScalars.prefix(Self.maximumQueryLength))
         do {
-            return try database.read { db in try Self.search(db, match: query, limit: limit, offset: offset, wordsOnly: false) }
+            return try read { db in try Self.search(db, match: query, limit: limit, offset: offset, wordsOnly: false) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             // FTS5 reports its syntax errors as plain SQLITE_ERROR ("fts5: syntax error near …").
             let words = Self.plainWords(query)
             guard !words.isEmpty else { return SearchResults(hits: [], total: 0, searchedWordsOnly: true) }
-            return try database.read { db in try Self.search(db, match: words, limit: limit, offset: offset, wordsOnly: true) }
+            return try read { db in try Self.search(db, match: words, limit: limit, offset: offset, wordsOnly: true) }
         }
     }
 

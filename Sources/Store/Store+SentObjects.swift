@@ -20,7 +20,7 @@ public struct SentObject: Sendable, Equatable {
 extension Store {
     /// Keeps an object so that its id answers with it (see `sentObject`).
     public func keepSentObject(_ object: SentObject) throws {
-        try database.write { db in try Self.keepSentObject(db, object) }
+        try write { db in try Self.keepSentObject(db, object) }
     }
 
     static func keepSentObject(_ db: Database, _ object: SentObject) throws {
@@ -32,7 +32,7 @@ extension Store {
     }
 
     public func sentObject(id: String) throws -> SentObject? {
-        try database.read { db in
+        try read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM sent_objects WHERE id = ?", arguments: [id]).map { row in
                 SentObject(id: row["id"], type: row["type"], json: row["json"],
                            recipients: (row["recipients"] as String?).map(Self.recipients),
@@ -45,7 +45,7 @@ extension Store {
     /// Marks an object deleted: its id answers 410 with a Tombstone from now on.
     @discardableResult
     public func deleteSentObject(id: String, now: Date = Date()) throws -> Bool {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE sent_objects SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                            arguments: [now.timeIntervalSince1970, id])
             return db.changesCount > 0

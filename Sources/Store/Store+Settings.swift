@@ -3,11 +3,11 @@ import GRDB
 
 extension Store {
     public func setting(_ key: String) throws -> String? {
-        try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) }
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) }
     }
 
     public func setSetting(_ key: String, _ value: String?) throws {
-        try database.write { db in
+        try write { db in
             if let value {
                 try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                                arguments: [key, value])

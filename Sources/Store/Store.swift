@@ -13,6 +13,8 @@ import LecternMigrations
 /// keys on and a busy timeout, so the server and a CLI command can use it at the same time.
 public final class Store: Sendable {
     let database: any DatabaseWriter
+    /// Activities the inbox accepts at once share a transaction (see `enqueueInbound`).
+    let inbound = GroupCommit<InboundWrite, InboundResult>(Store.insertInbound)
 
     /// How a process connects to the database.
     public enum Connections: Sendable {
@@ -40,7 +42,13 @@ public final class Store: Sendable {
         do {
             switch connections {
             case .pool:
-                database = try DatabasePool(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
+                // The writer leaves checkpoints to a thread of their own (see `Checkpointer`).
+                let checkpointer = Checkpointer(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
+                var configuration = Self.configuration(busyTimeout: busyTimeout)
+                configuration.prepareDatabase { db in
+                    if !db.configuration.readonly { try checkpointer.watch(db) }
+                }
+                database = try DatabasePool(path: path, configuration: configuration)
             case .single:
                 let queue = try DatabaseQueue(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
                 // What the pool sets up: the log, which lets a server read while this writes.
@@ -113,21 +121,9 @@ public final class Store: Sendable {
         }
     }
 
-    /// Runs a write transaction without holding the caller's thread: the caller suspends while
-    /// GRDB's writer (a serial queue of its own) does the work, so a slow commit or another
-    /// process's lock never blocks Swift's cooperative pool. A lock held past the busy timeout
-    /// throws `StoreError.busy` (the inbox answers 503, the sender retries).
-    func writeAsync<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await database.write(updates)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw StoreError.busy
-        }
-    }
-
     /// Names of the migrations applied so far, in order (`lectern migrate` prints them).
     public func appliedMigrations() throws -> [String] {
-        try database.read { db in try Self.appliedMigrations(db) }
+        try read { db in try Self.appliedMigrations(db) }
     }
 
     /// GRDB records applied migrations in `grdb_migrations` (its own `appliedMigrations` only
@@ -139,6 +135,6 @@ public final class Store: Sendable {
 
     /// The journal mode in force (`wal` for files; `memory` for in-memory databases).
     public func journalMode() throws -> String {
-        try database.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+        try read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }
 }

@@ -267,19 +267,19 @@ import Testing
         defer { blog.stop() }
         let store = blog.store
         let digest = blog.runtime.digest()
-        func comment(_ n: Int) throws {
+        func comment(_ n: Int) async throws {
             let author = remote.actorID("alice")
-            try store.saveRemoteActor(RemoteActor(id: author, handle: "@alice@\(remote.host)", name: "Alice", inbox: author + "/inbox"), keys: [])
-            try store.insertComment(CommentRecord(id: "\(author)/notes/\(n)", postPath: blog.post, parentID: nil, authorID: author,
+            try await store.saveRemoteActor(RemoteActor(id: author, handle: "@alice@\(remote.host)", name: "Alice", inbox: author + "/inbox"), keys: [])
+            try await store.insertComment(CommentRecord(id: "\(author)/notes/\(n)", postPath: blog.post, parentID: nil, authorID: author,
                                                   url: nil, contentHTML: "<p>Comment number \(n)</p>", summary: nil, sensitive: false,
                                                   language: nil, visibility: .public, state: .approved, publishedAt: Date()))
         }
         let t0 = Date()
         #expect(try await digest.sendIfDue(now: t0) == .nothingNew, "nothing new, no message")
-        try comment(1)
-        try comment(2)
+        try await comment(1)
+        try await comment(2)
         #expect(try await digest.sendIfDue(now: t0) == .sent(items: 2, to: "@owner@\(remote.host)"))
-        try comment(3)
+        try await comment(3)
         guard case .tooSoon(let next) = try await digest.sendIfDue(now: t0.addingTimeInterval(600)) else {
             Issue.record("a second digest within the interval must wait")
             return

@@ -5,4 +5,9 @@
 /// `db` is a `sqlite3 *`; returns SQLite's result code. sqlite3_db_config is variadic, which Swift cannot call.
 int lectern_sqlite_no_checkpoint_on_close(void *db);
 
+/// Instead of checkpointing on this connection when a commit leaves 1,000 pages in the log,
+/// calls `wake(context)` once it holds `pages` or more (another thread checkpoints), and
+/// checkpoints here only past `limit`. `db` is a `sqlite3 *`; returns SQLite's result code.
+int lectern_sqlite_wal_wake(void *db, int pages, int limit, void (*wake)(void *), void *context);
+
 #endif

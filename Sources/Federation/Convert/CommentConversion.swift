@@ -1,4 +1,5 @@
 import ActivityStreams
+import CivilTime
 import Foundation
 import Site
 import Store
@@ -89,12 +90,9 @@ enum CommentConversion {
         return nil
     }
 
+    /// An RFC 3339 `published` or `updated`; nil for anything else.
     static func date(_ text: String?) -> Date? {
-        guard let text else { return nil }
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
+        text.flatMap(RFC3339.secondsSince1970).map(Date.init(timeIntervalSince1970:))
     }
 
     /// The record for `note`, a reply by `authorID` to `postPath` (under `parentID`).

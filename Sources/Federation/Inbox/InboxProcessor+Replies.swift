@@ -64,9 +64,9 @@ extension InboxProcessor {
         let record = CommentConversion.record(note, id: id, authorID: author.id, postPath: path, parentID: parentID,
                                               visibility: visibility, state: state, language: config.language, now: now)
         guard !content.isEmpty else { return .ignored("empty") }
-        guard try store.insertComment(record) else { return .ignored("duplicate") }
+        guard try await store.insertComment(record) else { return .ignored("duplicate") }
         var effects = Effects.applied("comment", posts: record.state == .approved ? [path] : [])
-        for waiting in try store.takePendingReplies(parentID: id) {
+        for waiting in try await store.takePendingReplies(parentID: id) {
             guard let child = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)) else { continue }
             let attached = try await reply(child, authorID: waiting.authorID, activity: nil, now: now)
             effects.changedPosts.formUnion(attached.changedPosts)
@@ -193,7 +193,7 @@ extension InboxProcessor {
     public func settlePendingReplies(now: Date = Date()) async throws -> (posts: Set<String>, outcomes: [InboxOutcome]) {
         var posts = Set<String>()
         var outcomes: [InboxOutcome] = []
-        for waiting in try store.takePendingReplies(receivedBefore: now.addingTimeInterval(-86_400)) {
+        for waiting in try await store.takePendingReplies(receivedBefore: now.addingTimeInterval(-86_400)) {
             guard let note = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)),
                   let context = waiting.context, let path = try postPath(for: FederationURLs.postID(fromContext: context)),
                   let author = try store.remoteActor(id: waiting.authorID) else {

@@ -37,6 +37,8 @@ public struct InboxWorker: Sendable {
 
     /// Processes everything due; returns how many activities were applied. Each activity's
     /// outcome (what it did, or why nothing) is logged and counted, with the batch's completion.
+    /// Its writes suspend instead of waiting on a thread: the worker shares the cooperative pool
+    /// with the requests, and a thread held while the writer commits was one of two.
     @discardableResult
     public func drain(now: @Sendable () -> Date = Date.init) async throws -> Int {
         var applied = 0
@@ -49,12 +51,7 @@ public struct InboxWorker: Sendable {
             // the batch's rows together after applying them is safe if the process dies between.
             var done: [Int64] = []
             var counts: [InboxOutcome: Int] = [:]
-            defer {
-                do { try store.completeInbound(seqs: done, counts: counts, now: now()) } catch {
-                    // They stay queued and are applied again: harmless, effects are idempotent.
-                    logger.error("could not clear \(done.count) applied inbox activities: \(error)")
-                }
-            }
+            var failure: (any Error)?
             for item in batch {
                 do {
                     let effects = try await processor.apply(json: item.json, signedBy: item.actorID, now: now())
@@ -72,9 +69,17 @@ public struct InboxWorker: Sendable {
                 } catch {
                     let delay = min(3600, 30 * pow(2, Double(item.attempts)))
                     logger.warning("could not apply \(item.activityID) (attempt \(item.attempts + 1)), trying again in \(Int(delay)) s: \(error)")
-                    try store.failInbound(seq: item.seq, error: "\(error)", retryAt: now().addingTimeInterval(delay))
+                    do { try await store.failInbound(seq: item.seq, error: "\(error)", retryAt: now().addingTimeInterval(delay)) } catch {
+                        failure = error
+                        break
+                    }
                 }
             }
+            do { try await store.completeInbound(seqs: done, counts: counts, now: now()) } catch {
+                // They stay queued and are applied again: harmless, effects are idempotent.
+                logger.error("could not clear \(done.count) applied inbox activities: \(error)")
+            }
+            if let failure { throw failure }
         }
         if !changed.isEmpty { await onChange(changed) }
         return applied

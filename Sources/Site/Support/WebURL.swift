@@ -12,7 +12,12 @@ import Foundation
 /// ```
 public enum WebURL {
     /// Characters kept as they are; everything else is percent-encoded (UTF-8) before parsing.
-    private static let kept: Set<UInt8> = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&()*+,;=%".utf8))
+    /// A table by byte value: a `Set` hashed every byte of every URL of every incoming note.
+    private static let kept: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&()*+,;=%".utf8 { table[Int(byte)] = true }
+        return table
+    }()
 
     public static func parse(_ raw: String) -> String? {
         // Browsers ignore surrounding spaces and control characters; so does this.
@@ -21,7 +26,7 @@ public enum WebURL {
         var encoded = ""
         encoded.reserveCapacity(trimmed.utf8.count)
         for byte in trimmed.utf8 {
-            if kept.contains(byte) {
+            if kept[Int(byte)] {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)

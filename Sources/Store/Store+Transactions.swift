@@ -1,0 +1,48 @@
+import GRDB
+
+/// Transactions whose `BEGIN` and `COMMIT` are compiled once per connection. GRDB's `read` and
+/// `write` compile both for every call, and with the statements run through `execute(sql:)` an
+/// activity in the inbox cost 24 compilations (`perf probe` on `sqlite3_prepare_v3` during
+/// `bench/inbox`): SQLite's parser and GRDB's authorizer, called back for every column, were a
+/// fifth of the server's time. The statements an activity runs come from the connection's
+/// cache too (`Database.cachedStatement`).
+extension Store {
+    /// A read transaction: its statements see one snapshot.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.unsafeRead { db in try Self.transaction(db, begin: "BEGIN DEFERRED TRANSACTION", body) }
+    }
+
+    /// A write transaction, waiting for the writer (and for another process's lock, up to the
+    /// busy timeout).
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.writeWithoutTransaction { db in try Self.transaction(db, begin: "BEGIN IMMEDIATE TRANSACTION", body) }
+    }
+
+    /// The same without holding the caller's thread: the caller suspends while GRDB's writer (a
+    /// serial queue of its own) does the work, so a slow commit or another process's lock never
+    /// blocks Swift's cooperative pool. A lock held past the busy timeout throws
+    /// `StoreError.busy` (the inbox answers 503, the sender retries).
+    func writeAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await database.writeWithoutTransaction { db in
+                try Self.transaction(db, begin: "BEGIN IMMEDIATE TRANSACTION", body)
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw StoreError.busy
+        }
+    }
+
+    /// `body` between `begin` and `COMMIT`; rolled back when it throws (or the commit fails).
+    private static func transaction<T>(_ db: Database, begin: String, _ body: (Database) throws -> T) throws -> T {
+        try db.cachedStatement(sql: begin).execute()
+        do {
+            let value = try body(db)
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return value
+        } catch {
+            // SQLite may have rolled back already (a full disk, an interrupt): nothing to end then.
+            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
+            throw error
+        }
+    }
+}
