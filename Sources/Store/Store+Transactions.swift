@@ -22,11 +22,17 @@ extension Store {
     /// serial queue of its own) does the work, so a slow commit or another process's lock never
     /// blocks Swift's cooperative pool. A lock held past the busy timeout throws
     /// `StoreError.busy` (the inbox answers 503, the sender retries).
+    ///
+    /// A write asked for is done even if the caller's task is cancelled, as a synchronous one
+    /// would be: GRDB's async access gives up when the task is cancelled, and at shutdown the
+    /// inbox worker would then leave a batch it had applied unrecorded, to apply it again.
     func writeAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try await database.writeWithoutTransaction { db in
-                try Self.transaction(db, begin: "BEGIN IMMEDIATE TRANSACTION", body)
-            }
+            return try await Task {
+                try await database.writeWithoutTransaction { db in
+                    try Self.transaction(db, begin: "BEGIN IMMEDIATE TRANSACTION", body)
+                }
+            }.value
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
             throw StoreError.busy
         }

@@ -46,7 +46,11 @@ public final class Store: Sendable {
                 let checkpointer = Checkpointer(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
                 var configuration = Self.configuration(busyTimeout: busyTimeout)
                 configuration.prepareDatabase { db in
-                    if !db.configuration.readonly { try checkpointer.watch(db) }
+                    guard !db.configuration.readonly else { return }
+                    try checkpointer.watch(db)
+                    // A burst grows the log (the checkpointer cannot catch up while the writer
+                    // appends); once copied and reused, it is cut back to this size.
+                    try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
                 }
                 database = try DatabasePool(path: path, configuration: configuration)
             case .single:
@@ -90,8 +94,8 @@ public final class Store: Sendable {
             // The last connection to close would copy the log into the database and delete it
             // (two syncs), and the next process would sync a new log's header: three syncs per
             // `lectern` command, 0.6 ms each on this disk and now and then 100 ms (`strace -T`
-            // of a one-post rebuild). The log stays instead, checkpointed by SQLite as it grows
-            // (every 1,000 pages); a restore removes a stale one (SiteBackup).
+            // of a one-post rebuild). The log stays instead, checkpointed as it grows (every
+            // 1,000 pages; by `Checkpointer` for a pool); a restore removes a stale one (SiteBackup).
             let result = ResultCode(rawValue: lectern_sqlite_no_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection)))
             guard result == .SQLITE_OK else { throw DatabaseError(resultCode: result) }
         }

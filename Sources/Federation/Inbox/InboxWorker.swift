@@ -44,7 +44,8 @@ public struct InboxWorker: Sendable {
         var applied = 0
         var changed = Set<String>()
         let processor = processor()
-        while true {
+        // Cancelled (the server stops): the batch in hand is finished and recorded, no other begun.
+        while !Task.isCancelled {
             let batch = try store.dueInbound(limit: 100, now: now())
             if batch.isEmpty { break }
             // Effects are idempotent (a comment, follow or reaction is stored once), so clearing
