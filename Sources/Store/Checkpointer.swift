@@ -34,7 +34,8 @@ final class Checkpointer: Sendable {
 
     /// Makes `db` (the writer) wake this checkpointer instead of checkpointing itself.
     func watch(_ db: Database) throws {
-        // A weak box: the hook outlives neither the process nor needs to keep the store alive.
+        // The hook holds the checkpointer weakly (it must not keep the store alive); its box,
+        // a few bytes per writer connection, lives as long as the process.
         let box = Unmanaged.passRetained(WeakCheckpointer(self)).toOpaque()
         let result = lectern_sqlite_wal_wake(UnsafeMutableRawPointer(db.sqliteConnection), Self.pages, Self.limit, { context in
             guard let context else { return }
