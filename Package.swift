@@ -60,7 +60,8 @@ let package = Package(
         .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "Store",
-            dependencies: ["CSQLiteShim", "LecternMigrations", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CSQLiteShim", "LecternMigrations", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(name: "ActivityStreams", swiftSettings: swiftSettings),

@@ -2,6 +2,7 @@ import CSQLiteShim
 import Dispatch
 import Foundation
 import GRDB
+import Logging
 import Synchronization
 
 /// Copies the write-ahead log into the database on a connection and a thread of its own.
@@ -24,6 +25,10 @@ final class Checkpointer: Sendable {
     /// A commit past the mark since the last checkpoint began.
     private let requested = Atomic<Bool>(false)
     private let running = Atomic<Bool>(false)
+    /// The last checkpoint failed for a reason other than another checkpoint: logged once, and
+    /// again when checkpoints work again, not at every commit in between.
+    private let failing = Atomic<Bool>(false)
+    private static let logger = Logger(label: "lectern.store")
     /// Opened at the first checkpoint (a server that writes little never needs it).
     private let connection = Mutex<DatabaseQueue?>(nil)
 
@@ -74,8 +79,16 @@ final class Checkpointer: Sendable {
             }
             // Passive: copies what no reader still needs, never waits for the writer or readers.
             _ = try connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+            if failing.exchange(false, ordering: .acquiringAndReleasing) {
+                Self.logger.notice("the database's log is copied into it again")
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            // Another connection or process checkpoints: the next commit past the mark retries.
         } catch {
-            // Busy (another process checkpoints) or closed: the next commit past the mark retries.
+            // The writer takes over past `limit` pages, so nothing is lost; the owner should know.
+            if !failing.exchange(true, ordering: .acquiringAndReleasing) {
+                Self.logger.error("could not copy the database's log into it (the log grows until the writer does): \(error)")
+            }
         }
     }
 

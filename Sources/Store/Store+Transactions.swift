@@ -1,4 +1,5 @@
 import GRDB
+import Logging
 
 /// Transactions whose `BEGIN` and `COMMIT` are compiled once per connection. GRDB's `read` and
 /// `write` compile both for every call, and with the statements run through `execute(sql:)` an
@@ -47,7 +48,12 @@ extension Store {
             return value
         } catch {
             // SQLite may have rolled back already (a full disk, an interrupt): nothing to end then.
-            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
+            // The body's error is the one the caller gets; a failed rollback is logged beside it.
+            if db.isInsideTransaction {
+                do { try db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() } catch let rollback {
+                    Logger(label: "lectern.store").error("could not roll back after \(error): \(rollback)")
+                }
+            }
             throw error
         }
     }
