@@ -110,6 +110,48 @@ import Testing
         }
     }
 
+    /// The power is a chain of Montgomery products of its own (s^e·R⁻ᵇ, then one product by a
+    /// per-key R^(b+1)): for every exponent shape a key may have, and for the bases at the edges,
+    /// it must equal OpenSSL's `BN_mod_exp_mont`.
+    @Test func powerAgreesWithOpenSSLForEveryExponentShape() throws {
+        let exponents: [[UInt8]] = [
+            [0x03], [0x11], [0x01, 0x00, 0x01],  // 3, 17, 65537
+            [0x01, 0x00, 0x00, 0x00, 0x01],  // 2^32 + 1
+            Array(repeating: 0xff, count: 8),  // 2^64 - 1: the longest allowed, every bit set
+            [0x80] + Array(repeating: 0, count: 6) + [0x01],  // 2^63 + 1: one long run of squarings
+            { var random = SecureRandom.bytes(8); random[0] |= 0x80; random[7] |= 1; return random }(),
+        ]
+        for bytes in [256, 384, 512] {
+            let modulusBytes = Self.randomOddModulus(bytes: bytes)
+            let modulus = try #require(BN_bin2bn(modulusBytes, Int32(bytes), nil))
+            let context = try #require(BN_CTX_new())
+            defer { BN_free(modulus); BN_CTX_free(context) }
+            var minusOne = modulusBytes
+            minusOne[bytes - 1] -= 1
+            var two = [UInt8](repeating: 0, count: bytes)
+            two[bytes - 1] = 2
+            var random = SecureRandom.bytes(bytes)
+            random[0] &= 0x7f  // below n, whose top bit is set
+            let bases: [[UInt8]] = [Array(repeating: 0, count: bytes), Array(repeating: 0, count: bytes - 1) + [1], two, minusOne, random]
+            for exponentBytes in exponents {
+                let key = try PublicKey(pem: Self.pem(modulus: modulusBytes, exponent: exponentBytes))
+                let verifier = try #require(key.key.rsaVerifier)
+                let exponent = try #require(BN_bin2bn(exponentBytes, Int32(exponentBytes.count), nil))
+                defer { BN_free(exponent) }
+                for base in bases {
+                    let s = BN_bin2bn(base, Int32(bytes), nil), expected = BN_new()
+                    defer { BN_free(s); BN_free(expected) }
+                    #expect(BN_mod_exp(expected, s, exponent, modulus, context) == 1)
+                    var expectedBytes = [UInt8](repeating: 0, count: bytes)
+                    #expect(BN_bn2binpad(expected, &expectedBytes, Int32(bytes)) == Int32(bytes))
+                    let ours = verifier.representative(of: base) { Array($0) }
+                    #expect(ours == expectedBytes, "\(bytes * 8)-bit modulus, exponent \(exponentBytes), base \(base.prefix(4))…")
+                }
+                #expect(verifier.representative(of: modulusBytes) { Array($0) } == nil, "n itself is not below n")
+            }
+        }
+    }
+
     /// A key restricted to PSS keeps OpenSSL's own path (its padding is OpenSSL's choice).
     @Test func onlyPlainRSAKeysTakeThisPath() throws {
         #expect(try PrivateKey.generate(.ed25519).key.rsaVerifier == nil)

@@ -24,8 +24,8 @@
     X(EVP_PKEY_generate) X(EVP_PKEY_get_base_id) X(EVP_PKEY_get_bits) X(EVP_PKEY_get_bn_param) \
     X(EVP_PKEY_keygen_init) X(EVP_sha256) \
     X(BN_CTX_free) X(BN_CTX_new) X(BN_MONT_CTX_free) X(BN_MONT_CTX_new) X(BN_MONT_CTX_set) \
-    X(BN_bin2bn) X(BN_bn2binpad) X(BN_free) X(BN_is_odd) X(BN_mod_exp_mont) X(BN_new) \
-    X(BN_num_bits) X(BN_ucmp) \
+    X(BN_bin2bn) X(BN_bn2binpad) X(BN_copy) X(BN_free) X(BN_get_word) X(BN_is_odd) X(BN_mod_exp_mont) \
+    X(BN_mod_mul_montgomery) X(BN_new) X(BN_num_bits) X(BN_set_word) X(BN_to_montgomery) X(BN_ucmp) \
     X(BIO_ctrl_pending) X(BIO_free) X(BIO_new) X(BIO_new_mem_buf) X(BIO_read) X(BIO_s_mem) \
     X(PEM_read_bio_PrivateKey) X(PEM_write_bio_PUBKEY) X(PEM_write_bio_PrivateKey) \
     X(PEM_write_bio_PrivateKey_traditional) \
