@@ -34,23 +34,28 @@ extension Store {
         }
     }
 
-    /// Replies waiting for `parentID`, taken out of the waiting list.
-    public func takePendingReplies(parentID: String) async throws -> [PendingReply] {
-        try await writeAsync { db in
-            let replies = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM pending_replies WHERE parent_id = ? ORDER BY received_at"),
-                                           arguments: [parentID]).map(PendingReply.init(row:))
-            if !replies.isEmpty { try db.execute(sql: "DELETE FROM pending_replies WHERE parent_id = ?", arguments: [parentID]) }
-            return replies
+    /// Replies waiting for `parentID`, oldest first. They stay on the waiting list until
+    /// `dropPendingReply` is called for each, once it has been dealt with: a failure halfway
+    /// leaves the rest waiting for the next try instead of losing them.
+    public func pendingReplies(parentID: String) throws -> [PendingReply] {
+        try read { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM pending_replies WHERE parent_id = ? ORDER BY received_at"),
+                             arguments: [parentID]).map(PendingReply.init(row:))
         }
     }
 
-    /// Replies that waited since before `date`, taken out of the waiting list.
-    public func takePendingReplies(receivedBefore date: Date) async throws -> [PendingReply] {
+    /// Replies that waited since before `date`, oldest first; they too stay until dropped.
+    public func pendingReplies(receivedBefore date: Date) throws -> [PendingReply] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM pending_replies WHERE received_at < ? ORDER BY received_at",
+                             arguments: [date.timeIntervalSince1970]).map(PendingReply.init(row:))
+        }
+    }
+
+    /// Takes a reply off the waiting list once it has been dealt with.
+    public func dropPendingReply(noteID: String) async throws {
         try await writeAsync { db in
-            let replies = try Row.fetchAll(db, sql: "SELECT * FROM pending_replies WHERE received_at < ? ORDER BY received_at",
-                                           arguments: [date.timeIntervalSince1970]).map(PendingReply.init(row:))
-            try db.execute(sql: "DELETE FROM pending_replies WHERE received_at < ?", arguments: [date.timeIntervalSince1970])
-            return replies
+            try db.execute(sql: "DELETE FROM pending_replies WHERE note_id = ?", arguments: [noteID])
         }
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import HTTPClient
 import HTTPSignatures
 import LecternRuntime
-import Store
 import Testing
+@testable import Store
 @testable import Federation
 @testable import LecternServer
 
@@ -39,36 +39,89 @@ import Testing
         // bob's parent cannot be had (his server answers 404): carol's reply waits, unseen…
         let bobNote = remote.base.value + "/notes/bob-hidden"
         let waiting = remote.base.value + "/notes/alice-2"
-        #expect(try await remote.send(blog.create(blog.note(waiting, by: remote, "alice", inReplyTo: bobNote,
-                                                            content: "<p>answering bob.</p>"), by: remote, "alice"),
-                                      as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.pendingReplyCount() == 1 })
+        try await sendWaitingReply(waiting, to: bobNote, content: "<p>answering bob.</p>", blog, remote)
         #expect(try blog.store.comment(id: waiting) == nil)
         // …until the parent arrives; then both are shown, threaded.
         #expect(try await remote.send(blog.create(blog.note(bobNote, by: remote, "bob", inReplyTo: blog.postID,
                                                             content: "<p>bob speaks.</p>"), by: remote, "bob"),
                                       as: "bob", to: blog.sharedInbox) == 202)
         #expect(try await eventually { try blog.store.comment(id: waiting)?.parentID == bobNote })
-        #expect(try blog.store.pendingReplyCount() == 0)
+        #expect(try await eventually { try blog.store.pendingReplyCount() == 0 }, "taken off the list once attached")
         try await served("the waiting reply under its parent") { try await blog.get(blog.post).body.contains("answering bob.") }
 
         // A reply whose parent never comes: after a day, shown at the top of the post its context names.
         let orphan = remote.base.value + "/notes/alice-3"
-        var note = blog.note(orphan, by: remote, "alice", inReplyTo: remote.base.value + "/notes/gone", content: "<p>an orphan.</p>")
-        note["context"] = blog.postID + "context"
-        #expect(try await remote.send(blog.create(note, by: remote, "alice"), as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.pendingReplyCount() == 1 })
+        try await sendWaitingReply(orphan, to: remote.base.value + "/notes/gone", context: blog.postID + "context", blog, remote)
         let settled = try await blog.runtime.inboxProcessor().settlePendingReplies(now: Date().addingTimeInterval(86_401))
         #expect(settled.posts == [blog.post] && settled.outcomes.map(\.reason) == ["comment"])
         #expect(try blog.store.comment(id: orphan)?.parentID == nil)
         // One that names no post of ours is given up, and counted.
-        var lost = blog.note(remote.base.value + "/notes/alice-4", by: remote, "alice", inReplyTo: remote.base.value + "/notes/gone-2",
-                             content: "<p>lost.</p>")
-        lost["context"] = "https://elsewhere.example/contexts/1"
-        #expect(try await remote.send(blog.create(lost, by: remote, "alice"), as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.pendingReplyCount() == 1 })
+        try await sendWaitingReply(remote.base.value + "/notes/alice-4", to: remote.base.value + "/notes/gone",
+                                   context: "https://elsewhere.example/contexts/1", blog, remote)
         let given = try await blog.runtime.inboxProcessor().settlePendingReplies(now: Date().addingTimeInterval(86_401))
         #expect(given.outcomes.map(\.reason) == ["parent-unavailable"] && given.posts.isEmpty)
+    }
+
+    /// Attaching the replies that waited for a parent can fail halfway (here the database
+    /// refuses one reply's row): the reply must stay on the waiting list, and the next copy or
+    /// retry of the parent's activity must attach it. It used to be taken off the list first,
+    /// and a retry only found the parent already kept ("duplicate"): the reply was gone.
+    @Test func aWaitingReplySurvivesAFailureWhileItIsAttached() async throws {
+        let remote = try FakeInstance(names: ["alice", "bob"])
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote)
+        defer { blog.stop() }
+        let parent = remote.base.value + "/notes/bob-late"
+        let waiting = remote.base.value + "/notes/alice-early"
+        try await sendWaitingReply(waiting, to: parent, content: "<p>answering a note not here yet.</p>", blog, remote)
+
+        func refuse(_ id: String?) async throws {
+            try await blog.store.database.write { db in
+                guard let id else { return try db.execute(sql: "DROP TRIGGER refuse_one_reply") }
+                try db.execute(sql: """
+                    CREATE TRIGGER refuse_one_reply BEFORE INSERT ON comments
+                    WHEN NEW.id = '\(id.replacingOccurrences(of: "'", with: "''"))'
+                    BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                    """)
+            }
+        }
+        try await refuse(waiting)
+        let parentNote = blog.note(parent, by: remote, "bob", inReplyTo: blog.postID, content: "<p>bob, late.</p>")
+        #expect(try await remote.send(blog.create(parentNote, by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try blog.store.comment(id: parent) != nil && blog.store.inboundBacklog() == 1 },
+                "the parent is kept; its activity waits to be retried")
+        #expect(try blog.store.pendingReplyCount() == 1, "the reply that failed still waits")
+        #expect(try blog.store.comment(id: waiting) == nil)
+
+        try await refuse(nil)
+        var again = blog.create(parentNote, by: remote, "bob")
+        again["id"] = parent + "/activity-again"
+        #expect(try await remote.send(again, as: "bob", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try blog.store.comment(id: waiting)?.parentID == parent })
+        #expect(try await eventually { try blog.store.pendingReplyCount() == 0 }, "taken off the list once attached")
+        try await served("the reply under its parent") { try await blog.get(blog.post).body.contains("answering a note not here yet.") }
+
+        // The day-old pass too: a reply it cannot store stays for the next pass.
+        let orphan = remote.base.value + "/notes/alice-orphan"
+        try await sendWaitingReply(orphan, to: remote.base.value + "/notes/gone", context: blog.postID + "context", blog, remote)
+        try await refuse(orphan)
+        let dayLater = Date().addingTimeInterval(86_401)
+        await #expect(throws: (any Error).self) { try await blog.runtime.inboxProcessor().settlePendingReplies(now: dayLater) }
+        #expect(try blog.store.pendingReplyCount() == 1)
+        try await refuse(nil)
+        let settled = try await blog.runtime.inboxProcessor().settlePendingReplies(now: dayLater)
+        #expect(settled.outcomes.map(\.reason) == ["comment"] && settled.posts == [blog.post])
+        #expect(try blog.store.pendingReplyCount() == 0)
+    }
+
+    /// alice's reply `id` to `parent`, a note the blog cannot have yet; returns once it waits.
+    private func sendWaitingReply(_ id: String, to parent: String, context: String? = nil, content: String = "<p>an orphan.</p>",
+                                  _ blog: BlogFixture, _ remote: FakeInstance) async throws {
+        var note = blog.note(id, by: remote, "alice", inReplyTo: parent, content: content)
+        note["context"] = context
+        #expect(try await remote.send(blog.create(note, by: remote, "alice"), as: "alice", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try blog.store.pendingReplyCount() == 1 })
     }
 
     @Test func replaysAreRefusedAfterARestart() async throws {

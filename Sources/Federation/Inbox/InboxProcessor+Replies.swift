@@ -39,7 +39,7 @@ extension InboxProcessor {
             let json = String(decoding: try JSONSerialization.data(withJSONObject: try encodedForLater(note)), as: UTF8.self)
             try store.keepPendingReply(PendingReply(noteID: noteID, parentID: parentID, authorID: authorID, json: json,
                                                     context: note.context, receivedAt: now))
-            return .ignored("waiting-for-parent")
+            return .ignored(Self.waitingForParent)
         case .post(let path, let parentID):
             return try await comment(note, id: noteID, author: author, path: path, parentID: parentID, activity: activity, now: now)
         }
@@ -64,14 +64,30 @@ extension InboxProcessor {
         let record = CommentConversion.record(note, id: id, authorID: author.id, postPath: path, parentID: parentID,
                                               visibility: visibility, state: state, language: config.language, now: now)
         guard !content.isEmpty else { return .ignored("empty") }
-        guard try await store.insertComment(record) else { return .ignored("duplicate") }
-        var effects = Effects.applied("comment", posts: record.state == .approved ? [path] : [])
-        for waiting in try await store.takePendingReplies(parentID: id) {
-            guard let child = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)) else { continue }
-            let attached = try await reply(child, authorID: waiting.authorID, activity: nil, now: now)
-            effects.changedPosts.formUnion(attached.changedPosts)
-        }
+        // A copy of a comment already kept still attaches what waits for it: when attaching
+        // failed halfway, the activity's retry (or a second copy) is what finishes it.
+        var effects = try await store.insertComment(record)
+            ? Effects.applied("comment", posts: record.state == .approved ? [path] : []) : .ignored("duplicate")
+        effects.changedPosts.formUnion(try await attachWaitingReplies(to: id, now: now))
         return effects
+    }
+
+    static let waitingForParent = "waiting-for-parent"
+
+    /// The replies that waited for `parentID`, each attached and only then taken off the
+    /// waiting list: an error stops the loop with the rest still waiting.
+    private func attachWaitingReplies(to parentID: String, now: Date) async throws -> Set<String> {
+        var posts = Set<String>()
+        for waiting in try store.pendingReplies(parentID: parentID) {
+            if let child = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)) {
+                let attached = try await reply(child, authorID: waiting.authorID, activity: nil, now: now)
+                posts.formUnion(attached.changedPosts)
+                // Kept again (INSERT OR IGNORE left the row as it was): it still waits.
+                if attached.outcome.reason == Self.waitingForParent { continue }
+            }
+            try await store.dropPendingReply(noteID: waiting.noteID)
+        }
+        return posts
     }
 
     func update(_ activity: APObject, actorID: String, now: Date) async throws -> Effects {
@@ -193,16 +209,18 @@ extension InboxProcessor {
     public func settlePendingReplies(now: Date = Date()) async throws -> (posts: Set<String>, outcomes: [InboxOutcome]) {
         var posts = Set<String>()
         var outcomes: [InboxOutcome] = []
-        for waiting in try await store.takePendingReplies(receivedBefore: now.addingTimeInterval(-86_400)) {
-            guard let note = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)),
-                  let context = waiting.context, let path = try postPath(for: FederationURLs.postID(fromContext: context)),
-                  let author = try store.remoteActor(id: waiting.authorID) else {
+        // Each leaves the list once settled: an error stops here, and the next pass goes on.
+        for waiting in try store.pendingReplies(receivedBefore: now.addingTimeInterval(-86_400)) {
+            if let note = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)),
+               let context = waiting.context, let path = try postPath(for: FederationURLs.postID(fromContext: context)),
+               let author = try store.remoteActor(id: waiting.authorID) {
+                let effects = try await comment(note, id: waiting.noteID, author: author, path: path, parentID: nil, activity: nil, now: now)
+                posts.formUnion(effects.changedPosts)
+                outcomes.append(effects.outcome)
+            } else {
                 outcomes.append(InboxOutcome(.ignored, "parent-unavailable"))
-                continue
             }
-            let effects = try await comment(note, id: waiting.noteID, author: author, path: path, parentID: nil, activity: nil, now: now)
-            posts.formUnion(effects.changedPosts)
-            outcomes.append(effects.outcome)
+            try await store.dropPendingReply(noteID: waiting.noteID)
         }
         return (posts, outcomes)
     }
