@@ -77,7 +77,8 @@ final class RSAPublicVerifier: @unchecked Sendable {
 
     /// The chain for exponent `e` (at most 64 bits, `RSAPublicNumbers.problem`), and the b it
     /// leaves: from x = s·R⁰, squaring takes s^a·R⁻ᵇ to s^2a·R^-(2b+1), multiplying by s to
-    /// s^(a+1)·R^-(b+1). b stays below 2^66, so it fits a `UInt128`.
+    /// s^(a+1)·R^-(b+1). b stays below 2^64 (it is 2^64 − 2 for e = 2^64 − 1); a `UInt128` keeps
+    /// b + 1 and every step clear of overflow.
     private static func chain(for e: UInt, bits: Int) -> (multiplies: [Bool], b: UInt128) {
         var multiplies: [Bool] = [], b: UInt128 = 0
         for bit in stride(from: bits - 2, through: 0, by: -1) {

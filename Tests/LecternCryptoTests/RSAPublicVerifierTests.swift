@@ -1,5 +1,6 @@
 import Foundation
 import CCryptoShim
+import Synchronization
 import Testing
 @testable import LecternCrypto
 
@@ -111,8 +112,9 @@ import Testing
     }
 
     /// The power is a chain of Montgomery products of its own (s^e·R⁻ᵇ, then one product by a
-    /// per-key R^(b+1)): for every exponent shape a key may have, and for the bases at the edges,
-    /// it must equal OpenSSL's `BN_mod_exp_mont`.
+    /// per-key R^(b+1)): for every exponent shape a key may have, moduli whose word counts take
+    /// OpenSSL's 8-word assembly and its generic product (2056, 2080 bits), and the bases at the
+    /// edges, it must equal OpenSSL's `BN_mod_exp`.
     @Test func powerAgreesWithOpenSSLForEveryExponentShape() throws {
         let exponents: [[UInt8]] = [
             [0x03], [0x11], [0x01, 0x00, 0x01],  // 3, 17, 65537
@@ -121,7 +123,7 @@ import Testing
             [0x80] + Array(repeating: 0, count: 6) + [0x01],  // 2^63 + 1: one long run of squarings
             { var random = SecureRandom.bytes(8); random[0] |= 0x80; random[7] |= 1; return random }(),
         ]
-        for bytes in [256, 384, 512] {
+        for bytes in [256, 257, 260, 384, 512] {
             let modulusBytes = Self.randomOddModulus(bytes: bytes)
             let modulus = try #require(BN_bin2bn(modulusBytes, Int32(bytes), nil))
             let context = try #require(BN_CTX_new())
@@ -150,6 +152,22 @@ import Testing
                 #expect(verifier.representative(of: modulusBytes) { Array($0) } == nil, "n itself is not below n")
             }
         }
+    }
+
+    /// One key checks requests on many threads at once: its Montgomery context and correction
+    /// factor are shared and only read, each check has scratch numbers of its own.
+    @Test func oneKeyAnswersTheSameOnManyThreads() throws {
+        let key = try PrivateKey.generate(.rsa(bits: 2048))
+        let verifier = try #require(key.key.rsaVerifier)
+        let signature = try key.sign(Self.message, algorithm: .rsaV15SHA256)
+        let damaged = signature.enumerated().map { $0.offset == 100 ? $0.element ^ 0x40 : $0.element }
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<100 where !verifier.verify(signature, for: Self.message) || verifier.verify(damaged, for: Self.message) {
+                wrong.withLock { $0 += 1 }
+            }
+        }
+        #expect(wrong.withLock { $0 } == 0)
     }
 
     /// A key restricted to PSS keeps OpenSSL's own path (its padding is OpenSSL's choice).
