@@ -102,26 +102,41 @@ import Testing
         #expect(try await eventually { try blog.store.pendingReplyCount() == 0 }, "taken off the list once attached")
         try await served("the reply under its parent") { try await blog.get(blog.post).body.contains("answering a note not here yet.") }
 
-        // The day-old pass too: a reply it cannot store stays for the next pass.
-        let orphan = remote.base.value + "/notes/alice-orphan"
+        // The day-old pass too: a reply it cannot store stays for the next pass, without
+        // holding up the one behind it; after a week of failing it is given up.
+        let orphan = remote.base.value + "/notes/alice-orphan", next = remote.base.value + "/notes/alice-next"
         try await sendWaitingReply(orphan, to: remote.base.value + "/notes/gone", context: blog.postID + "context", blog, remote)
+        try await sendWaitingReply(next, to: remote.base.value + "/notes/gone", context: blog.postID + "context",
+                                   waitingBefore: 1, blog, remote)
         try await refuse(orphan)
+        let processor = blog.runtime.inboxProcessor()
         let dayLater = Date().addingTimeInterval(86_401)
-        await #expect(throws: (any Error).self) { try await blog.runtime.inboxProcessor().settlePendingReplies(now: dayLater) }
-        #expect(try blog.store.pendingReplyCount() == 1)
+        let failed = try await processor.settlePendingReplies(now: dayLater)
+        #expect(failed.outcomes.map(\.reason) == ["settle-failed", "comment"] && failed.posts == [blog.post])
+        #expect(try blog.store.pendingReplyCount() == 1 && blog.store.comment(id: next) != nil)
         try await refuse(nil)
-        let settled = try await blog.runtime.inboxProcessor().settlePendingReplies(now: dayLater)
+        let settled = try await processor.settlePendingReplies(now: dayLater)
         #expect(settled.outcomes.map(\.reason) == ["comment"] && settled.posts == [blog.post])
         #expect(try blog.store.pendingReplyCount() == 0)
+
+        let stuck = remote.base.value + "/notes/alice-stuck"
+        try await sendWaitingReply(stuck, to: remote.base.value + "/notes/gone", context: blog.postID + "context", blog, remote)
+        try await refuse(stuck)
+        #expect(try await processor.settlePendingReplies(now: Date().addingTimeInterval(7 * 86_400)).outcomes.map(\.reason) == ["settle-failed"])
+        #expect(try blog.store.pendingReplyCount() == 1, "kept while it has failed for less than a week")
+        #expect(try await processor.settlePendingReplies(now: Date().addingTimeInterval(8 * 86_400 + 1)).outcomes.map(\.reason) == ["settle-failed"])
+        #expect(try blog.store.pendingReplyCount() == 0, "given up after a week of failing")
+        #expect(try blog.store.comment(id: stuck) == nil)
     }
 
-    /// alice's reply `id` to `parent`, a note the blog cannot have yet; returns once it waits.
+    /// alice's reply `id` to `parent`, a note the blog cannot have yet; returns once it waits
+    /// with `waitingBefore` others.
     private func sendWaitingReply(_ id: String, to parent: String, context: String? = nil, content: String = "<p>an orphan.</p>",
-                                  _ blog: BlogFixture, _ remote: FakeInstance) async throws {
+                                  waitingBefore: Int = 0, _ blog: BlogFixture, _ remote: FakeInstance) async throws {
         var note = blog.note(id, by: remote, "alice", inReplyTo: parent, content: content)
         note["context"] = context
         #expect(try await remote.send(blog.create(note, by: remote, "alice"), as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.pendingReplyCount() == 1 })
+        #expect(try await eventually { try blog.store.pendingReplyCount() == waitingBefore + 1 })
     }
 
     @Test func replaysAreRefusedAfterARestart() async throws {

@@ -206,23 +206,35 @@ extension InboxProcessor {
     /// Replies that waited a day for a parent that never came: shown at the top of their post's
     /// thread when their `context` names one of our posts, else given up. Returns what changed
     /// and one outcome per reply, for the counts.
+    ///
+    /// Each leaves the list only once settled. One that fails (`settle-failed`) stays for the
+    /// next pass without holding up the others, and is given up once it has failed for a week.
     public func settlePendingReplies(now: Date = Date()) async throws -> (posts: Set<String>, outcomes: [InboxOutcome]) {
         var posts = Set<String>()
         var outcomes: [InboxOutcome] = []
-        // Each leaves the list once settled: an error stops here, and the next pass goes on.
         for waiting in try store.pendingReplies(receivedBefore: now.addingTimeInterval(-86_400)) {
-            if let note = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)),
-               let context = waiting.context, let path = try postPath(for: FederationURLs.postID(fromContext: context)),
-               let author = try store.remoteActor(id: waiting.authorID) {
-                let effects = try await comment(note, id: waiting.noteID, author: author, path: path, parentID: nil, activity: nil, now: now)
+            do {
+                let effects = try await settle(waiting, now: now)
                 posts.formUnion(effects.changedPosts)
                 outcomes.append(effects.outcome)
-            } else {
-                outcomes.append(InboxOutcome(.ignored, "parent-unavailable"))
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                outcomes.append(InboxOutcome(.ignored, "settle-failed"))
+                guard waiting.receivedAt < now.addingTimeInterval(-8 * 86_400) else { continue }
             }
             try await store.dropPendingReply(noteID: waiting.noteID)
         }
         return (posts, outcomes)
+    }
+
+    private func settle(_ waiting: PendingReply, now: Date) async throws -> Effects {
+        guard let note = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)),
+              let context = waiting.context, let path = try postPath(for: FederationURLs.postID(fromContext: context)),
+              let author = try store.remoteActor(id: waiting.authorID) else {
+            return Effects(outcome: InboxOutcome(.ignored, "parent-unavailable"))
+        }
+        return try await comment(note, id: waiting.noteID, author: author, path: path, parentID: nil, activity: nil, now: now)
     }
 
     func moderationState(authorID: String) throws -> CommentRecord.State {
