@@ -82,7 +82,8 @@ extension InboxProcessor {
             if let child = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)) {
                 let attached = try await reply(child, authorID: waiting.authorID, activity: nil, now: now)
                 posts.formUnion(attached.changedPosts)
-                // Kept again (INSERT OR IGNORE left the row as it was): it still waits.
+                // The parent went again (a Delete in between): kept again, INSERT OR IGNORE left
+                // the row as it was, and it must stay.
                 if attached.outcome.reason == Self.waitingForParent { continue }
             }
             try await store.dropPendingReply(noteID: waiting.noteID)
@@ -217,8 +218,8 @@ extension InboxProcessor {
                 let effects = try await settle(waiting, now: now)
                 posts.formUnion(effects.changedPosts)
                 outcomes.append(effects.outcome)
-            } catch is CancellationError {
-                throw CancellationError()
+            } catch let stopped as CancellationError {
+                throw stopped
             } catch {
                 outcomes.append(InboxOutcome(.ignored, "settle-failed"))
                 guard waiting.receivedAt < now.addingTimeInterval(-8 * 86_400) else { continue }
