@@ -100,7 +100,7 @@ public final class ActivityPubSite: Sendable {
 
     /// Verifies a signed GET (authorized fetch). Throws `SignatureError` saying why not.
     public func verifyFetch(_ request: HTTPRequestParts, now: Date = Date()) async throws -> VerifiedSignature {
-        try await SignatureVerifier(now: now).verify(request, keys: remoteKeys)
+        try await SignatureVerifier(now: now, audience: SignatureAudience(config: config)).verify(request, keys: remoteKeys)
     }
 
     /// Whether a verified key belongs to a blocked actor or domain.

@@ -15,6 +15,8 @@ public enum SignatureError: Error, Equatable, CustomStringConvertible {
     case expired
     case notYetValid
     case badSignature
+    /// The signature names a host that is not this server's: it was made for someone else.
+    case wrongAudience(String)
     case keyUnavailable(String)
     /// The key's server is slow or we are saturated: the sender should retry (503), not give up.
     case keyTemporarilyUnavailable(String)
@@ -34,6 +36,7 @@ public enum SignatureError: Error, Equatable, CustomStringConvertible {
         case .expired: return "signature has expired"
         case .notYetValid: return "signature is dated in the future"
         case .badSignature: return "signature does not verify"
+        case .wrongAudience(let host): return "signature is for another host (\(host))"
         case .keyUnavailable(let why): return "cannot get the signing key: \(why)"
         case .keyTemporarilyUnavailable(let why): return "cannot get the signing key now: \(why)"
         }

@@ -13,8 +13,19 @@ public struct VerifiedSignature: Sendable, Equatable {
     public let keyId: String
     public let scheme: Scheme
     /// The last moment the same signature would pass the date checks: a replay cache must
-    /// remember it until then.
+    /// remember it at least until then.
     public let acceptedUntil: Date?
+    /// What identifies this signature for a replay cache: the key id and the signature's bytes,
+    /// never the header's text (re-casing a parameter or adding an unknown one changes the text,
+    /// not the signature).
+    public let replayKey: [UInt8]
+
+    public init(keyId: String, scheme: Scheme, acceptedUntil: Date?, signature: [UInt8]) {
+        self.keyId = keyId
+        self.scheme = scheme
+        self.acceptedUntil = acceptedUntil
+        replayKey = Digest.sha256(Array(keyId.utf8) + [0] + signature)
+    }
 }
 
 /// The single entry point for incoming requests: RFC 9421 when `Signature-Input` is present,
@@ -26,28 +37,32 @@ public struct VerifiedSignature: Sendable, Equatable {
 /// ```
 public struct SignatureVerifier: Sendable {
     public var now: Date
+    /// The hosts requests may be addressed to; nil accepts any (a client checking a response).
+    public var audience: SignatureAudience?
 
-    public init(now: Date = Date()) {
+    public init(now: Date = Date(), audience: SignatureAudience? = nil) {
         self.now = now
+        self.audience = audience
     }
 
     public func verify(_ request: HTTPRequestParts, keys: some SignatureKeyProvider) async throws -> VerifiedSignature {
         if let input = request.field("signature-input") {
-            let candidates = try RFC9421Verifier(now: now).candidates(request, input: input)
-            for candidate in candidates {
-                let valid = try await withKey(candidate.keyId, keys) { key in
-                    try RFC9421Signature.isValid(candidate.signature, request: request, covering: candidate.list, key: key)
-                }
-                if valid { return VerifiedSignature(keyId: candidate.keyId, scheme: .rfc9421, acceptedUntil: candidate.acceptedUntil) }
+            // One label is checked, the first that passes the policy: each would cost a key
+            // fetch and an RSA operation, and a sender needs only one.
+            let candidate = try RFC9421Verifier(now: now, audience: audience).firstCandidate(request, input: input)
+            let valid = try await withKey(candidate.keyId, keys) { key in
+                try RFC9421Signature.isValid(candidate.signature, request: request, covering: candidate.list, key: key)
             }
-            throw SignatureError.badSignature
+            guard valid else { throw SignatureError.badSignature }
+            return VerifiedSignature(keyId: candidate.keyId, scheme: .rfc9421, acceptedUntil: candidate.acceptedUntil,
+                                     signature: candidate.signature)
         }
-        let cavage = CavageVerifier(now: now)
+        let cavage = CavageVerifier(now: now, audience: audience)
         let (header, acceptedUntil) = try cavage.precheck(request)
         guard try await withKey(header.keyId, keys, { try cavage.verify(header, request: request, key: $0) }) else {
             throw SignatureError.badSignature
         }
-        return VerifiedSignature(keyId: header.keyId, scheme: .cavage, acceptedUntil: acceptedUntil)
+        return VerifiedSignature(keyId: header.keyId, scheme: .cavage, acceptedUntil: acceptedUntil, signature: header.signature)
     }
 
     /// Checks with the cached key, then once with a refreshed one if that failed.

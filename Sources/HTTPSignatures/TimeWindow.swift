@@ -11,11 +11,14 @@ public struct TimeWindow: Sendable {
     /// Throws when the signature is not acceptable now; returns the last moment it is (its
     /// expiry plus the skew), which is how long a replay cache must remember it.
     @discardableResult
-    public static func check(created: Date?, expires: Date?, now: Date) throws -> Date? {
-        if let created, created > now.addingTimeInterval(clockSkew) { throw SignatureError.notYetValid }
-        var deadline = expires ?? created?.addingTimeInterval(defaultLifetime)
-        if let created, let current = deadline { deadline = min(current, created.addingTimeInterval(maximumLifetime)) }
-        if let deadline, now > deadline.addingTimeInterval(clockSkew) { throw SignatureError.expired }
-        return deadline?.addingTimeInterval(clockSkew)
+    public static func check(created: Date, expires: Date?, now: Date) throws -> Date {
+        if created > now.addingTimeInterval(clockSkew) { throw SignatureError.notYetValid }
+        let deadline = min(expires ?? created.addingTimeInterval(defaultLifetime), created.addingTimeInterval(maximumLifetime))
+        if now > deadline.addingTimeInterval(clockSkew) { throw SignatureError.expired }
+        return deadline.addingTimeInterval(clockSkew)
     }
+
+    /// How long a replay cache keeps a signature: past the last moment it could pass the checks
+    /// above, so a clock step or a request held at the edge never finds it forgotten.
+    public static let replayMemoryMargin: TimeInterval = 3600
 }

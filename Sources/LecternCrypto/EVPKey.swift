@@ -14,12 +14,15 @@ final class EVPKey: @unchecked Sendable {
     /// Why an RSA key's numbers are outside what Lectern accepts from a remote actor; nil for
     /// acceptable keys and for keys that are not RSA.
     let rsaProblem: String?
+    /// The RSA public exponent's size in bits; nil for keys that are not RSA.
+    let rsaExponentBits: Int?
 
     init(_ pointer: OpaquePointer) {
         self.pointer = pointer
         self.type = Self.type(of: pointer)
         let numbers = RSAPublicNumbers(key: pointer)
         rsaProblem = numbers?.problem
+        rsaExponentBits = numbers.map { Int(crypto.BN_num_bits($0.exponent)) }
         // Made with the key (the Montgomery context costs microseconds, once): a remote
         // actor's key is parsed once, cached, and checks every request that actor sends.
         rsaVerifier = crypto.EVP_PKEY_get_base_id(pointer) == NID_rsaEncryption ? numbers.flatMap(RSAPublicVerifier.init) : nil

@@ -33,6 +33,9 @@ public struct PublicKey: Sendable {
 
     public var type: KeyType { key.type! }
 
+    /// The RSA public exponent's size in bits (17 for 65537); nil for other keys.
+    public var rsaExponentBits: Int? { key.rsaExponentBits }
+
     /// `-----BEGIN PUBLIC KEY-----`, the form ActivityPub actors publish.
     public func pemSPKI() throws -> String {
         try MemoryBIO.writing("write public key") { crypto.PEM_write_bio_PUBKEY($0, key.pointer) }

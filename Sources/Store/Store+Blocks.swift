@@ -20,7 +20,7 @@ extension Store {
     /// mentions go, their comments are rejected (hidden, kept for the record). Returns the paths
     /// of the posts whose discussion changed.
     public func block(_ kind: Block.Kind, _ value: String, reason: String? = nil, now: Date = Date()) throws -> Set<String> {
-        let value = kind == .actor ? value : value.lowercased()
+        let value = kind == .actor ? value : (HostName.normalized(value) ?? value.lowercased())
         return try write { db in
             try db.execute(sql: """
                 INSERT INTO blocks (kind, value, reason, created_at) VALUES (?, ?, ?, ?)
@@ -46,7 +46,7 @@ extension Store {
     public func unblock(_ kind: Block.Kind, _ value: String) throws -> Bool {
         try write { db in
             try db.execute(sql: "DELETE FROM blocks WHERE kind = ? AND value = ?",
-                           arguments: [kind.rawValue, kind == .actor ? value : value.lowercased()])
+                           arguments: [kind.rawValue, kind == .actor ? value : (HostName.normalized(value) ?? value.lowercased())])
             return db.changesCount > 0
         }
     }
@@ -68,7 +68,7 @@ extension Store {
     /// For the inbox, in one read: whether the sender is blocked, and whether its host is
     /// marked failing or paused (then `hostIsBack` clears that).
     public func senderStatus(actorID: String) throws -> (blocked: Bool, hostTroubled: Bool) {
-        let host = URLComponents(string: actorID)?.host?.lowercased() ?? ""
+        let host = HostName.of(url: actorID) ?? ""
         return try read { db in
             (try Self.isBlocked(db, actorID: actorID),
              try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM hosts WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)"),
@@ -94,9 +94,9 @@ extension Store {
         }
     }
 
-    /// `a.b.example` → `a.b.example`, `b.example`.
+    /// `a.b.example` → `a.b.example`, `b.example` (normalized: `A.B.Example.` is the same).
     static func domains(of actorID: String) -> [String] {
-        let host = URLComponents(string: actorID)?.host?.lowercased() ?? ""
+        let host = HostName.of(url: actorID) ?? ""
         var domains = [host]
         var parts = host.split(separator: ".")
         while parts.count > 2 { parts.removeFirst(); domains.append(parts.joined(separator: ".")) }

@@ -100,13 +100,47 @@ extension Store {
     }
 
     /// Deletes a comment, only when `authorID` wrote it. Returns the post path when it existed.
-    public func deleteComment(id: String, authorID: String) throws -> String? {
+    public func deleteComment(id: String, authorID: String, activityID: String? = nil, now: Date = Date()) throws -> String? {
         try write { db in
             let path = try String.fetchOne(db, sql: "SELECT post_path FROM comments WHERE id = ? AND author_id = ?",
                                            arguments: [id, authorID])
             if path != nil { try db.execute(sql: "DELETE FROM comments WHERE id = ?", arguments: [id]) }
+            var removed = path != nil
             try db.execute(sql: "DELETE FROM mentions WHERE id = ? AND author_id = ?", arguments: [id, authorID])
+            removed = removed || db.changesCount > 0
+            try db.execute(sql: "DELETE FROM pending_replies WHERE note_id = ? AND author_id = ?", arguments: [id, authorID])
+            removed = removed || db.changesCount > 0
+            // Remembered only for what the blog had: servers send every deletion everywhere, and
+            // a row for each would grow without bound.
+            if removed { try Self.bury(db, id, activityID: activityID, now: now) }
             return path
+        }
+    }
+
+    static func bury(_ db: Database, _ id: String, activityID: String?, now: Date) throws {
+        try db.execute(sql: """
+            INSERT INTO remote_tombstones (object_id, activity_id, deleted_at) VALUES (?, ?, ?)
+            ON CONFLICT(object_id) DO UPDATE SET activity_id = excluded.activity_id, deleted_at = excluded.deleted_at
+            """, arguments: [id, activityID, now.timeIntervalSince1970])
+    }
+
+    /// When a remote object the blog had was deleted by its author, or nil.
+    public func tombstone(id: String) throws -> Date? {
+        try read { db in
+            try Double.fetchOne(db, sql: "SELECT deleted_at FROM remote_tombstones WHERE object_id = ?", arguments: [id])
+                .map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    /// Lifts a tombstone: the object's origin serves it again, edited after the deletion.
+    public func liftTombstone(id: String) throws {
+        try write { db in try db.execute(sql: "DELETE FROM remote_tombstones WHERE object_id = ?", arguments: [id]) }
+    }
+
+    /// Forgets tombstones older than `date`.
+    public func pruneTombstones(before date: Date) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM remote_tombstones WHERE deleted_at < ?", arguments: [date.timeIntervalSince1970])
         }
     }
 
@@ -118,7 +152,11 @@ extension Store {
                                                 arguments: [actorID]))
             paths.formUnion(try String.fetchAll(db, sql: "SELECT DISTINCT post_path FROM reactions WHERE actor_id = ?",
                                                 arguments: [actorID]))
+            for id in try String.fetchAll(db, sql: "SELECT id FROM comments WHERE author_id = ?", arguments: [actorID]) {
+                try Self.bury(db, id, activityID: nil, now: Date())
+            }
             try db.execute(sql: "DELETE FROM comments WHERE author_id = ?", arguments: [actorID])
+            try db.execute(sql: "DELETE FROM pending_replies WHERE author_id = ?", arguments: [actorID])
             try db.execute(sql: "DELETE FROM reactions WHERE actor_id = ?", arguments: [actorID])
             try db.execute(sql: "DELETE FROM mentions WHERE author_id = ?", arguments: [actorID])
             try db.execute(sql: "DELETE FROM followers WHERE actor_id = ?", arguments: [actorID])

@@ -64,15 +64,19 @@ extension Store {
 
     /// Leases up to `limit` due deliveries: their next attempt moves to `now + lease`, so a
     /// worker that dies holding them (even `kill -9`) gives them back when the lease runs out.
-    /// Paused hosts are skipped.
+    /// Paused hosts are skipped. Hosts take turns: each host's first due delivery comes before
+    /// any host's second, so one host with thousands of inboxes (followers without a shared
+    /// inbox) fills no lease and slows nobody else's deliveries.
     public func leaseDeliveries(limit: Int, now: Date = Date(), lease: TimeInterval = 60) throws -> [DeliveryJob] {
         try write { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT d.id, d.activity_id, d.inbox, d.host, d.attempts, d.created_at, a.json, h.accepts_rfc9421
-                FROM deliveries d JOIN outbound_activities a ON a.id = d.activity_id
-                LEFT JOIN hosts h ON h.host = d.host
-                WHERE d.state = 'queued' AND d.next_attempt_at <= ? AND COALESCE(h.paused, 0) = 0
-                ORDER BY d.next_attempt_at, d.id LIMIT ?
+                SELECT * FROM (
+                    SELECT d.id, d.activity_id, d.inbox, d.host, d.attempts, d.created_at, d.next_attempt_at, a.json, h.accepts_rfc9421,
+                           ROW_NUMBER() OVER (PARTITION BY d.host ORDER BY d.next_attempt_at, d.id) AS turn
+                    FROM deliveries d JOIN outbound_activities a ON a.id = d.activity_id
+                    LEFT JOIN hosts h ON h.host = d.host
+                    WHERE d.state = 'queued' AND d.next_attempt_at <= ? AND COALESCE(h.paused, 0) = 0
+                ) ORDER BY turn, next_attempt_at, id LIMIT ?
                 """, arguments: [now.timeIntervalSince1970, limit])
             let statement = try db.makeStatement(sql: "UPDATE deliveries SET next_attempt_at = ? WHERE id = ?")
             for row in rows {

@@ -12,6 +12,24 @@ public struct InboxOutcome: Sendable, Hashable {
         self.kind = kind
         self.reason = reason
     }
+
+    /// The reason for a type the blog does not act on. Only the vocabulary's own names become a
+    /// reason: anything a sender makes up is `other`, so invented types cannot become rows,
+    /// metric labels or lines of `lectern status --json` one by one.
+    public static func unsupportedType(_ name: String?) -> String {
+        guard let name, !name.isEmpty else { return "unsupported-type:none" }
+        return "unsupported-type:" + (knownTypes.contains(name) ? name : "other")
+    }
+
+    /// ActivityStreams 2.0's activity and object types, and the extensions servers send.
+    static let knownTypes: Set<String> = [
+        "Accept", "Add", "Announce", "Arrive", "Block", "Create", "Delete", "Dislike", "Flag", "Follow", "Ignore", "Invite",
+        "Join", "Leave", "Like", "Listen", "Move", "Offer", "Question", "Reject", "Read", "Remove", "TentativeReject",
+        "TentativeAccept", "Travel", "Undo", "Update", "View", "EmojiReact", "QuoteRequest", "Bite",
+        "Article", "Audio", "Document", "Event", "Image", "Note", "Page", "Place", "Profile", "Relationship", "Tombstone",
+        "Video", "Person", "Service", "Group", "Organization", "Application", "Collection", "OrderedCollection",
+        "ChatMessage", "Link", "Mention", "Hashtag", "Emoji",
+    ]
 }
 
 extension Store {

@@ -38,10 +38,10 @@ import Testing
         let request = HTTPRequestParts(method: "POST", url: "https://blog.example/inbox",
                                        headers: [("Host", "blog.example"), ("Digest", BodyDigest.digestHeader(for: [])),
                                                  ("Signature", signature)])
-        let checked = try? CavageVerifier(now: now).precheck(request)
+        let checked = try? CavageVerifier(now: now, audience: nil).precheck(request)
         _ = try? checked?.header.signingString(for: request)  // trapped here before the fix
         #expect(checked == nil)
-        #expect(throws: SignatureError.malformed("expires is not a Unix time")) { try CavageVerifier(now: now).precheck(request) }
+        #expect(throws: SignatureError.malformed("expires is not a Unix time")) { try CavageVerifier(now: now, audience: nil).precheck(request) }
     }
 
     @Test func obsoleteHTTPDatesStillParse() {

@@ -1,7 +1,8 @@
 import Foundation
+import GRDB
 import LecternRuntime
 import Site
-import Store
+@testable import Store
 import Testing
 @testable import LecternServer
 
@@ -57,6 +58,8 @@ import Testing
         for name in ordered {
             let expected = expectations[name]!
             try await ensureComment(comment, blog: blog, remote: remote)
+            // One automatic answer per actor and post a day: each fixture starts with none sent.
+            try await blog.store.database.write { try $0.execute(sql: "DELETE FROM automatic_replies") }
             // One like or boost per actor and post: a fixture's actors start without any.
             if expected.outcome == "reaction" {
                 let raw = try String(contentsOf: Self.folder.appendingPathComponent(name + ".json"), encoding: .utf8)
@@ -122,6 +125,8 @@ import Testing
     /// bob's comment `{{COMMENT}}` refers to, there again if a fixture deleted it.
     func ensureComment(_ id: String, blog: BlogFixture, remote: FakeInstance) async throws {
         guard try blog.store.comment(id: id) == nil else { return }
+        // A fixture deleted it: its tombstone would (rightly) keep a new Create of it out.
+        try blog.store.liftTombstone(id: id)
         var note = blog.note(id, by: remote, "bob", inReplyTo: blog.postID, content: "<p>bob's existing comment</p>")
         note["url"] = id
         var create = blog.create(note, by: remote, "bob")

@@ -21,7 +21,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         try SiteScaffold.create(at: root)
         let configFile = root.appendingPathComponent("lectern.yml")
-        try (String(contentsOf: configFile, encoding: .utf8) + "federation:\n  authorizedFetch: true\n  allowPrivateAddresses: true\n")
+        // The blog's baseURL names the port it listens on: signed requests must be addressed to it.
+        let port = try freePort()
+        try (String(contentsOf: configFile, encoding: .utf8).replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
+             + "federation:\n  authorizedFetch: true\n  allowPrivateAddresses: true\n")
             .write(to: configFile, atomically: true, encoding: .utf8)
         try SiteBuilder(root: root).build()
         let config = try SiteConfig.load(from: root)
@@ -31,8 +34,8 @@ import Testing
         try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: false))
         let logger = quietLogger("test")
         let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
-        let (port, application) = try await startApplication { onRunning in
-            LecternServer.makeApplication(site: site, activityPub: { activityPub }, host: "127.0.0.1", port: 0, logger: logger,
+        let (_, application) = try await startApplication { onRunning in
+            LecternServer.makeApplication(site: site, activityPub: { activityPub }, host: "127.0.0.1", port: port, logger: logger,
                                           onServerRunning: onRunning)
         }
         defer { application.stop() }
@@ -50,7 +53,7 @@ import Testing
         #expect(try await get("/2025/welcome-to-lectern/") == 401)
         #expect(try await get("/actor") == 200, "the actor stays public")
         #expect(try await get("/instance-actor") == 200)
-        #expect(try await get("/.well-known/webfinger?resource=acct:blog@127.0.0.1:8080", accept: "*/*") == 200)
+        #expect(try await get("/.well-known/webfinger?resource=acct:blog@127.0.0.1:\(port)", accept: "*/*") == 200)
         #expect(try await get("/2025/welcome-to-lectern/", accept: "text/html") == 200, "pages stay public")
 
         #expect(try await get("/actor/outbox", as: aliceKey, key: remote.keys["alice"]!) == 200)

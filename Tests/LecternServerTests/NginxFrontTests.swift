@@ -23,7 +23,9 @@ import Testing
     }
 
     @Test func shippedNginxConfigServesFilesAndProxiesTheRest() async throws {
-        try await withBlog { remote, blog in
+        // The blog is reached through nginx's port: that host is one of its names.
+        let (https, http) = (try freePort(), try freePort())
+        try await withBlog(extraConfig: "  hostAliases: [\"127.0.0.1:\(https)\"]\n") { remote, blog in
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-nginx-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: work) }
@@ -36,7 +38,6 @@ import Testing
             #expect(try run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
                              "-keyout", work.appendingPathComponent("key.pem").path,
                              "-out", work.appendingPathComponent("cert.pem").path]).0 == 0)
-            let (https, http) = (try freePort(), try freePort())
             let shipped = try String(contentsOf: Self.deploy.appendingPathComponent("nginx.conf"), encoding: .utf8)
             let site = shipped
                 .replacingOccurrences(of: "/etc/letsencrypt/live/blog.example/fullchain.pem", with: work.appendingPathComponent("cert.pem").path)

@@ -151,7 +151,8 @@ import Testing
         #expect(try await remote.post(request) == 202)
         // A new process: a gate with nothing in memory, the same database.
         let activityPub = blog.runtime.activityPub
-        let restarted = InboxGate(store: blog.store, keys: RemoteKeyProvider(fetcher: activityPub.remoteKeys.fetcher, store: blog.store))
+        let restarted = InboxGate(store: blog.store, keys: RemoteKeyProvider(fetcher: activityPub.remoteKeys.fetcher, store: blog.store),
+                                  audience: SignatureAudience(config: blog.runtime.config))
         let outcome = await restarted.receive(request)
         #expect(outcome.status == 401 && outcome.code == "replay", "\(outcome)")
     }

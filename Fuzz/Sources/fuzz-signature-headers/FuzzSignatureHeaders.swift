@@ -89,7 +89,7 @@ private func cavage(_ text: String) {
     // What the inbox does first with a `Signature` header…
     var signed = request
     signed.headers.append(("Signature", text))
-    _ = try? CavageVerifier(now: now).precheck(signed)
+    _ = try? CavageVerifier(now: now, audience: nil).precheck(signed)
 
     guard let header = try? CavageSignatureHeader.parse(text) else { return }
     // …and, once the key is known, the signing string it verifies against (both forms).

@@ -18,7 +18,7 @@ enum ActorConversion {
         let origin = Origin(id)!
         // The handle's domain keeps a non-default port, as Mastodon's does.
         let defaultPort = origin.scheme == "https" ? 443 : 80
-        let domain = origin.host + (origin.port == defaultPort ? "" : ":\(origin.port)")
+        let domain = HostName.display(origin.host) + (origin.port == defaultPort ? "" : ":\(origin.port)")
         let handle = object.string("preferredUsername").map { "@\(DisplayText.username($0))@\(domain)" }
         let name = object.string("name").map { DisplayText.name($0) }.flatMap { $0.isEmpty ? nil : $0 }
         return RemoteActor(id: id, handle: handle, name: name, url: webURL(object, "url"), icon: imageURL(object, "icon"),

@@ -23,10 +23,13 @@ extension InboxProcessor {
         guard let inner = activity.object, let innerID = inner.id else { return .ignored("unknown-object") }
         if try postPath(for: innerID) != nil { return try react(.announce, activity, actorID: actorID, now: now) }
         guard let fetcher, Origin(innerID) != nil, !innerID.hasPrefix(config.baseURL + "/") else { return .ignored("not-for-us") }
+        // A blocked server's post does not come in through someone else's boost.
+        if try store.isBlocked(actorID: innerID) { return .ignored("blocked") }
         let fetched = try JSONDecoder().decode(APObject.self, from: JSONSerialization.data(withJSONObject: try await fetcher.fetchAuthentic(innerID).object))
         if let innerActor = fetched.actor.first {
             // An activity: applied as its actor's, when its id is on that actor's origin.
             guard Origin.same(fetched.id, innerActor), fetched.activityType != .announce else { return .ignored("not-author") }
+            if try store.isBlocked(actorID: innerActor) { return .ignored("blocked") }
             guard try await knownActor(innerActor) != nil else { return .ignored("unknown-object") }
             return try await apply(fetched, signedBy: innerActor, now: now)
         }

@@ -16,8 +16,14 @@ extension InboxProcessor {
     /// mention for the owner's digest, an automatic answer (not public), or nothing (and why).
     func reply(_ note: APObject, authorID: String, activity: APObject?, now: Date) async throws -> Effects {
         guard let noteID = note.id, Origin.same(noteID, authorID) else { return .ignored("not-author") }
-        guard let kind = note.kind, kind.canBeComment else { return .ignored("unsupported-type:\(note.types.first ?? "none")") }
+        // However it came (delivered, announced, relayed, fetched up a thread): a block holds.
+        if try store.isBlocked(actorID: authorID) { return .ignored("blocked") }
+        guard let kind = note.kind, kind.canBeComment else { return .ignored(InboxOutcome.unsupportedType(note.types.first)) }
         guard let author = try store.remoteActor(id: authorID) else { return .ignored("unknown-object") }
+        if let deletedAt = try store.tombstone(id: noteID) {
+            guard try await revived(noteID, of: authorID, after: deletedAt) else { return .ignored("deleted") }
+            try store.liftTombstone(id: noteID)
+        }
         if let target = note.inReplyTo?.id, target.hasPrefix(urls.actor + "/notes/") {
             return try await answerToOurNote(note, noteID: noteID, authorID: authorID, target: target, now: now)
         }
@@ -49,8 +55,12 @@ extension InboxProcessor {
     /// the replies that were waiting for it.
     func comment(_ note: APObject, id: String, author: RemoteActor, path: String, parentID: String?, activity: APObject?,
                  now: Date) async throws -> Effects {
+        if try store.isBlocked(actorID: author.id) { return .ignored("blocked") }
         guard let visibility = CommentConversion.visibility(note: note, activity: activity) else {
-            // Followers-only or direct: nothing is stored; the author learns why.
+            // Followers-only or direct: nothing is stored; the author learns why, once a day per
+            // post, and only at an inbox on their own server (never a third party's).
+            guard Origin.same(author.inbox, author.id) else { return .ignored("auto-reply-elsewhere") }
+            guard try store.claimAutomaticReply(to: author.id, about: path, now: now) else { return .ignored("auto-reply-limited") }
             let answer = try activities.onlyPublicRepliesNote(to: author, inReplyTo: id, now: now)
             try outbox.send(answer.activity, to: [author.inbox], keeping: answer.kept, now: now)
             return .applied("auto-reply")
@@ -73,6 +83,17 @@ extension InboxProcessor {
     }
 
     static let waitingForParent = "waiting-for-parent"
+
+    /// Whether a deleted object is back: its origin serves it again, edited after the deletion.
+    /// A replayed or relayed copy of the original is not enough, whatever it says.
+    private func revived(_ id: String, of authorID: String, after deletedAt: Date) async throws -> Bool {
+        let current: APObject?
+        do { current = try await fetchObject(id, of: authorID) } catch {
+            return false  // gone (404/410) or unreachable: what cannot be confirmed stays deleted
+        }
+        guard let current, let edited = CommentConversion.date(current.updated) ?? CommentConversion.date(current.published) else { return false }
+        return edited > deletedAt
+    }
 
     /// The replies that waited for `parentID`, each attached and only then taken off the
     /// waiting list: an error stops the loop with the rest still waiting.
@@ -159,6 +180,8 @@ extension InboxProcessor {
         if let parent = try store.comment(id: parentID) { return .post(path: parent.postPath, parentID: parent.id) }
         guard depth < Self.maximumAncestors, let fetcher, Origin(parentID) != nil,
               !parentID.hasPrefix(config.baseURL + "/") else { return .none }
+        // A blocked server's post is neither fetched nor kept as a thread's parent.
+        if try store.isBlocked(actorID: parentID) { return .none }
         let parent: APObject
         do {
             let document = try await fetcher.fetchAuthentic(parentID).object

@@ -47,6 +47,9 @@ public struct InboxProcessor: Sendable {
         static func ignored(_ why: String) -> Effects { Effects(outcome: .init(.ignored, why)) }
     }
 
+    /// The activity types `apply` acts on: the inbox stores no other (they are accepted and dropped).
+    public static let actedOnTypes: Set<String> = ["Follow", "Undo", "Create", "Update", "Delete", "Like", "Announce", "QuoteRequest"]
+
     /// Applies one activity signed by `actorID`.
     public func apply(_ activity: APObject, signedBy actorID: String, now: Date = Date()) async throws -> Effects {
         switch activity.activityType {
@@ -54,12 +57,11 @@ public struct InboxProcessor: Sendable {
         case .undo: return try undo(activity, actorID: actorID)
         case .create: return try await create(activity, actorID: actorID, now: now)
         case .update: return try await update(activity, actorID: actorID, now: now)
-        case .delete: return try delete(activity, actorID: actorID)
+        case .delete: return try delete(activity, actorID: actorID, now: now)
         case .like: return try react(.like, activity, actorID: actorID, now: now)
         case .announce: return try await announce(activity, actorID: actorID, now: now)
         case .quoteRequest: return try quoteRequest(activity, actorID: actorID, now: now)
-        case .other(let name): return .ignored("unsupported-type:\(name.isEmpty ? "none" : name)")
-        default: return .ignored("unsupported-type:\(activity.types.first ?? "none")")
+        default: return .ignored(InboxOutcome.unsupportedType(activity.types.first))
         }
     }
 
@@ -91,7 +93,7 @@ public struct InboxProcessor: Sendable {
     /// up a thread); nil when it cannot be had.
     func knownActor(_ id: String) async throws -> RemoteActor? {
         if let actor = try store.remoteActor(id: id) { return actor }
-        guard let fetcher, Origin(id) != nil else { return nil }
+        guard let fetcher, Origin(id) != nil, try !store.isBlocked(actorID: id) else { return nil }
         guard let document = try? await fetcher.fetchAuthentic(id).object,
               let actor = ActorConversion.actor(from: document), actor.id == id else { return nil }
         try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: id))

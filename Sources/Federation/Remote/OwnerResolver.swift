@@ -16,12 +16,14 @@ public struct OwnerResolver: Sendable {
         case badHandle(String)
         case noActorLink(String)
         case notAnActor(String)
+        case blocked(String)
 
         public var description: String {
             switch self {
             case .badHandle(let owner): return "owner '\(owner)' is neither @name@host nor an actor URL"
             case .noActorLink(let owner): return "WebFinger for \(owner) names no ActivityPub actor"
             case .notAnActor(let url): return "\(url) is not an actor document"
+            case .blocked(let url): return "\(url) is blocked (lectern blocks list)"
             }
         }
     }
@@ -41,6 +43,8 @@ public struct OwnerResolver: Sendable {
     /// `lectern move` needs its `alsoKnownAs` as it is now).
     public func lookUp(_ handleOrURL: String) async throws -> (actor: RemoteActor, document: [String: Any]) {
         let actorURL = handleOrURL.hasPrefix("https://") || handleOrURL.hasPrefix("http://") ? handleOrURL : try await webFinger(handleOrURL)
+        // A WebFinger answer may name an actor on another server: a block holds there too.
+        if try store.isBlocked(actorID: actorURL) { throw ResolveError.blocked(actorURL) }
         let document = try await fetcher.fetchAuthentic(actorURL).object
         guard let actor = ActorConversion.actor(from: document) else { throw ResolveError.notAnActor(actorURL) }
         try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actor.id))

@@ -18,9 +18,11 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
     /// Parsed keys and their owners, so a busy inbox neither queries nor parses PEM per request.
     let parsed = ParsedKeys()
     let recent = RecentFetches()
+    let budget = KeyFetchBudget()
     /// A key fetched this recently is what its server publishes now: a failing signature does
-    /// not fetch it again, so nobody can make the blog hammer a third party with bad requests.
-    static let refetchInterval: TimeInterval = 300
+    /// not fetch it again. Short, so a rotated key is taken up within seconds; the per-host
+    /// `KeyFetchBudget` is what keeps bad requests from making the blog hammer a third party.
+    static let refetchInterval: TimeInterval = 30
     /// A key that could not be had is not asked for again this soon.
     static let failureMemory: TimeInterval = 60
 
@@ -70,7 +72,7 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
     public func publicKey(for keyId: String, refresh: Bool) async throws -> PublicKey {
         if !refresh, let hit = parsed[keyId] { return hit.key }
         if !refresh, let cached = try store.remoteKey(id: keyId) {
-            let key = try PublicKey(pem: cached.pem)
+            let key = try Self.acceptable(try PublicKey(pem: cached.pem), keyId)
             parsed.set(keyId, owner: cached.actorID, key: key)
             return key
         }
@@ -80,13 +82,17 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
         case .failed(let error)?: throw error
         case nil: break
         }
+        guard let host = HostName.of(url: keyId), budget.take(host: host, now: now) else {
+            throw SignatureError.keyTemporarilyUnavailable("key lookups to \(HostName.of(url: keyId) ?? keyId) are over their budget")
+        }
         do {
             let (owner, key) = try await fetchKey(keyId)
             parsed.set(keyId, owner: owner, key: key)
             recent.record(keyId, .key(key), now: now)
             return key
         } catch let error as RemoteFetchError where error.isTemporary {
-            // Not remembered: the sender is told to retry (503), and the next try fetches again.
+            // The sender is told to retry (503); the host is left alone for a while.
+            budget.hostFailed(host, now: now)
             throw SignatureError.keyTemporarilyUnavailable(error.description)
         } catch StoreError.busy {
             throw SignatureError.keyTemporarilyUnavailable(StoreError.busy.description)
@@ -125,11 +131,29 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
         guard let pem = keys.first(where: { $0.keyID == keyId })?.pem else {
             throw SignatureError.keyUnavailable("\(actor.id) does not list the key \(keyId)")
         }
-        let key = try PublicKey(pem: pem)
+        let key = try Self.acceptable(try PublicKey(pem: pem), keyId)
         // Only the key just fetched from its own URL may change owner; other keys the document
         // lists are recorded but never taken from another actor.
         try await store.saveRemoteActor(actor, keys: keys, authoritativeKeyID: keyId)
         return (actor.id, key)
+    }
+
+    /// RSA keys of 2048 to 4096 bits (the sizes Mastodon and its peers make) with a public
+    /// exponent below 2³²: a weaker key proves nothing, and a larger one or a huge exponent would
+    /// let a sender make every refused request cost the blog milliseconds of CPU.
+    static let rsaBits = 2048...4096
+    static let maximumExponentBits = 32
+
+    static func acceptable(_ key: PublicKey, _ keyId: String) throws -> PublicKey {
+        if case .rsa(let bits) = key.type {
+            guard rsaBits.contains(bits) else {
+                throw SignatureError.keyUnavailable("\(keyId) is an RSA key of \(bits) bits (accepted: 2048 to 4096)")
+            }
+            guard let exponent = key.rsaExponentBits, exponent <= maximumExponentBits else {
+                throw SignatureError.keyUnavailable("\(keyId) has an RSA public exponent over 2^32")
+            }
+        }
+        return key
     }
 
     static func isActor(_ document: [String: Any]) -> Bool {

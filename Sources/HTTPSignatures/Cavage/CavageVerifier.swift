@@ -6,6 +6,7 @@ import LecternCrypto
 /// `(request-target)` with and without the query string.
 struct CavageVerifier {
     let now: Date
+    let audience: SignatureAudience?
 
     /// Everything that can be checked before the key is known. Returns the parsed header and
     /// the last moment the signature is acceptable.
@@ -30,14 +31,26 @@ struct CavageVerifier {
             guard let digest = request.field("digest") else { throw SignatureError.digestMissing }
             try BodyDigest.verifyDigestHeader(digest, body: request.body)
         }
-        var created: Date?
-        if algorithm == "hs2019", let value = header.created {
-            created = value
-        } else if let date = request.field("date") {
-            guard let parsed = HTTPDate.parse(date) else { throw SignatureError.malformed("Date header is not an HTTP date") }
-            created = parsed
+        if signed.contains("host"), let audience {
+            guard let host = request.field("host"), audience.contains(host) else {
+                throw SignatureError.wrongAudience(request.field("host") ?? "no host")
+            }
         }
-        let acceptedUntil = try TimeWindow.check(created: created, expires: header.expires, now: now)
+        // Only what the signature covers dates it: an uncovered `created` or `expires` is
+        // anyone's to add, and must not make an old signed `Date` current again.
+        var until: Date?
+        if signed.contains("(created)") {
+            guard let created = header.created else { throw SignatureError.missingParameter("created") }
+            let expires = signed.contains("(expires)") ? header.expires : nil
+            until = try TimeWindow.check(created: created, expires: expires, now: now)
+        }
+        if signed.contains("date") {
+            guard let date = request.field("date") else { throw SignatureError.missingHeader("date") }
+            guard let parsed = HTTPDate.parse(date) else { throw SignatureError.malformed("Date header is not an HTTP date") }
+            let dateUntil = try TimeWindow.check(created: parsed, expires: nil, now: now)
+            until = min(until ?? dateUntil, dateUntil)
+        }
+        let acceptedUntil = until
         return (header, acceptedUntil)
     }
 

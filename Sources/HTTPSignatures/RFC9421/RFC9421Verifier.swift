@@ -15,12 +15,13 @@ struct RFC9421Candidate {
 /// POST, the same time window as draft-cavage.
 struct RFC9421Verifier {
     let now: Date
+    let audience: SignatureAudience?
     /// Every label may name a key of its own, and each would be fetched (twice, on failure) and
     /// checked: more labels than any real sender adds are refused before any of that.
     static let maximumLabels = 8
 
-    /// Every label that passes the policy, in header order, or the first label's error.
-    func candidates(_ request: HTTPRequestParts, input inputValue: String) throws -> [RFC9421Candidate] {
+    /// The first label, in header order, that passes the policy; else the first label's error.
+    func firstCandidate(_ request: HTTPRequestParts, input inputValue: String) throws -> RFC9421Candidate {
         guard let signatureValue = request.field("signature") else { throw SignatureError.missingHeader("signature") }
         let inputs: StructuredField.Dictionary
         let signatures: StructuredField.Dictionary
@@ -32,19 +33,16 @@ struct RFC9421Verifier {
             throw SignatureError.malformed("\(error)")
         }
         guard !inputs.isEmpty else { throw SignatureError.missingSignature }
-        var accepted: [RFC9421Candidate] = []
         var firstError: (any Error)?
         var bodyDigest: Result<Void, any Error>?  // the body is hashed once, however many labels cover it
         for (label, member) in inputs {
             do {
-                accepted.append(try check(label: label, member: member, signatures: signatures, request: request,
-                                          bodyDigest: &bodyDigest))
+                return try check(label: label, member: member, signatures: signatures, request: request, bodyDigest: &bodyDigest)
             } catch {
                 firstError = firstError ?? error
             }
         }
-        if accepted.isEmpty, let firstError { throw firstError }
-        return accepted
+        throw firstError ?? SignatureError.missingSignature
     }
 
     private func check(label: String, member: StructuredField.Member, signatures: StructuredField.Dictionary,
@@ -65,6 +63,9 @@ struct RFC9421Verifier {
             }
         }
         guard coversMethod else { throw SignatureError.notCovered("@method") }
+        // `@target-uri` (and `@authority`, when covered) are built from the Host received: a
+        // signature made for another server names that server there.
+        if let audience, !audience.contains(request.authority) { throw SignatureError.wrongAudience(request.authority) }
         guard coversTarget else { throw SignatureError.notCovered("@target-uri") }
         if request.method == "POST" {
             guard coversDigest else { throw SignatureError.notCovered("content-digest") }

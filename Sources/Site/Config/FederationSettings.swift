@@ -14,6 +14,9 @@ public struct FederationSettings: Sendable, Equatable {
     public var postsAs = "Article"
     /// Who may quote posts without asking (Mastodon 4.5's quote posts): anyone, followers, nobody.
     public var quotePolicy = QuotePolicy.anyone
+    /// Other names the blog answers to (`www.blog.example`, an old domain still pointed here):
+    /// signed requests must be addressed to the `baseURL`'s host or one of these.
+    public var hostAliases: [String] = []
 
     public enum QuotePolicy: String, Sendable, CaseIterable { case anyone, followers, nobody }
 
@@ -45,7 +48,7 @@ extension YAMLFields {
         var settings = FederationSettings()
         guard let block = try nested("federation") else { return settings }
         try block.rejectUnknown(allowed: ["authorizedFetch", "allowPrivateAddresses", "actorType", "followersPublic", "postsAs",
-                                          "quotePolicy"])
+                                          "quotePolicy", "hostAliases"])
         if let postsAs = try block.string("postsAs") {
             guard ["Article", "Note"].contains(postsAs) else { throw block.error("postsAs", "must be Article or Note") }
             settings.postsAs = postsAs
@@ -59,6 +62,10 @@ extension YAMLFields {
         settings.authorizedFetch = try block.bool("authorizedFetch") ?? false
         settings.allowPrivateAddresses = try block.bool("allowPrivateAddresses") ?? false
         settings.followersPublic = try block.bool("followersPublic") ?? false
+        settings.hostAliases = try block.strings("hostAliases")
+        for alias in settings.hostAliases where alias.isEmpty || alias.contains("/") || alias.contains(" ") {
+            throw block.error("hostAliases", "'\(alias)' is not a host name (host or host:port, no scheme or path)")
+        }
         if let type = try block.string("actorType") {
             guard FederationSettings.actorTypes.contains(type) else {
                 throw block.error("actorType", "must be one of \(FederationSettings.actorTypes.sorted().joined(separator: ", "))")

@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+
+/// How much outbound traffic strangers can cause through key lookups. Every signed request
+/// with an unknown `keyId` costs the blog a GET to the host it names; without a bound, a flood
+/// of requests naming fresh hosts (or one victim's) turns the blog into a crawler or a weapon.
+///
+/// - each host gets `perHostPerMinute` fetches a minute (a burst of as many at once);
+/// - all hosts together get `overallPerMinute`;
+/// - a host that failed (timed out, refused, answered 5xx) is not asked again for
+///   `hostFailureMemory` seconds.
+/// Over budget the inbox answers 503 with `Retry-After`: an honest sender retries, a cached key
+/// is never affected.
+final class KeyFetchBudget: Sendable {
+    static let perHostPerMinute = 60.0
+    static let overallPerMinute = 600.0
+    static let hostFailureMemory: TimeInterval = 30
+    /// Hosts remembered at once; past that, the full buckets are forgotten.
+    static let maximumHosts = 10_000
+
+    private struct Bucket {
+        var tokens: Double
+        var at: Date
+
+        /// Refills at `perMinute`, up to `perMinute`; takes one token if there is one.
+        mutating func take(perMinute: Double, now: Date) -> Bool {
+            tokens = min(perMinute, tokens + max(0, now.timeIntervalSince(at)) * perMinute / 60)
+            at = now
+            guard tokens >= 1 else { return false }
+            tokens -= 1
+            return true
+        }
+    }
+
+    private struct State {
+        var hosts: [String: Bucket] = [:]
+        var overall: Bucket?
+        var failed: [String: Date] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Whether one more fetch from `host` may go out now (and counts it).
+    func take(host: String, now: Date = Date()) -> Bool {
+        state.withLock { state in
+            if let failedAt = state.failed[host] {
+                if now.timeIntervalSince(failedAt) < Self.hostFailureMemory { return false }
+                state.failed[host] = nil
+            }
+            if state.hosts.count > Self.maximumHosts { state.hosts = [:] }
+            var bucket = state.hosts[host] ?? Bucket(tokens: Self.perHostPerMinute, at: now)
+            var overall = state.overall ?? Bucket(tokens: Self.overallPerMinute, at: now)
+            guard bucket.take(perMinute: Self.perHostPerMinute, now: now) else { return false }
+            state.hosts[host] = bucket
+            guard overall.take(perMinute: Self.overallPerMinute, now: now) else { return false }
+            state.overall = overall
+            return true
+        }
+    }
+
+    /// `host` did not answer usefully: it is left alone for a while.
+    func hostFailed(_ host: String, now: Date = Date()) {
+        state.withLock { state in
+            if state.failed.count > Self.maximumHosts {
+                state.failed = state.failed.filter { now.timeIntervalSince($0.value) < Self.hostFailureMemory }
+            }
+            state.failed[host] = now
+        }
+    }
+}

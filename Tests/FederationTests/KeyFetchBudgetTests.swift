@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+@testable import Federation
+
+@Suite struct KeyFetchBudgetTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func eachHostHasItsShareAndAllHaveACeiling() {
+        let budget = KeyFetchBudget()
+        let perHost = Int(KeyFetchBudget.perHostPerMinute)
+        for _ in 0..<perHost { #expect(budget.take(host: "a.example", now: start)) }
+        #expect(!budget.take(host: "a.example", now: start), "over the host's share")
+        #expect(budget.take(host: "b.example", now: start), "another host is not affected")
+        #expect(budget.take(host: "a.example", now: start.addingTimeInterval(60)), "refilled after a minute")
+
+        let fresh = KeyFetchBudget()
+        var granted = 0
+        for n in 0..<5_000 where fresh.take(host: "h\(n).example", now: start) { granted += 1 }
+        #expect(granted == Int(KeyFetchBudget.overallPerMinute), "fresh hosts in one minute: \(granted)")
+    }
+
+    @Test func aFailingHostIsLeftAlone() {
+        let budget = KeyFetchBudget()
+        budget.hostFailed("down.example", now: start)
+        #expect(!budget.take(host: "down.example", now: start.addingTimeInterval(29)))
+        #expect(budget.take(host: "down.example", now: start.addingTimeInterval(31)))
+    }
+}
