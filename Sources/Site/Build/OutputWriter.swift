@@ -84,15 +84,19 @@ struct OutputWriter {
                       removed: previous.files.count - kept)
     }
 
-    /// The build's other records in `.lectern/` (the parse cache, the inputs), hard-linked into
-    /// the new tree: the build rewrites them only when they change, and without them the next
-    /// build would parse every post again.
+    /// The build's other records in `.lectern/` (the parse cache, the inputs), carried into the
+    /// new tree: the build rewrites them only when they change, and without them the next build
+    /// would parse every post again. Files are hard-linked; anything else (no reader wants it)
+    /// is moved, so that what stood in a record's way still does and the build says so.
     private func keepRecords(in staging: URL) throws {
         let old = publicFolder.appendingPathComponent(BuildManifest.folder), new = staging.appendingPathComponent(BuildManifest.folder)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: old.path) else { return }
         try FolderTree.make([BuildManifest.folder], in: staging)
         for name in names where name != BuildManifest.fileName && !name.hasPrefix(".") {
-            _ = link(old.appendingPathComponent(name).path, new.appendingPathComponent(name).path)  // EEXIST: the build made it
+            let from = old.appendingPathComponent(name).path, to = new.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(from, &info) == 0, access(to, F_OK) != 0 else { continue }  // made by this build
+            _ = info.st_mode & S_IFMT == S_IFREG ? link(from, to) : rename(from, to)
         }
     }
 
