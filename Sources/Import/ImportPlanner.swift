@@ -68,9 +68,11 @@ struct ImportPlanner {
             return .failure(Skip(reason: "\(file) already exists (never overwritten)"))
         }
         var aliases: [String] = []
-        for alias in [Permalinks.alias(oldPath: oldPath, newPath: url)].compactMap({ $0 }) + item.aliases
-        where alias != url && !aliases.contains(alias) {
-            aliases.append(alias)
+        for candidate in [Permalinks.alias(oldPath: oldPath, newPath: url)].compactMap({ $0 }) + item.aliases {
+            switch Permalinks.normalized(alias: candidate) {
+            case .success(let alias): if alias != url && !aliases.contains(alias) { aliases.append(alias) }
+            case .failure(let refusal): warnings.append("alias '\(candidate)' dropped: it \(refusal.reason)")
+            }
         }
         taken[url] = "import:\(item.origin)"
         return .success(Plan(item: item, title: title, slug: slug, url: url, aliases: aliases, file: file,

@@ -25,6 +25,8 @@ public struct ImportedItem: Sendable, PostMetadataCarrier {
         public var source: URL
         /// Path relative to the post, as the Markdown links to it (`diagram.png`, `img/a.png`).
         public var name: String
+        /// Why it is not copied (a symbolic link out of the source folder), for the report.
+        public var refusal: String?
 
         public init(source: URL, name: String) {
             self.source = source

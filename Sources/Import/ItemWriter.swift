@@ -66,10 +66,10 @@ struct ItemWriter {
         let staticBase = "\(options.staticFolder)\(plan.url)"
         for asset in item.assets {
             let target = (plan.bundleFolder.map { "\($0)/" } ?? staticBase) + asset.name
-            entry.images.append(copy(asset.source, to: target, link: asset.name))
+            entry.images.append(copy(asset, to: target, link: asset.name))
         }
         for file in item.staticFiles {
-            entry.images.append(copy(file.source, to: "\(options.staticFolder)/\(file.name)", link: "/" + file.name))
+            entry.images.append(copy(file, to: "\(options.staticFolder)/\(file.name)", link: "/" + file.name))
         }
 
         // 4. The file.
@@ -132,8 +132,9 @@ struct ItemWriter {
         }
     }
 
-    private func copy(_ source: URL, to target: String, link: String) -> ImportReport.Image {
-        let destination = options.siteRoot.appendingPathComponent(target)
+    private func copy(_ asset: ImportedItem.Asset, to target: String, link: String) -> ImportReport.Image {
+        if let refusal = asset.refusal { return ImportReport.Image(from: link, file: nil, url: nil, error: refusal) }
+        let source = asset.source, destination = options.siteRoot.appendingPathComponent(target)
         if options.dryRun { return ImportReport.Image(from: link, file: target, url: nil, error: nil) }
         guard let data = FileManager.default.contents(atPath: source.path) else {
             return ImportReport.Image(from: link, file: nil, url: nil, error: "cannot read \(source.path)")
@@ -152,6 +153,10 @@ struct ItemWriter {
 
     /// Writes a new file (creating folders); fails rather than replace one.
     private func save(_ data: Data, to relative: String) throws {
+        // Whatever a source says, nothing is written outside the site folder.
+        guard !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else {
+            throw SiteError.io(path: relative, message: "leads out of the site folder: never written")
+        }
         let url = options.siteRoot.appendingPathComponent(relative)
         guard !FileManager.default.fileExists(atPath: url.path) else {
             throw SiteError.io(path: relative, message: "already exists (never overwritten)")

@@ -43,6 +43,32 @@ enum Permalinks {
         return isID && dash > segment.startIndex ? String(segment[..<dash]) : segment
     }
 
+    /// Why an alias is not written.
+    struct AliasRefusal: Error { var reason: String }
+
+    /// An alias as the site's content loader accepts it (a path from `/`, no `//` and no `..`):
+    /// `.` and empty segments dropped, `..` applied (`/a/./b//c/` → `/a/b/c/`). Refused when
+    /// nothing sensible is left: the home page (`//greek/..`), above the root, `..` inside a name.
+    /// Written as they were, such aliases made every later build fail.
+    static func normalized(alias: String) -> Result<String, AliasRefusal> {
+        let text = alias.trimmingCharacters(in: .whitespaces)
+        guard text.hasPrefix("/") else { return .failure(AliasRefusal(reason: "is not a path on the site")) }
+        var segments: [Substring] = []
+        for segment in text.split(separator: "/") where segment != "." {
+            if segment == ".." {
+                guard !segments.isEmpty else { return .failure(AliasRefusal(reason: "climbs above the site's root")) }
+                segments.removeLast()
+            } else if segment.contains("..") {
+                return .failure(AliasRefusal(reason: "has '..' inside a name, which the site refuses"))
+            } else {
+                segments.append(segment)
+            }
+        }
+        guard !segments.isEmpty else { return .failure(AliasRefusal(reason: "is the home page")) }
+        let folder = text.hasSuffix("/") || text.hasSuffix("/.") || text.hasSuffix("/..")
+        return .success("/" + segments.joined(separator: "/") + (folder ? "/" : ""))
+    }
+
     /// The alias to write for an old path: none when it is the new URL already.
     static func alias(oldPath: String?, newPath: String) -> String? {
         guard let oldPath else { return nil }

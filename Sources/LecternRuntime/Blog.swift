@@ -75,6 +75,8 @@ public final class Blog: Sendable {
         // The configuration first: a folder that is not a site (a mistyped `-s`) gets the error,
         // not a `data/lectern.sqlite` made in it.
         let settings = try Settings.read(root)
+        // Before the database opens: a `data/` linked out of the site would put it elsewhere.
+        try SiteFolders.checkContained(root: root)
         let store = try Store(path: root.appendingPathComponent("data/lectern.sqlite").path, busyTimeout: options.busyTimeout,
                               connections: options.connections)
         return try Blog(root: root, options: options, store: store, settings: settings)

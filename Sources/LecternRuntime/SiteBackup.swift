@@ -1,4 +1,5 @@
 import Foundation
+import Site
 import Store
 
 /// `lectern backup` and `lectern restore`: one `.tar.gz` holding what cannot be rebuilt — a
@@ -41,9 +42,12 @@ public enum SiteBackup {
         return [database] + present
     }
 
-    /// Puts a backup back into `root`: refuses while a server runs for it, unpacks beside it,
-    /// checks the database's integrity, then swaps each part in. The site folder itself is kept
-    /// (its owner and mode too), and what is restored gets the folder's owner. Run a build after.
+    /// Puts a backup back into `root`: refuses while a server runs for it, a site folder whose
+    /// `content/`, `static/` or `data/` links out of it, and an archive holding anything but files
+    /// and folders under safe relative paths (`BackupArchive`), all before writing anything;
+    /// unpacks beside it, checks the database's integrity, then swaps each part in. The site folder
+    /// itself is kept (its owner and mode too); the database and keys are made 0600 in 0700
+    /// folders, and what is restored gets the folder's owner. Run a build after.
     @discardableResult
     public static func restore(archive: URL, into root: URL) throws -> [String] {
         let files = FileManager.default
@@ -52,19 +56,24 @@ public enum SiteBackup {
             throw Failure("a server is running for \(root.path) (\(server["address"] ?? "pid \(server["pid"] ?? "?")")); "
                           + "stop it first (systemctl stop lectern), then restore")
         }
+        try SiteFolders.checkContained(root: root)
+        try BackupArchive.check(archive)
         try files.createDirectory(at: root.appendingPathComponent("data"), withIntermediateDirectories: true,
                                   attributes: [.posixPermissions: 0o700])
         // Unpacked inside the site folder, so the swaps below are renames on one file system.
         let stage = root.appendingPathComponent(".restore-\(UUID().uuidString)")
         defer { try? files.removeItem(at: stage) }
         try files.createDirectory(at: stage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        try tar(["-xzf", archive.path, "-C", stage.path, "--no-same-owner"])
+        // No owner or mode from the archive: modes come from the umask, then `makePrivate`.
+        try tar(["-xzf", archive.path, "-C", stage.path, "--no-same-owner", "--no-same-permissions"])
+        try BackupArchive.checkUnpacked(stage)
         guard files.fileExists(atPath: stage.appendingPathComponent("lectern.yml").path) else {
             throw Failure("\(archive.path) is not a Lectern backup (no lectern.yml inside)")
         }
         let restoredDatabase = stage.appendingPathComponent(database)
         if files.fileExists(atPath: restoredDatabase.path) { try Store.checkIntegrity(path: restoredDatabase.path) }
 
+        try makePrivate(stage)
         let parts = ([database] + items).filter { files.fileExists(atPath: stage.appendingPathComponent($0).path) }
         let owner = try files.attributesOfItem(atPath: root.path)
         for part in parts {
@@ -79,7 +88,29 @@ public enum SiteBackup {
             try files.moveItem(at: stage.appendingPathComponent(part), to: target)
             try giveOwnership(of: target, like: owner)
         }
+        try setMode(0o700, root.appendingPathComponent("data").path)
         return parts
+    }
+
+    /// The database and the keys, readable by the site's owner alone: 0600 files in 0700 folders
+    /// (as `lectern doctor` wants them), whatever the archive or the umask said.
+    static func makePrivate(_ stage: URL) throws {
+        let data = stage.appendingPathComponent("data"), keys = stage.appendingPathComponent("data/keys")
+        for folder in [data, keys] where FileManager.default.fileExists(atPath: folder.path) { try setMode(0o700, folder.path) }
+        if FileManager.default.fileExists(atPath: stage.appendingPathComponent(database).path) {
+            try setMode(0o600, stage.appendingPathComponent(database).path)
+        }
+        guard let walker = FileManager.default.enumerator(atPath: keys.path) else { return }
+        for case let path as String in walker {
+            var isFolder: ObjCBool = false
+            let full = keys.appendingPathComponent(path).path
+            _ = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder)
+            try setMode(isFolder.boolValue ? 0o700 : 0o600, full)
+        }
+    }
+
+    static func setMode(_ mode: mode_t, _ path: String) throws {
+        guard chmod(path, mode) == 0 else { throw Failure("cannot set the mode of \(path): \(String(cString: strerror(errno)))") }
     }
 
     /// When run as root (a restore by the administrator), what is restored belongs to the site
@@ -110,17 +141,28 @@ public enum SiteBackup {
         for case let path as String in walker { try own(url.appendingPathComponent(path).path) }
     }
 
-    static func tar(_ arguments: [String]) throws {
+    /// Runs tar; returns what it printed. Its output goes to a file, not a second pipe: a long
+    /// listing filling one pipe while we wait on the other would hang both processes.
+    @discardableResult
+    static func tar(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/tar")
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let listing = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-tar-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: listing.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let output = FileHandle(forWritingAtPath: listing.path) else { throw Failure("cannot write \(listing.path)") }
+        defer { try? FileManager.default.removeItem(at: listing) }
+        process.standardOutput = output
         let errors = Pipe()
         process.standardError = errors
         try process.run()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try? output.close()
         guard process.terminationStatus == 0 else {
             throw Failure("tar failed: " + String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
+        return (try? String(contentsOf: listing, encoding: .utf8)) ?? ""
     }
 }

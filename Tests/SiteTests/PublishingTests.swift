@@ -88,17 +88,19 @@ import Testing
         #expect(throws: SiteError.self) { try SiteBuilder(root: site.root).build(options) }
         #expect(committed.withLock { $0.count } == 1 && refused.withLock { $0 } == 0)
 
-        // Pages that cannot move into place (a file stands where a page's folder goes): the work
-        // alongside hears so before committing, and the build fails with the move's error.
-        let blocked = site.root.appendingPathComponent("public/2025/post-3")
-        try FileManager.default.removeItem(at: blocked)
-        try Data("in the way".utf8).write(to: blocked)
+        // Pages that cannot move into place: the work alongside hears so before committing, and
+        // the build fails with the swap's error. Every build now makes a whole new tree, so a file
+        // in the way inside `public/` no longer stops it; an immutable `public/` (chattr +i, as
+        // root on ext4) does.
+        let live = site.root.appendingPathComponent("public")
         try site.post("p9", title: "Post 9", date: "2025-01-09", body: "Edited again.")
-        #expect(throws: SiteError.self) { try SiteBuilder(root: site.root).build(options) }
-        #expect(committed.withLock { $0.count } == 1 && refused.withLock { $0 } == 1)
+        if chattr("+i", live) {
+            defer { _ = chattr("-i", live) }
+            #expect(throws: (any Error).self) { try SiteBuilder(root: site.root).build(options) }
+            #expect(committed.withLock { $0.count } == 1 && refused.withLock { $0 } == 1)
+        }
 
         // Work alongside that fails fails the build, once the pages and the parse cache are saved.
-        try FileManager.default.removeItem(at: blocked)
         struct IndexFailure: Error {}
         let cacheFile = site.root.appendingPathComponent("public/.lectern/posts")
         try FileManager.default.removeItem(at: cacheFile)
@@ -144,4 +146,15 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent(".lectern/posts").path))
         #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("2026/late-post/index.html").path))
     }
+}
+
+/// Sets or clears a file attribute; false where that is not allowed (not root, not ext4).
+private func chattr(_ flag: String, _ url: URL) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["chattr", flag, url.path]
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
 }

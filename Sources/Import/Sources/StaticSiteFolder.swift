@@ -23,8 +23,9 @@ enum StaticSiteFolder {
         let config = StaticSiteConfig.load(root, flavor: flavor)
         let timeZone = config.timeZone ?? siteTimeZone
         var content = SourceContent(kind: flavor, items: [], baseURL: config.baseURL, warnings: config.warnings)
-        for file in try contentFiles(config) {
-            content.items.append(item(file, config: config, timeZone: timeZone))
+        let boundary = SourceBoundary(root)
+        for file in try contentFiles(config, boundary: boundary) {
+            content.items.append(item(file, config: config, timeZone: timeZone, boundary: boundary))
         }
         return content
     }
@@ -41,7 +42,7 @@ enum StaticSiteFolder {
         var skipReason: String?
     }
 
-    private static func contentFiles(_ config: StaticSiteConfig) throws -> [ContentFile] {
+    private static func contentFiles(_ config: StaticSiteConfig, boundary: SourceBoundary) throws -> [ContentFile] {
         let manager = FileManager.default
         var all: [String] = []
         let base = config.root.standardizedFileURL.path + "/"
@@ -49,7 +50,12 @@ enum StaticSiteFolder {
                                               includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else {
             throw ImportError.missing(config.contentRoot.path)
         }
-        for case let url as URL in walker where contentExtensions.contains(url.pathExtension.lowercased()) {
+        for case let url as URL in walker {
+            // A folder linked out of the source is not entered (whatever the enumerator would do).
+            if boundary.refusal(url) != nil, (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                walker.skipDescendants()
+            }
+            guard contentExtensions.contains(url.pathExtension.lowercased()) else { continue }
             all.append(String(url.standardizedFileURL.path.dropFirst(base.count)))
         }
         let contentPrefix = String(config.contentRoot.standardizedFileURL.path.dropFirst(base.count - 1))
@@ -86,10 +92,11 @@ enum StaticSiteFolder {
             if isBundle && parts.isEmpty { file.skipReason = "the home page (content/index), not a post" }
             files.append(file)
         }
+        for index in files.indices { if let refusal = boundary.refusal(files[index].url) { files[index].skipReason = refusal } }
         return files
     }
 
-    private static func item(_ file: ContentFile, config: StaticSiteConfig, timeZone: TimeZone) -> ImportedItem {
+    private static func item(_ file: ContentFile, config: StaticSiteConfig, timeZone: TimeZone, boundary: SourceBoundary) -> ImportedItem {
         var item = ImportedItem(kind: file.isPost ? .post : .page, origin: file.relative, body: .markdown(""))
         item.sourceFile = file.relative
         if let reason = file.skipReason {
@@ -152,20 +159,27 @@ enum StaticSiteFolder {
         let ignored = front.fields.keys.filter { !handledKeys.contains($0) }.sorted()
         if !ignored.isEmpty { item.warnings.append("front matter not imported: \(ignored.joined(separator: ", "))") }
 
-        if file.isBundle { item.assets = bundleAssets(file.url.deletingLastPathComponent()) }
+        if file.isBundle { item.assets = bundleAssets(file.url.deletingLastPathComponent(), boundary: boundary) }
         var missing: [String] = []
-        item.staticFiles = staticFiles(referencedBy: front.body, image: item.image, config: config, missing: &missing)
+        item.staticFiles = staticFiles(referencedBy: front.body, image: item.image, config: config, boundary: boundary, missing: &missing)
         for path in missing { item.warnings.append("\(path) is not in the old site's static folder: check the link") }
         return item
     }
 
     /// Every file in a bundle folder except its content files, by path relative to the folder.
-    private static func bundleAssets(_ folder: URL) -> [ImportedItem.Asset] {
+    private static func bundleAssets(_ folder: URL, boundary: SourceBoundary) -> [ImportedItem.Asset] {
         let base = folder.standardizedFileURL.path + "/"
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
                                                           options: [.skipsHiddenFiles]) else { return [] }
         var assets: [ImportedItem.Asset] = []
         for case let url as URL in walker {
+            if let refusal = boundary.refusal(url) {
+                var asset = ImportedItem.Asset(source: url, name: String(url.standardizedFileURL.path.dropFirst(base.count)))
+                asset.refusal = refusal
+                assets.append(asset)
+                walker.skipDescendants()
+                continue
+            }
             let isFile = (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) ?? false
             guard isFile, !contentExtensions.contains(url.pathExtension.lowercased()) else { continue }
             assets.append(ImportedItem.Asset(source: url, name: String(url.standardizedFileURL.path.dropFirst(base.count))))
@@ -175,7 +189,7 @@ enum StaticSiteFolder {
 
     /// Root-relative images (`![](/images/x.png)`, `<img src="/x.png">`, `src="/x.png"` in a
     /// shortcode) that exist in the old site's static folder.
-    private static func staticFiles(referencedBy source: String, image: String?, config: StaticSiteConfig,
+    private static func staticFiles(referencedBy source: String, image: String?, config: StaticSiteConfig, boundary: SourceBoundary,
                                     missing: inout [String]) -> [ImportedItem.Asset] {
         let body = Patterns.replace(#"\{\{\s*site\.(baseurl|url)\s*\}\}"#, in: source) { _ in "" }
         var paths = Patterns.matches(#"!\[[^\]]*\]\(\s*<?(/[^)\s>]+)"#, in: body).map { $0[1] }
@@ -192,7 +206,9 @@ enum StaticSiteFolder {
                 missing.append(path)
                 return nil
             }
-            return ImportedItem.Asset(source: url, name: relative)
+            var asset = ImportedItem.Asset(source: url, name: relative)
+            asset.refusal = boundary.refusal(url)
+            return asset
         }
     }
 }

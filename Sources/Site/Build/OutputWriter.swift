@@ -29,24 +29,23 @@ public struct BuildReport: Sendable, Equatable {
     }
 }
 
-/// Puts a build's files into `public/` so that a failed build never changes the live site.
+/// Puts a build's files into `public/` so that a reader, and a build killed at any moment, sees the
+/// old site or the new one whole, never a mix.
 ///
-/// Everything is rendered into a staging folder beside `public/` first; any error removes it and
-/// leaves `public/` exactly as it was. Then:
-/// - a first or large build (more than half the files changed) becomes the new `public/` in one
-///   atomic `renameat2(RENAME_EXCHANGE)`, unchanged files hard-linked from the old tree;
-/// - a small change moves each new file into place with `rename` (atomic per file) and deletes
-///   removed ones. Rebuilding the whole tree would cost a directory per page (~0.4 s of kernel
-///   time for 1,000 posts) for what is usually a one-post edit. The manifest is written last, so
-///   a crash halfway is repaired by the next build, which sees those files as still changed.
+/// Every build makes a complete new tree in a staging folder beside `public/` and swaps it in
+/// with one `renameat2(RENAME_EXCHANGE)`: files that did not change are hard-linked from the old
+/// tree (no byte rewritten), changed ones rendered. Any error removes the staging folder and
+/// leaves `public/` as it was; a staging folder left by a killed build is removed by the next.
+/// (Small builds used to move each changed file into place with its own `rename`: a `kill -9`
+/// halfway left `public/` half old, half new.)
 struct OutputWriter {
     let publicFolder: URL
 
     struct Result { var written = 0, reused = 0, pages = 0, removed = 0 }
 
-    /// `previous` is what the last build left. `alongside` runs once every file has rendered, on
-    /// a thread of its own while they move into place; the closure it is given waits until they
-    /// are in place and throws if they could not be, so it commits nothing for pages not served.
+    /// `previous` is what the last build left. `alongside` runs once the new tree is in place;
+    /// the closure it is given throws if it could not be put there, so it commits nothing for
+    /// pages not served.
     func write(_ files: [OutputFile], previous survey: PreviousOutput,
                alongside: (_ published: () throws -> Void) throws -> Void = { _ in }) throws -> Result {
         // Each path hashed once: building the manifest is also the check that paths are unique.
@@ -56,84 +55,49 @@ struct OutputWriter {
             throw SiteError.io(path: file.path, message: "two sources produce this output file (a file in static/ may clash with a page)")
         }
         let previous = survey.manifest
-        var kept = 0, differing = 0  // files the last build wrote too; files whose fingerprint changed
-        let changed = files.filter { file in
-            let old = previous.files[file.path]
-            if old != nil { kept += 1 }
-            if old != file.fingerprint { differing += 1; return true }
-            return !survey.missing.isEmpty && survey.missing.contains(file.path)
-        }
-        // When every file the last build wrote is still wanted, nothing goes: no set of 1,500 paths to hash.
-        let removed = kept == previous.files.count ? [] : previous.files.keys.filter { manifest.files[$0] == nil }.sorted()
-        // The same paths as last time (all kept, none added): written in the order read.
-        if removed.isEmpty && manifest.files.count == kept { manifest.sortedPaths = previous.sortedPaths }
-        let staging = publicFolder.deletingLastPathComponent()
-            .appendingPathComponent(".\(publicFolder.lastPathComponent).staging-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        defer { try? FileManager.default.removeItem(at: staging) }
-        if previous.files.isEmpty || changed.count * 2 > files.count {
-            return try replaceTree(files, previous: previous, manifest: manifest, staging: staging, alongside: alongside)
-        }
-        // Small change: stage only the changed files (flat names), then move them into place.
+        let kept = files.reduce(0) { $0 + (previous.files[$1.path] == nil ? 0 : 1) }  // files the last build wrote too
+        // The same paths as last time (all kept, none added): written in the order read, not sorted again.
+        if kept == previous.files.count && manifest.files.count == kept { manifest.sortedPaths = previous.sortedPaths }
+        StagingFolders.removeLeftovers(beside: publicFolder)
+        let staging = StagingFolders.new(for: publicFolder)
+        defer { try? FileManager.default.removeItem(at: staging) }  // after the swap, the old tree
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-        let outcomes = try ParallelMap.map(Array(changed.enumerated())) { number, file in
-            try render(file, to: staging.appendingPathComponent("\(number)").path)
-        }
-        let newManifest = differing == 0 && removed.isEmpty ? nil : manifest  // else it is the same
-        // Whether the files are in place, for the work alongside to wait on before it commits.
-        let landed = Eventual<Swift.Result<Void, any Error>>()
-        _ = try ParallelMap.both({
-            let moved = Swift.Result { try move(changed, from: staging, removing: removed, manifest: newManifest) }
-            landed.provide(moved)
-            try moved.get()
-        }, { try alongside { try landed.value.get() } })
-        return Result(written: changed.count, reused: files.count - changed.count,
-                      pages: outcomes.filter { $0 == .rendered }.count, removed: removed.count)
-    }
-
-    /// Moves the staged files into place, deletes `removed`, and writes the manifest last.
-    private func move(_ changed: [OutputFile], from staging: URL, removing removed: [String], manifest: BuildManifest?) throws {
-        for (number, file) in changed.enumerated() {
-            let target = publicFolder.appendingPathComponent(file.path)
-            do {
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            } catch {
-                throw SiteError.io(path: file.path, message: "cannot make its folder: \(error.localizedDescription)")
-            }
-            let staged = staging.appendingPathComponent("\(number)").path
-            try Self.rename(staged + ".gz", to: target.path + ".gz", missingOK: true)
-            try Self.rename(staged, to: target.path, missingOK: false)
-        }
-        for path in removed {
-            let target = publicFolder.appendingPathComponent(path)
-            unlink(target.path)
-            unlink(target.path + ".gz")
-            removeEmptyFolders(from: target.deletingLastPathComponent())
-        }
-        try manifest?.save(in: publicFolder)
-    }
-
-    // MARK: whole tree
-
-    private func replaceTree(_ files: [OutputFile], previous: BuildManifest, manifest: BuildManifest,
-                             staging: URL, alongside: (_ published: () throws -> Void) throws -> Void) throws -> Result {
-        let fileManager = FileManager.default
-        try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
         try FolderTree.make(Set(files.map { ($0.path as NSString).deletingLastPathComponent }), in: staging)
         let outcomes = try ParallelMap.map(files) { file -> Outcome in
             let target = staging.appendingPathComponent(file.path).path
             let old = publicFolder.appendingPathComponent(file.path).path
-            if previous.files[file.path] == file.fingerprint, link(old, target) == 0 {
+            if previous.files[file.path] == file.fingerprint, !survey.missing.contains(file.path), link(old, target) == 0 {
                 _ = link(old + ".gz", target + ".gz")  // absent when the file was not worth compressing
                 return .reused
             }
             return try render(file, to: target)
         }
+        try keepRecords(in: staging)
         try manifest.save(in: staging)
-        try AtomicSwap.replace(live: publicFolder, with: staging)  // the old tree lands in `staging`, removed on exit
-        try alongside {}  // after one rename: nothing to overlap
+        // The old tree lands in `staging`, removed on return. The work alongside hears whether
+        // the new tree is served before it commits (after one rename: nothing to overlap).
+        let swapped = Swift.Result { try AtomicSwap.replace(live: publicFolder, with: staging) }
+        try alongside { _ = try swapped.get() }
+        _ = try swapped.get()
         let reused = outcomes.filter { $0 == .reused }.count
         return Result(written: files.count - reused, reused: reused, pages: outcomes.filter { $0 == .rendered }.count,
-                      removed: Set(previous.files.keys).subtracting(manifest.files.keys).count)
+                      removed: previous.files.count - kept)
+    }
+
+    /// The build's other records in `.lectern/` (the parse cache, the inputs), carried into the
+    /// new tree: the build rewrites them only when they change, and without them the next build
+    /// would parse every post again. Files are hard-linked; anything else (no reader wants it)
+    /// is moved, so that what stood in a record's way still does and the build says so.
+    private func keepRecords(in staging: URL) throws {
+        let old = publicFolder.appendingPathComponent(BuildManifest.folder), new = staging.appendingPathComponent(BuildManifest.folder)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: old.path) else { return }
+        try FolderTree.make([BuildManifest.folder], in: staging)
+        for name in names where name != BuildManifest.fileName && !name.hasPrefix(".") {
+            let from = old.appendingPathComponent(name).path, to = new.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(from, &info) == 0, access(to, F_OK) != 0 else { continue }  // made by this build
+            _ = info.st_mode & S_IFMT == S_IFREG ? link(from, to) : rename(from, to)
+        }
     }
 
     // MARK: files
@@ -180,23 +144,4 @@ struct OutputWriter {
             offset += written
         }
     }
-
-    /// `rename(2)`; a missing staged `.gz` means the new file has none, so any old one goes.
-    private static func rename(_ source: String, to target: String, missingOK: Bool) throws {
-        if Glibc.rename(source, target) == 0 { return }
-        if errno == ENOENT && missingOK {
-            unlink(target)
-            return
-        }
-        throw SiteError.io(path: target, message: String(cString: strerror(errno)))
-    }
-
-    private func removeEmptyFolders(from folder: URL) {
-        var folder = folder.standardizedFileURL
-        let root = publicFolder.standardizedFileURL.path
-        while folder.path.count > root.count, rmdir(folder.path) == 0 {
-            folder = folder.deletingLastPathComponent().standardizedFileURL
-        }
-    }
 }
-

@@ -54,6 +54,7 @@ public struct SiteBuilder: Sendable {
     public func build(_ options: Options = Options()) throws -> BuildReport {
         let start = DispatchTime.now()
         var trace = PhaseTrace()
+        try SiteFolders.checkContained(root: root)
         let output = options.outputFolder ?? publicFolder
         let previousOutput = Background("lectern-survey") { PreviousOutput.survey(output) }
         let configURL = root.appendingPathComponent(SiteConfig.fileName)
