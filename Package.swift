@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "LecternRuntime",
             dependencies: [
-                "Site", "Federation", "Delivery", "Store", "HTTPClient", "LecternCrypto", "Parallel",
+                "Site", "Federation", "Delivery", "Store", "HTTPClient", "LecternCrypto", "Parallel", "CThreadName",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
