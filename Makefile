@@ -67,6 +67,7 @@ bench: build
 	bench/stall
 	bench/comments
 	bench/search
+	bench/search-flood
 
 clean:
 	rm -rf .build .build-test.log

@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "LecternRuntime",
             dependencies: [
-                "Site", "Federation", "Delivery", "Store", "HTTPClient", "LecternCrypto", "Parallel",
+                "Site", "Federation", "Delivery", "Store", "HTTPClient", "LecternCrypto", "Parallel", "CThreadName",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,6 +101,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

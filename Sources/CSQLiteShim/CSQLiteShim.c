@@ -1,5 +1,7 @@
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include "CSQLiteShim.h"
 
 int lectern_sqlite_no_checkpoint_on_close(void *db) {
@@ -36,4 +38,25 @@ int lectern_sqlite_wal_wake(void *db, int pages, int limit, void (*wake)(void *)
     // process: one per writer connection.
     sqlite3_wal_hook((sqlite3 *)db, lectern_wal_hook, argument);
     return SQLITE_OK;
+}
+
+static long long lectern_thread_cpu_nanoseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/// Non-zero (interrupt) once the thread's CPU clock passes the deadline carried in the context
+/// pointer itself: nothing to allocate or free.
+static int lectern_past_cpu_deadline(void *deadline) {
+    return lectern_thread_cpu_nanoseconds() >= (long long)(intptr_t)deadline;
+}
+
+void lectern_sqlite_limit_cpu_time(void *db, long long nanoseconds, int steps) {
+    if (nanoseconds <= 0) {
+        sqlite3_progress_handler((sqlite3 *)db, 0, 0, 0);
+        return;
+    }
+    intptr_t deadline = (intptr_t)(lectern_thread_cpu_nanoseconds() + nanoseconds);
+    sqlite3_progress_handler((sqlite3 *)db, steps, lectern_past_cpu_deadline, (void *)deadline);
 }

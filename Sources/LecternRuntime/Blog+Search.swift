@@ -41,6 +41,8 @@ extension Blog {
             outcome.hits = results.hits.map { SearchPage.Hit(path: $0.path, title: $0.title, published: $0.published, snippet: $0.snippet) }
             outcome.total = results.total
             outcome.searchedWordsOnly = results.searchedWordsOnly
+            outcome.limitNotice = results.limit?.message
+            outcome.searched = results.limit?.searched ?? true
         }
         return try currentSearchPage().render(outcome)
     }

@@ -6,11 +6,15 @@ import Site
 import Synchronization
 
 /// `GET /search?q=…&page=N`: the blog's full-text search, answered from the store's index
-/// through the theme. The query runs off the cooperative pool (a thread of its own), at most
-/// `maximumInFlight` at once: a flood of searches gets 503 and never holds up page serving.
+/// through the theme. Searches run one at a time on a low-priority thread of their own
+/// (`BackgroundLane`), never on the event loops or the cooperative pool, each bounded by
+/// `SearchBounds`; at most `maximumInFlight` run or wait at once, and past that a search gets 503.
+/// So a flood of costly searches takes at most one core, at a priority below page serving.
 final class SearchRoute: Sendable {
     let search: @Sendable (_ query: String, _ page: Int) throws -> String
     private let inFlight = Atomic<Int>(0)
+    private let lane = BackgroundLane(name: "lectern-search", niceness: 10)
+    /// With each search stopped after `SearchBounds.cpuLimit`, the last waits about 0.8 s at most.
     static let maximumInFlight = 8
     /// Pages past this are not offered (see `SearchPage.maximumResults`).
     static let maximumPage = SearchPage.maximumResults / Blog.searchResultsPerPage
@@ -48,7 +52,7 @@ final class SearchRoute: Sendable {
             }
             defer { inFlight.subtract(1, ordering: .relaxed) }
             let search = search
-            let html = try await OffPool.run { try search(query, page) }
+            let html = try await lane.run { try search(query, page) }
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .contentLength: String(html.utf8.count),
                                                    .cacheControl: "no-cache"],
                             body: .init(byteBuffer: ByteBuffer(string: html)))

@@ -1,3 +1,4 @@
+import CSQLiteShim
 import Foundation
 import GRDB
 #if canImport(Glibc)
@@ -52,6 +53,8 @@ public struct SearchResults: Sendable, Equatable {
     public static let countLimit = 1001
     /// The query was not valid FTS5 syntax (`c++`, a lone `"`): its words were searched instead.
     public var searchedWordsOnly: Bool
+    /// What the search left out or did not finish, held to `SearchBounds`.
+    public var limit: SearchLimit?
 }
 
 extension Store {
@@ -103,17 +106,49 @@ extension Store {
 
     /// Posts matching `query` (FTS5 syntax: words, `"phrases"`, `prefix*`, `OR`, `NOT`), best
     /// first: title matches weigh most, then tags, then the text. A query that is not valid
-    /// syntax is searched as plain words, and the results say so.
-    public func search(_ query: String, limit: Int = 20, offset: Int = 0) throws -> SearchResults {
+    /// syntax is searched as plain words, and the results say so. The query is held to
+    /// `SearchBounds` (terms, prefix length) and stopped after `cpuLimit` of CPU time; the
+    /// results' `limit` says what was left out.
+    public func search(_ query: String, limit: Int = 20, offset: Int = 0,
+                       cpuLimit: Duration = SearchBounds.cpuLimit) throws -> SearchResults {
         let query = String(query.unicodeScalars.prefix(Self.maximumQueryLength))
-        do {
-            return try read { db in try Self.search(db, match: query, limit: limit, offset: offset, wordsOnly: false) }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-            // FTS5 reports its syntax errors as plain SQLITE_ERROR ("fts5: syntax error near …").
-            let words = Self.plainWords(query)
-            guard !words.isEmpty else { return SearchResults(hits: [], total: 0, searchedWordsOnly: true) }
-            return try read { db in try Self.search(db, match: words, limit: limit, offset: offset, wordsOnly: true) }
+        let match: String
+        var cut: SearchLimit?
+        switch SearchBounds.bound(query) {
+        case .whole(let whole): match = whole
+        case .cut(let kept): (match, cut) = (kept, .termsCut(kept: SearchBounds.maximumTerms))
+        case .refused(let reason): return SearchResults(hits: [], total: 0, searchedWordsOnly: false, limit: reason)
         }
+        do {
+            var results: SearchResults
+            do {
+                results = try read { db in
+                    try Self.limitingCPU(cpuLimit, db) { try Self.search(db, match: match, limit: limit, offset: offset, wordsOnly: false) }
+                }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+                // FTS5 reports its syntax errors as plain SQLITE_ERROR ("fts5: syntax error near …").
+                let words = Self.plainWords(match)
+                guard !words.isEmpty else { return SearchResults(hits: [], total: 0, searchedWordsOnly: true, limit: cut) }
+                results = try read { db in
+                    try Self.limitingCPU(cpuLimit, db) { try Self.search(db, match: words, limit: limit, offset: offset, wordsOnly: true) }
+                }
+            }
+            results.limit = cut
+            return results
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            return SearchResults(hits: [], total: 0, searchedWordsOnly: false, limit: .stopped(after: cpuLimit))
+        }
+    }
+
+    /// Runs `body` with every statement on `db` interrupted (SQLITE_INTERRUPT) once this thread
+    /// has spent `limit` of CPU time. SQLite checks between virtual-machine instructions (every
+    /// 1,000, some microseconds): one instruction that runs long (FTS5 merging the lists of a
+    /// short prefix, a snippet of a row) is bounded by `SearchBounds` instead.
+    private static func limitingCPU<T>(_ limit: Duration, _ db: Database, _ body: () throws -> T) rethrows -> T {
+        let (seconds, attoseconds) = limit.components
+        lectern_sqlite_limit_cpu_time(UnsafeMutableRawPointer(db.sqliteConnection), seconds * 1_000_000_000 + attoseconds / 1_000_000_000, 1000)
+        defer { lectern_sqlite_limit_cpu_time(UnsafeMutableRawPointer(db.sqliteConnection), 0, 0) }
+        return try body()
     }
 
     /// Rows are numbered in publication order (the second times 2^20, plus the first free slot):

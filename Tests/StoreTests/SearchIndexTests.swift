@@ -108,6 +108,39 @@ import Testing
         #expect(selective.total == documents.filter { $0.body.contains("rare") }.count)
     }
 
+    /// What a query may ask of the index (`SearchBounds`): terms past the eighth are cut off, a
+    /// one-letter prefix is refused, and operators and column names are not terms.
+    @Test func queriesAreHeldToTheBounds() {
+        let nine = (1...9).map { "w\($0)" }
+        #expect(SearchBounds.bound(nine.joined(separator: " OR ")) == .cut(nine.prefix(8).joined(separator: " OR ")))
+        #expect(SearchBounds.bound(nine.prefix(8).joined(separator: " AND ") + " NOT title:x") == .cut(nine.prefix(8).joined(separator: " AND ")),
+                "AND, NOT and a column name are not terms; the ninth term is")
+        #expect(SearchBounds.bound("(ab* OR cd* OR ef* OR gh* OR ij* OR kl* OR mn* OR op* OR qr*)") ==
+                .cut("(ab* OR cd* OR ef* OR gh* OR ij* OR kl* OR mn* OR op*"), "a prefix mark stays with its term")
+        #expect(SearchBounds.bound("\"one two three four five six seven eight nine\"") ==
+                .cut("\"one two three four five six seven eight\""), "a phrase cut short is closed")
+        for refused in ["a*", "é*", "swift OR x*", "\"big d\"*", "e\u{301}*", "a *"] {
+            #expect(SearchBounds.bound(refused) == .refused(.prefixTooShort(minimum: 2)), "\(refused)")
+        }
+        for whole in ["sw*", "swift actors", "\"a b c\"", "éa*", "c++", "*", "OR *", "NEAR(a b, 3)", ""] {
+            #expect(SearchBounds.bound(whole) == .whole(whole), "\(whole)")
+        }
+    }
+
+    /// A search past its CPU time is stopped (SQLite's progress handler) and says so; the
+    /// connection it ran on serves the next search as usual.
+    @Test func aSearchPastItsCPUTimeIsStopped() throws {
+        let store = try Store.inMemory()
+        try store.updateSearchIndex((0..<2000).map { Self.document("/p\($0)/", "Post \($0)", "common words here") }, removing: [])
+        let stopped = try store.search("common", cpuLimit: .nanoseconds(1))
+        #expect(stopped.limit == .stopped(after: .nanoseconds(1)) && stopped.hits.isEmpty && stopped.total == 0)
+        let whole = try store.search("common")
+        #expect(whole.limit == nil && whole.total == 1001)
+        let cut = try store.search((1...20).map { _ in "common" }.joined(separator: " OR "))
+        #expect(cut.limit == .termsCut(kept: 8) && cut.total == 1001)
+        #expect(try store.search("c*").limit == .prefixTooShort(minimum: 2))
+    }
+
     /// Rows are numbered by publication second: dates far in the past or future still index.
     @Test func extremeDatesIndex() throws {
         let store = try Store.inMemory()

@@ -10,4 +10,11 @@ int lectern_sqlite_no_checkpoint_on_close(void *db);
 /// checkpoints here only past `limit`. `db` is a `sqlite3 *`; returns SQLite's result code.
 int lectern_sqlite_wal_wake(void *db, int pages, int limit, void (*wake)(void *), void *context);
 
+/// Makes every statement this connection runs fail with SQLITE_INTERRUPT once the calling thread
+/// has spent `nanoseconds` more of CPU time, checked every `steps` virtual-machine instructions
+/// (SQLite's progress handler); `nanoseconds` 0 removes the limit. CPU time of the thread, not
+/// the wall clock: the limit bounds the work, whatever else the machine is busy with. `db` is a
+/// `sqlite3 *`; call it, and run the statements, on one thread.
+void lectern_sqlite_limit_cpu_time(void *db, long long nanoseconds, int steps);
+
 #endif

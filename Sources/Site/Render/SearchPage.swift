@@ -28,6 +28,10 @@ public struct SearchPage: Sendable {
         public var perPage = 20
         /// The query was not valid search syntax and its words were searched instead.
         public var searchedWordsOnly = false
+        /// Why the search did less than asked (a query too costly), shown to the reader.
+        public var limitNotice: String?
+        /// False when nothing was searched (or the search was stopped): no "nothing matches".
+        public var searched = true
         public init(query: String, hits: [Hit] = [], total: Int = 0, page: Int = 1, perPage: Int = 20, searchedWordsOnly: Bool = false) {
             (self.query, self.hits, self.total, self.page, self.perPage) = (query, hits, total, page, perPage)
             self.searchedWordsOnly = searchedWordsOnly
@@ -84,11 +88,14 @@ extension PageRenderer {
             ["url": hit.path, "title": hit.title, "dateISO": model.dates.iso8601(hit.published),
              "dateHuman": model.dates.human(hit.published), "snippet": snippetHTML(hit.snippet)]
         }
+        var notices: [String] = []
         if outcome.searchedWordsOnly {
-            search["notice"] = "Search understands words, \"phrases\", prefix* and OR, AND, NOT; that query was not "
-                + "one of those, so its words were searched instead."
+            notices.append("Search understands words, \"phrases\", prefix* and OR, AND, NOT; that query was not "
+                + "one of those, so its words were searched instead.")
         }
-        if !query.isEmpty {
+        if let notice = outcome.limitNotice { notices.append(notice) }
+        if !notices.isEmpty { search["notice"] = notices.joined(separator: " ") }
+        if !query.isEmpty, outcome.searched {
             search["summary"] = switch outcome.total {
             case 0: "Nothing matches “\(query)”."
             case 1: "One post matches “\(query)”."
