@@ -1,9 +1,11 @@
 -- Remote objects deleted by their authors. A replayed or relayed `Create` (or `Update`) of one
--- never brings it back; kept 90 days, far longer than any signature's window.
+-- never brings it back. Kept 90 days for what the blog had; 2 days for ids it never saw (a
+-- Delete that overtook its Create), so the rows strangers can cause stay bounded.
 CREATE TABLE remote_tombstones (
     object_id     TEXT PRIMARY KEY,
     activity_id   TEXT,                       -- the Delete that removed it
-    deleted_at    REAL NOT NULL
+    deleted_at    REAL NOT NULL,
+    had_object    INTEGER NOT NULL DEFAULT 1  -- 0: deleted before it arrived
 );
 CREATE INDEX remote_tombstones_deleted_at ON remote_tombstones (deleted_at);
 

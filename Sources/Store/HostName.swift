@@ -7,7 +7,9 @@ public enum HostName {
     /// Lower-case ASCII (IDNA to punycode by Foundation's URL parser), without a trailing dot;
     /// nil when it is not a host.
     public static func normalized(_ host: String) -> String? {
-        var value = host
+        // `b%61d.example` is `bad.example` to a URL parser that decodes hosts (Foundation's
+        // `host` does): decoded first, so no spelling differs from the one compared.
+        guard var value = host.removingPercentEncoding else { return nil }
         while value.hasSuffix(".") { value.removeLast() }
         guard !value.isEmpty, !value.contains("/"), !value.contains("@") else { return nil }
         let encoded = URLComponents(string: "https://\(value)/")?.encodedHost ?? (value.allSatisfy(\.isASCII) ? value : nil)
@@ -18,7 +20,7 @@ public enum HostName {
 
     /// The normalized host of a URL, nil when it has none.
     public static func of(url: String) -> String? {
-        guard let host = URLComponents(string: url)?.encodedHost, !host.isEmpty else { return nil }
+        guard let host = URLComponents(string: url)?.host, !host.isEmpty else { return nil }
         return normalized(host)
     }
 }

@@ -20,7 +20,13 @@ extension Store {
     /// mentions go, their comments are rejected (hidden, kept for the record). Returns the paths
     /// of the posts whose discussion changed.
     public func block(_ kind: Block.Kind, _ value: String, reason: String? = nil, now: Date = Date()) throws -> Set<String> {
-        let value = kind == .actor ? value : (HostName.normalized(value) ?? value.lowercased())
+        var value = value
+        if kind != .actor {
+            guard let host = HostName.normalized(value) else {
+                throw StoreError.conflict("'\(value)' is not a domain name (write it as bad.example, without scheme, path or @)")
+            }
+            value = host
+        }
         return try write { db in
             try db.execute(sql: """
                 INSERT INTO blocks (kind, value, reason, created_at) VALUES (?, ?, ?, ?)
@@ -68,7 +74,7 @@ extension Store {
     /// For the inbox, in one read: whether the sender is blocked, and whether its host is
     /// marked failing or paused (then `hostIsBack` clears that).
     public func senderStatus(actorID: String) throws -> (blocked: Bool, hostTroubled: Bool) {
-        let host = HostName.of(url: actorID) ?? ""
+        let host = URLComponents(string: actorID)?.host?.lowercased() ?? ""  // as `deliveries.host` spells it
         return try read { db in
             (try Self.isBlocked(db, actorID: actorID),
              try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM hosts WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)"),
@@ -77,6 +83,7 @@ extension Store {
     }
 
     static func isBlocked(_ db: Database, actorID: String) throws -> Bool {
+        guard HostName.of(url: actorID) != nil else { return true }  // no readable host: never let in
         let domains = Self.domains(of: actorID)
         let marks = domains.map { _ in "?" }.joined(separator: ",")
         return try Bool.fetchOne(db.cachedStatement(sql: """

@@ -110,18 +110,32 @@ extension Store {
             removed = removed || db.changesCount > 0
             try db.execute(sql: "DELETE FROM pending_replies WHERE note_id = ? AND author_id = ?", arguments: [id, authorID])
             removed = removed || db.changesCount > 0
-            // Remembered only for what the blog had: servers send every deletion everywhere, and
-            // a row for each would grow without bound.
-            if removed { try Self.bury(db, id, activityID: activityID, now: now) }
+            if removed {
+                try Self.bury(db, id, activityID: activityID, now: now)
+            } else if try !Self.isKnown(db, id) {
+                // A Delete may overtake its Create (a retry, a slow queue): an id never seen is
+                // kept too, briefly (`pruneTombstones`), so the late Create finds it.
+                try Self.bury(db, id, activityID: activityID, now: now, hadObject: false)
+            }
             return path
         }
     }
 
-    static func bury(_ db: Database, _ id: String, activityID: String?, now: Date) throws {
+    /// Whether the id is a comment, mention or waiting reply (someone else's, as the caller
+    /// knows it is not the deleter's) or an actor: then a Delete of it buries nothing.
+    static func isKnown(_ db: Database, _ id: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM comments WHERE id = ?1) OR EXISTS (SELECT 1 FROM mentions WHERE id = ?1)
+                OR EXISTS (SELECT 1 FROM pending_replies WHERE note_id = ?1) OR EXISTS (SELECT 1 FROM remote_actors WHERE id = ?1)
+            """, arguments: [id]) ?? false
+    }
+
+    static func bury(_ db: Database, _ id: String, activityID: String?, now: Date, hadObject: Bool = true) throws {
         try db.execute(sql: """
-            INSERT INTO remote_tombstones (object_id, activity_id, deleted_at) VALUES (?, ?, ?)
-            ON CONFLICT(object_id) DO UPDATE SET activity_id = excluded.activity_id, deleted_at = excluded.deleted_at
-            """, arguments: [id, activityID, now.timeIntervalSince1970])
+            INSERT INTO remote_tombstones (object_id, activity_id, deleted_at, had_object) VALUES (?, ?, ?, ?)
+            ON CONFLICT(object_id) DO UPDATE SET activity_id = excluded.activity_id, deleted_at = excluded.deleted_at,
+                had_object = MAX(had_object, excluded.had_object)
+            """, arguments: [id, activityID, now.timeIntervalSince1970, hadObject])
     }
 
     /// When a remote object the blog had was deleted by its author, or nil.
@@ -137,10 +151,12 @@ extension Store {
         try write { db in try db.execute(sql: "DELETE FROM remote_tombstones WHERE object_id = ?", arguments: [id]) }
     }
 
-    /// Forgets tombstones older than `date`.
-    public func pruneTombstones(before date: Date) throws {
+    /// Forgets tombstones: of objects the blog had, after 90 days; of ids it never saw, after 2.
+    public func pruneTombstones(now: Date = Date()) throws {
+        let time = now.timeIntervalSince1970
         try write { db in
-            try db.execute(sql: "DELETE FROM remote_tombstones WHERE deleted_at < ?", arguments: [date.timeIntervalSince1970])
+            try db.execute(sql: "DELETE FROM remote_tombstones WHERE deleted_at < ? OR (had_object = 0 AND deleted_at < ?)",
+                           arguments: [time - 90 * 86_400, time - 2 * 86_400])
         }
     }
 

@@ -19,6 +19,19 @@ import Testing
         #expect(granted == Int(KeyFetchBudget.overallPerMinute), "fresh hosts in one minute: \(granted)")
     }
 
+    /// A host is charged only for fetches that go out: an exhausted overall budget does not
+    /// drain a host's share as well.
+    @Test func aRefusedFetchCostsTheHostNothing() {
+        let budget = KeyFetchBudget()
+        for n in 0..<Int(KeyFetchBudget.overallPerMinute) { #expect(budget.take(host: "h\(n).example", now: start)) }
+        for _ in 0..<100 { #expect(!budget.take(host: "victim.example", now: start)) }
+        // Six seconds on, the overall budget has 60 again; the victim's share was never touched.
+        let later = start.addingTimeInterval(6)
+        var granted = 0
+        for _ in 0..<100 where budget.take(host: "victim.example", now: later) { granted += 1 }
+        #expect(granted == Int(KeyFetchBudget.perHostPerMinute))
+    }
+
     @Test func aFailingHostIsLeftAlone() {
         let budget = KeyFetchBudget()
         budget.hostFailed("down.example", now: start)

@@ -194,6 +194,15 @@ class Blog:
         row = self.db().execute(sql, args).fetchone()
         return row[0] if row else None
 
+    def forget_automatic_replies(self):
+        """The one write the harness makes: the blog's record of automatic answers sent."""
+        path = self.root / "data" / "lectern.sqlite"
+        db = sqlite3.connect(str(path), timeout=5, isolation_level=None)
+        try:
+            db.execute("DELETE FROM automatic_replies")
+        finally:
+            db.close()
+
     def inbox_backlog(self) -> int:
         return self.scalar("SELECT COUNT(*) FROM inbox_queue")
 

@@ -133,6 +133,20 @@ import Federation
         #expect(HostName.normalized("b\u{0430}d.example") == "xn--bd-7kc.example")
         #expect(HostName.of(url: "https://Bad.Example.:443/users/x") == "bad.example")
         #expect(HostName.of(url: "https://b\u{0430}d.example/users/x") == "xn--bd-7kc.example")
+        // Percent-encoded: what a decoding URL parser would see.
+        #expect(HostName.of(url: "https://b%61d.example/users/x") == "bad.example")
+        #expect(Origin("https://b%61d.example/users/x") == nil, "an id disguising its host is no origin")
+    }
+
+    @Test func aDomainBlockMustBeADomain() throws {
+        let store = try Store.inMemory()
+        for bad in ["https://bad.example", "me@bad.example", "bad.example/path"] {
+            #expect(throws: StoreError.self, "\(bad)") { _ = try store.block(.domain, bad) }
+        }
+        _ = try store.block(.domain, "BAD.Example.")
+        #expect(try store.blocks().map(\.value) == ["bad.example"])
+        #expect(try store.isBlocked(actorID: "https://sub.bad.example./users/x"))
+        #expect(try store.isBlocked(actorID: "not a url"), "no readable host: blocked, never let in")
     }
 }
 

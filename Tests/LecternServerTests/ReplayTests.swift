@@ -85,6 +85,33 @@ import Testing
         }
     }
 
+    /// A Delete that overtakes its Create (a retry after a 503, a slow queue) still wins.
+    @Test func aDeleteBeforeItsCreateStillWins() async throws {
+        try await withBlog { (remote: FakeInstance, blog: BlogFixture) async throws in
+            let bob = remote.actorID("bob")
+            let noteID = remote.base.value + "/notes/overtaken"
+            #expect(try await remote.send(["id": bob + "/deletes/early", "type": "Delete", "actor": bob,
+                                           "object": ["id": noteID, "type": "Tombstone"]], as: "bob", to: blog.sharedInbox) == 202)
+            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            let note = blog.note(noteID, by: remote, "bob", inReplyTo: blog.postID, content: "<p>Late</p>")
+            #expect(try await remote.send(blog.create(note, by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
+            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try blog.store.comment(id: noteID) == nil)
+        }
+    }
+
+    /// A draft-cavage POST must cover `host`: without it nothing ties the signature to this blog.
+    @Test func aPostNotCoveringHostIsRefused() async throws {
+        try await withBlog { (remote: FakeInstance, blog: BlogFixture) async throws in
+            var parts = try remote.signedPost(like(remote, blog, "no-host"), as: "alice", to: blog.sharedInbox)
+            var header = CavageSignatureHeader(keyId: remote.keyID("alice"), algorithm: "rsa-sha256",
+                                               headers: ["(request-target)", "date", "digest"], signature: [])
+            header.signature = try remote.keys["alice"]!.sign(Array(try header.signingString(for: parts).utf8), algorithm: .rsaV15SHA256)
+            parts.setHeader("Signature", header.serialized)
+            #expect(try await remote.post(parts) == 401)
+        }
+    }
+
     /// A comment deleted by its author does not come back through another `Create` of the same
     /// note (a replay whose activity id was forgotten, a relay's late copy).
     @Test func aDeletedCommentStaysDeleted() async throws {

@@ -15,14 +15,17 @@ extension InboxProcessor {
     /// What a note by `authorID` becomes: a comment on a post, a reply kept for its parent, a
     /// mention for the owner's digest, an automatic answer (not public), or nothing (and why).
     func reply(_ note: APObject, authorID: String, activity: APObject?, now: Date) async throws -> Effects {
+        var note = note
         guard let noteID = note.id, Origin.same(noteID, authorID) else { return .ignored("not-author") }
         // However it came (delivered, announced, relayed, fetched up a thread): a block holds.
         if try store.isBlocked(actorID: authorID) { return .ignored("blocked") }
         guard let kind = note.kind, kind.canBeComment else { return .ignored(InboxOutcome.unsupportedType(note.types.first)) }
         guard let author = try store.remoteActor(id: authorID) else { return .ignored("unknown-object") }
         if let deletedAt = try store.tombstone(id: noteID) {
-            guard try await revived(noteID, of: authorID, after: deletedAt) else { return .ignored("deleted") }
+            // Back only as its origin serves it now; the copy that came is not trusted.
+            guard let current = try await revived(noteID, of: authorID, after: deletedAt) else { return .ignored("deleted") }
             try store.liftTombstone(id: noteID)
+            note = current
         }
         if let target = note.inReplyTo?.id, target.hasPrefix(urls.actor + "/notes/") {
             return try await answerToOurNote(note, noteID: noteID, authorID: authorID, target: target, now: now)
@@ -56,6 +59,8 @@ extension InboxProcessor {
     func comment(_ note: APObject, id: String, author: RemoteActor, path: String, parentID: String?, activity: APObject?,
                  now: Date) async throws -> Effects {
         if try store.isBlocked(actorID: author.id) { return .ignored("blocked") }
+        // Thread parents and settled replies come here without `reply`: deleted stays deleted.
+        if try store.tombstone(id: id) != nil { return .ignored("deleted") }
         guard let visibility = CommentConversion.visibility(note: note, activity: activity) else {
             // Followers-only or direct: nothing is stored; the author learns why, once a day per
             // post, and only at an inbox on their own server (never a third party's).
@@ -84,15 +89,18 @@ extension InboxProcessor {
 
     static let waitingForParent = "waiting-for-parent"
 
-    /// Whether a deleted object is back: its origin serves it again, edited after the deletion.
-    /// A replayed or relayed copy of the original is not enough, whatever it says.
-    private func revived(_ id: String, of authorID: String, after deletedAt: Date) async throws -> Bool {
+    /// A deleted object back again: as its origin serves it now, edited after the deletion, by
+    /// the same author. A replayed or relayed copy of the original is not enough, whatever it says.
+    private func revived(_ id: String, of authorID: String, after deletedAt: Date) async throws -> APObject? {
         let current: APObject?
         do { current = try await fetchObject(id, of: authorID) } catch {
-            return false  // gone (404/410) or unreachable: what cannot be confirmed stays deleted
+            return nil  // gone (404/410) or unreachable: what cannot be confirmed stays deleted
         }
-        guard let current, let edited = CommentConversion.date(current.updated) ?? CommentConversion.date(current.published) else { return false }
-        return edited > deletedAt
+        guard let current, current.id == id, current.kind?.canBeComment == true,
+              current.attributedTo.isEmpty || current.attributedTo.contains(authorID),
+              let edited = CommentConversion.date(current.updated) ?? CommentConversion.date(current.published),
+              edited > deletedAt else { return nil }
+        return current
     }
 
     /// The replies that waited for `parentID`, each attached and only then taken off the

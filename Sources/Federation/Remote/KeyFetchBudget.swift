@@ -47,15 +47,26 @@ final class KeyFetchBudget: Sendable {
                 if now.timeIntervalSince(failedAt) < Self.hostFailureMemory { return false }
                 state.failed[host] = nil
             }
-            if state.hosts.count > Self.maximumHosts { state.hosts = [:] }
-            var bucket = state.hosts[host] ?? Bucket(tokens: Self.perHostPerMinute, at: now)
             var overall = state.overall ?? Bucket(tokens: Self.overallPerMinute, at: now)
-            guard bucket.take(perMinute: Self.perHostPerMinute, now: now) else { return false }
-            state.hosts[host] = bucket
-            guard overall.take(perMinute: Self.overallPerMinute, now: now) else { return false }
+            var bucket = state.hosts[host] ?? Bucket(tokens: Self.perHostPerMinute, at: now)
+            // Both or neither: a host is charged only for fetches that go out.
+            var trial = bucket
+            guard trial.take(perMinute: Self.perHostPerMinute, now: now), overall.take(perMinute: Self.overallPerMinute, now: now) else {
+                state.overall = overall
+                return false
+            }
+            bucket = trial
             state.overall = overall
+            if state.hosts.count >= Self.maximumHosts { Self.forgetFull(&state.hosts, now: now) }
+            state.hosts[host] = bucket
             return true
         }
+    }
+
+    /// Forgets the buckets that have refilled (they hold nothing a fresh one would not); never
+    /// one still short of tokens, so filling the table cannot reset a drained host.
+    private static func forgetFull(_ hosts: inout [String: Bucket], now: Date) {
+        hosts = hosts.filter { $0.value.tokens + now.timeIntervalSince($0.value.at) * perHostPerMinute / 60 < perHostPerMinute }
     }
 
     /// `host` did not answer usefully: it is left alone for a while.

@@ -16,7 +16,9 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     public init?(_ url: String) {
         guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty,
-              parts.user == nil, parts.password == nil else { return nil }
+              parts.user == nil, parts.password == nil,
+              // No server names itself with a percent-encoded host; such an id is a disguise.
+              parts.encodedHost?.contains("%") != true else { return nil }
         self.scheme = scheme
         self.host = host.lowercased()
         port = parts.port ?? (scheme == "https" ? 443 : 80)

@@ -31,7 +31,11 @@ struct CavageVerifier {
             guard let digest = request.field("digest") else { throw SignatureError.digestMissing }
             try BodyDigest.verifyDigestHeader(digest, body: request.body)
         }
-        if signed.contains("host"), let audience {
+        // A server verifying for itself needs to know the request was meant for it: without a
+        // covered `host`, a delivery signed for any inbox path anywhere could be replayed here.
+        // (Mastodon, GoToSocial, Misskey, Pleroma, PeerTube and Lemmy all sign it.)
+        if let audience {
+            guard signed.contains("host") else { throw SignatureError.notCovered("host") }
             guard let host = request.field("host"), audience.contains(host) else {
                 throw SignatureError.wrongAudience(request.field("host") ?? "no host")
             }

@@ -113,7 +113,7 @@ public struct MaintenanceService: Service {
             try await OffPool.run { [store = blog.store] in
                 try store.pruneReceivedActivities(before: Date().addingTimeInterval(-30 * 86_400))
                 try store.pruneSeenSignatures()
-                try store.pruneTombstones(before: Date().addingTimeInterval(-90 * 86_400))
+                try store.pruneTombstones()
             }
             let settled = try await blog.inboxProcessor().settlePendingReplies()
             if !settled.posts.isEmpty { changed(settled.posts) }
