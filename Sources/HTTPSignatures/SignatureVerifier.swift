@@ -68,8 +68,12 @@ public struct SignatureVerifier: Sendable {
     /// Checks with the cached key, then once with a refreshed one if that failed.
     private func withKey(_ keyId: String, _ keys: some SignatureKeyProvider,
                          _ check: (PublicKey) throws -> Bool) async throws -> Bool {
-        if try check(try await key(keyId, keys, refresh: false)) { return true }
-        return try check(try await key(keyId, keys, refresh: true))
+        let cached = try await key(keyId, keys, refresh: false)
+        if try check(cached) { return true }
+        // A refresh inside `refetchInterval` hands back the same key: checking it again would
+        // only double the CPU a refused request costs.
+        let refreshed = try await key(keyId, keys, refresh: true)
+        return refreshed.isSameParsedKey(as: cached) ? false : try check(refreshed)
     }
 
     private func key(_ keyId: String, _ keys: some SignatureKeyProvider, refresh: Bool) async throws -> PublicKey {

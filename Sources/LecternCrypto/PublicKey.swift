@@ -33,6 +33,10 @@ public struct PublicKey: Sendable {
 
     public var type: KeyType { key.type! }
 
+    /// Whether both are the one parsed key (not merely equal numbers): a check already made with
+    /// one need not be made again with the other.
+    public func isSameParsedKey(as other: PublicKey) -> Bool { key === other.key }
+
     /// The RSA public exponent's size in bits (17 for 65537); nil for other keys.
     public var rsaExponentBits: Int? { key.rsaExponentBits }
 

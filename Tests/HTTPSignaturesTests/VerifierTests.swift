@@ -373,3 +373,43 @@ import LecternCrypto
         #expect(Base64.decode(text) == nil)
     }
 }
+
+/// What a request may cost before it is refused, and whom it may be addressed to.
+@Suite struct BoundedVerificationTests {
+    let now = RoundTripTests.now
+
+    /// RFC 9421: one label is verified, the first that passes the policy; a valid second label
+    /// behind a bad first one is never reached (each would cost a key fetch and an RSA check).
+    @Test func onlyTheFirstLabelIsVerified() async throws {
+        let other = try PrivateKey.generate(.rsa(bits: 2048))
+        var first = HTTPRequestParts.delivery(), second = HTTPRequestParts.delivery()
+        var badSigner = RFC9421Signer(keyId: RoundTripTests.keyId, key: other)
+        badSigner.label = "bad"
+        try badSigner.sign(&first, now: now)
+        try RFC9421Signer(keyId: RoundTripTests.keyId, key: RoundTripTests.rsa).sign(&second, now: now)
+        var both = second
+        both.setHeader("Signature-Input", first.field("signature-input")! + ", " + second.field("signature-input")!)
+        both.setHeader("Signature", first.field("signature")! + ", " + second.field("signature")!)
+        _ = try await SignatureVerifier(now: now).verify(second, keys: RoundTripTests.keys(RoundTripTests.rsa))
+        await #expect(throws: SignatureError.badSignature) {
+            _ = try await SignatureVerifier(now: now).verify(both, keys: RoundTripTests.keys(RoundTripTests.rsa))
+        }
+    }
+
+    /// The audience: a covered host (or the target URI) must be one of the server's own.
+    @Test func theHostMustBeOurs() async throws {
+        let keys = RoundTripTests.keys(RoundTripTests.rsa)
+        for scheme in [VerifiedSignature.Scheme.cavage, .rfc9421] {
+            let signed = try RoundTripTests.signed(scheme, RoundTripTests.rsa, .delivery(), at: now)
+            let ours = SignatureAudience(authorities: [signed.authority.uppercased() + "."])
+            _ = try await SignatureVerifier(now: now, audience: ours).verify(signed, keys: keys)
+            let elsewhere = SignatureAudience(authorities: ["elsewhere.example"])
+            await #expect(throws: SignatureError.wrongAudience(signed.authority)) {
+                _ = try await SignatureVerifier(now: now, audience: elsewhere).verify(signed, keys: keys)
+            }
+        }
+        #expect(SignatureAudience.normalized("Blog.Example.:443", scheme: "https") == "blog.example")
+        #expect(SignatureAudience.normalized("[::1]:443", scheme: "https") == "[::1]")
+        #expect(SignatureAudience.normalized("blog.example:8443", scheme: "https") == "blog.example:8443")
+    }
+}
