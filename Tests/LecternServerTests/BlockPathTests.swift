@@ -88,6 +88,27 @@ import Federation
         }
     }
 
+    /// A follower whose inbox is on another server would aim every post at a third party: the
+    /// follow is dropped and no Accept goes out; a shared inbox elsewhere is not used.
+    @Test func aFollowerMustReceiveOnItsOwnServer() async throws {
+        try await withBlog { remote, blog in
+            let alice = remote.actorID("alice")
+            let document: [String: Any] = [
+                "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
+                "id": alice, "type": "Person", "preferredUsername": "alice", "inbox": "https://victim.example/inbox/alice",
+                "endpoints": ["sharedInbox": "https://victim.example/inbox"],
+                "publicKey": ["id": alice + "#main-key", "owner": alice, "publicKeyPem": try remote.keys["alice"]!.publicKey.pemSPKI()],
+            ]
+            remote.serve("/users/alice", document)
+            #expect(try await remote.send(["id": alice + "/follows/aimed", "type": "Follow", "actor": alice, "object": blog.actor],
+                                          as: "alice", to: blog.sharedInbox) == 202)
+            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try !blog.store.isFollower(alice))
+            #expect(try blog.store.deliveryStats().queued == 0, "no Accept to a third party")
+            #expect(try blog.store.remoteActor(id: alice)?.sharedInbox == nil)
+        }
+    }
+
     /// Keys outside Mastodon's range (RSA 2048–4096 bits) are refused before any signature is
     /// checked with them.
     @Test func aWeakKeyIsRefused() async throws {

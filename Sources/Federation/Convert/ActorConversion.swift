@@ -21,9 +21,13 @@ enum ActorConversion {
         let domain = HostName.display(origin.host) + (origin.port == defaultPort ? "" : ":\(origin.port)")
         let handle = object.string("preferredUsername").map { "@\(DisplayText.username($0))@\(domain)" }
         let name = object.string("name").map { DisplayText.name($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        // A shared inbox elsewhere is not the actor's server's to name: deliveries use the inbox.
+        let sharedInbox = (endpoints?["sharedInbox"] as? String).flatMap(WebURL.parse).flatMap { Origin.same($0, id) ? $0 : nil }
         return RemoteActor(id: id, handle: handle, name: name, url: webURL(object, "url"), icon: imageURL(object, "icon"),
-                           inbox: inbox, sharedInbox: (endpoints?["sharedInbox"] as? String).flatMap(WebURL.parse))
+                           inbox: inbox, sharedInbox: sharedInbox)
     }
+
+    static let maximumKeys = 8
 
     /// The keys an actor document lists (`publicKey`: one object or an array) that name this
     /// actor as their owner (or no owner) and sit on its origin.
@@ -31,7 +35,9 @@ enum ActorConversion {
         let raw: [[String: Any]]
         if let one = document["publicKey"] as? [String: Any] { raw = [one] }
         else { raw = document["publicKey"] as? [[String: Any]] ?? [] }
-        return raw.compactMap { key in
+        // A handful is what any server lists (a main key, a rotated one); a document listing
+        // thousands would be thousands of rows per fetch.
+        return raw.prefix(maximumKeys).compactMap { key in
             guard let id = key["id"] as? String, let pem = key["publicKeyPem"] as? String,
                   (key["owner"] as? String ?? owner) == owner, Origin.same(id, owner) else { return nil }
             return (id, pem)

@@ -7,6 +7,9 @@ extension InboxProcessor {
     func follow(_ activity: APObject, actorID: String, now: Date) throws -> Effects {
         guard let followID = activity.id, isBlogActor(activity.object?.id) else { return .ignored("not-for-us") }
         guard let follower = try store.remoteActor(id: actorID) else { return .ignored("unknown-object") }
+        // Every post would be delivered there: only to the follower's own server, never a third
+        // party's (fake followers must not aim the blog's fan-out at someone else).
+        guard Origin.same(follower.inbox, actorID) else { return .ignored("inbox-elsewhere") }
         try store.addFollower(actorID: actorID, followActivityID: followID, now: now)
         try outbox.send(activities.accept(followID: followID, follower: actorID), to: [follower.inbox], now: now)
         return .applied("follow")
