@@ -33,7 +33,8 @@ import Testing
     }
 
     func leftovers(_ root: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".public.") }
+        // `.public.previous` is the spare the next build fills, not a leftover.
+        try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".public.") && $0 != ".public.previous" }
     }
 
     /// The inode of each post page: a rename into place changes it, whatever the clock says.

@@ -32,12 +32,16 @@ public struct BuildReport: Sendable, Equatable {
 /// Puts a build's files into `public/` so that a reader, and a build killed at any moment, sees the
 /// old site or the new one whole, never a mix.
 ///
-/// Every build makes a complete new tree in a staging folder beside `public/` and swaps it in
-/// with one `renameat2(RENAME_EXCHANGE)`: files that did not change are hard-linked from the old
-/// tree (no byte rewritten), changed ones rendered. Any error removes the staging folder and
-/// leaves `public/` as it was; a staging folder left by a killed build is removed by the next.
-/// (Small builds used to move each changed file into place with its own `rename`: a `kill -9`
-/// halfway left `public/` half old, half new.)
+/// Every build makes a complete new tree beside `public/` and swaps it in with one
+/// `renameat2(RENAME_EXCHANGE)`. The tree it fills is the one the last swap took out
+/// (`.public.previous`, the spare), brought up to date: only files that differ from it are
+/// unlinked and written anew (never in place: unchanged files are hard links shared with the live
+/// tree), so a one-post rebuild stays a handful of writes. Without a trusted spare (the first
+/// build, or one killed while filling it, which removed its manifest first), a fresh staging folder
+/// is filled with hard links to the live tree's unchanged files. Any error leaves `public/` as it
+/// was; a staging folder left by a killed build is removed by the next. (Small builds used to move
+/// each changed file into place with its own `rename`: a `kill -9` halfway left `public/` half
+/// old, half new.)
 struct OutputWriter {
     let publicFolder: URL
 
@@ -59,13 +63,40 @@ struct OutputWriter {
         // The same paths as last time (all kept, none added): written in the order read, not sorted again.
         if kept == previous.files.count && manifest.files.count == kept { manifest.sortedPaths = previous.sortedPaths }
         StagingFolders.removeLeftovers(beside: publicFolder)
-        let staging = StagingFolders.new(for: publicFolder)
-        defer { try? FileManager.default.removeItem(at: staging) }  // after the swap, the old tree
-        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        let spare = StagingFolders.spare(for: publicFolder)
+        let base = PreviousOutput.survey(spare)
+        let staging: URL
+        if !base.manifest.files.isEmpty {
+            // Untrusted from here until the swap: a build killed now leaves a spare with no
+            // manifest, which the next build does not reuse.
+            try FileManager.default.removeItem(at: spare.appendingPathComponent(BuildManifest.folder))
+            staging = spare
+            for (path, fingerprint) in base.manifest.files where manifest.files[path] != fingerprint {
+                Self.unlinkFile(path, in: staging)
+                if manifest.files[path] == nil { Self.removeEmptyFolders(above: path, in: staging) }
+            }
+        } else {
+            try? FileManager.default.removeItem(at: spare)
+            staging = StagingFolders.new(for: publicFolder)
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        }
+        var swappedIn = false
+        defer {
+            // Before the swap: a fresh folder goes (the spare, without its manifest, is simply not
+            // reused). After it: what was live is the next build's spare.
+            if staging != spare {
+                if swappedIn { _ = rename(staging.path, spare.path) } else { try? FileManager.default.removeItem(at: staging) }
+            }
+        }
         try FolderTree.make(Set(files.map { ($0.path as NSString).deletingLastPathComponent }), in: staging)
         let outcomes = try ParallelMap.map(files) { file -> Outcome in
+            if base.manifest.files[file.path] == file.fingerprint, !base.missing.contains(file.path) {
+                // Already in the spare; new to readers unless the live tree has it too.
+                return previous.files[file.path] == file.fingerprint ? .reused : .restored
+            }
             let target = staging.appendingPathComponent(file.path).path
             let old = publicFolder.appendingPathComponent(file.path).path
+            Self.unlinkFile(file.path, in: staging)  // what stood there may be a link shared with the live tree
             if previous.files[file.path] == file.fingerprint, !survey.missing.contains(file.path), link(old, target) == 0 {
                 _ = link(old + ".gz", target + ".gz")  // absent when the file was not worth compressing
                 return .reused
@@ -77,6 +108,7 @@ struct OutputWriter {
         // The old tree lands in `staging`, removed on return. The work alongside hears whether
         // the new tree is served before it commits (after one rename: nothing to overlap).
         let swapped = Swift.Result { try AtomicSwap.replace(live: publicFolder, with: staging) }
+        swappedIn = (try? swapped.get()) != nil
         try alongside { _ = try swapped.get() }
         _ = try swapped.get()
         let reused = outcomes.filter { $0 == .reused }.count
@@ -102,7 +134,23 @@ struct OutputWriter {
 
     // MARK: files
 
-    private enum Outcome { case reused, rendered, copied }
+    /// Removes a file and its compressed copy from `folder`, if there.
+    private static func unlinkFile(_ path: String, in folder: URL) {
+        let target = folder.appendingPathComponent(path).path
+        _ = unlink(target)
+        _ = unlink(target + ".gz")
+    }
+
+    /// Removes the folders above a removed file that are now empty (a deleted post's).
+    private static func removeEmptyFolders(above path: String, in folder: URL) {
+        var parent = (path as NSString).deletingLastPathComponent
+        while !parent.isEmpty, parent != "/", rmdir(folder.appendingPathComponent(parent).path) == 0 {
+            parent = (parent as NSString).deletingLastPathComponent
+        }
+    }
+
+    /// `restored`: the spare already held it, though the live tree does not (it counts as written).
+    private enum Outcome { case reused, restored, rendered, copied }
 
     /// Writes `file` at `target` (and `target.gz` when compressing pays off).
     private func render(_ file: OutputFile, to target: String) throws -> Outcome {

@@ -15,6 +15,12 @@ enum StagingFolders {
             .appendingPathComponent("\(prefix(for: live))\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     }
 
+    /// The tree the last swap took out, which the next build brings up to date and swaps in:
+    /// `.public.previous` beside `public/`.
+    static func spare(for live: URL) -> URL {
+        live.deletingLastPathComponent().appendingPathComponent(".\(live.lastPathComponent).previous")
+    }
+
     /// Removes what killed builds left beside `live`.
     static func removeLeftovers(beside live: URL) {
         let parent = live.deletingLastPathComponent(), prefix = prefix(for: live)
