@@ -124,7 +124,9 @@ public enum SiteBackup {
         let blog = try Blog.open(root: root)
         let report = try blog.build()
         let owner = try FileManager.default.attributesOfItem(atPath: root.path)
-        for folder in ["data", "public"] { try giveOwnership(of: root.appendingPathComponent(folder), like: owner) }
+        for folder in ["data", "public", ".public.previous"] where FileManager.default.fileExists(atPath: root.appendingPathComponent(folder).path) {
+            try giveOwnership(of: root.appendingPathComponent(folder), like: owner)
+        }
         return (parts, report.written)
     }
 

@@ -64,7 +64,11 @@ struct OutputWriter {
         if kept == previous.files.count && manifest.files.count == kept { manifest.sortedPaths = previous.sortedPaths }
         StagingFolders.removeLeftovers(beside: publicFolder)
         let spare = StagingFolders.spare(for: publicFolder)
-        let base = PreviousOutput.survey(spare)
+        // Only a spare of our own: one left by a build run as another user (root, say) could not
+        // be brought up to date, and is replaced by a fresh tree instead.
+        var owner = stat()
+        let ownSpare = stat(spare.path, &owner) == 0 && owner.st_uid == geteuid()
+        let base = ownSpare ? PreviousOutput.survey(spare) : PreviousOutput()
         let staging: URL
         if !base.manifest.files.isEmpty {
             // Untrusted from here until the swap: a build killed now leaves a spare with no
@@ -85,7 +89,7 @@ struct OutputWriter {
             // Before the swap: a fresh folder goes (the spare, without its manifest, is simply not
             // reused). After it: what was live is the next build's spare.
             if staging != spare {
-                if swappedIn { _ = rename(staging.path, spare.path) } else { try? FileManager.default.removeItem(at: staging) }
+                if !swappedIn || rename(staging.path, spare.path) != 0 { try? FileManager.default.removeItem(at: staging) }
             }
         }
         try FolderTree.make(Set(files.map { ($0.path as NSString).deletingLastPathComponent }), in: staging)
