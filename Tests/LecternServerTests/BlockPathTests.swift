@@ -52,6 +52,21 @@ import Federation
         }
     }
 
+    /// A `keyId` on a blocked server is never fetched, even when the activity's actor is not
+    /// blocked (a signature naming someone else's key is refused anyway; it must cost nothing).
+    @Test func aKeyOnABlockedServerIsNotFetched() async throws {
+        try await withBlog { remote, blog in
+            _ = try blog.store.block(.domain, "localhost")
+            let port = remote.base.value.split(separator: ":").last!
+            let keyID = "http://localhost:\(port)/users/alice#main-key"
+            let like: [String: Any] = ["id": remote.actorID("alice") + "/likes/blocked-key", "type": "Like",
+                                       "actor": remote.actorID("alice"), "object": blog.postID]
+            let before = remote.getCount("/users/alice")
+            #expect(try await remote.post(try remote.signedPost(like, as: "alice", to: blog.sharedInbox, keyID: keyID)) == 401)
+            #expect(remote.getCount("/users/alice") == before, "the blocked server was asked for the key")
+        }
+    }
+
     /// A WebFinger answer (the owner's handle, `lectern move`) naming a blocked actor is refused,
     /// and the actor is not fetched.
     @Test func aWebFingerAnswerNamingABlockedActorIsRefused() async throws {

@@ -82,6 +82,8 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
         case .failed(let error)?: throw error
         case nil: break
         }
+        // A key on a blocked server is not fetched (whoever the activity names as its actor).
+        if try store.isBlocked(actorID: keyId) { throw SignatureError.keyUnavailable("\(keyId) is on a blocked server") }
         guard let host = HostName.of(url: keyId), budget.take(host: host, now: now) else {
             throw SignatureError.keyTemporarilyUnavailable("key lookups to \(HostName.of(url: keyId) ?? keyId) are over their budget")
         }
