@@ -60,7 +60,11 @@ extension Blog {
     public func loadContent(now: Date = Date()) throws -> (sync: PostSync, content: SiteContent) {
         let content = try ContentLoader(root: root, timeZone: config.timeZone)
             .load(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture, now: now)
-        return (try activityPub.reload(content: content, now: now), content)
+        // Federation sees only what is published, whatever a preview builds: a draft or a post
+        // dated ahead is never recorded, announced or served as an Article.
+        var published = content
+        published.posts = content.posts.filter { !$0.draft && $0.date <= now }
+        return (try activityPub.reload(content: published, now: now), content)
     }
 
     /// Runs `body` holding `data/build.lock` (an advisory lock: another process's build waits).

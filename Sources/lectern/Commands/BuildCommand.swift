@@ -10,7 +10,7 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var siteOptions: SiteOptions
 
-    @Flag(help: "Include posts and pages marked draft: true.")
+    @Flag(help: "Include posts and pages marked draft: true (a preview: never announced to followers).")
     var drafts = false
 
     @Flag(help: "Include posts dated in the future (a preview; normally they wait for their date).")

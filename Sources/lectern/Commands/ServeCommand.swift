@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Rebuild and publish when content, theme or static files change.")
     var watch = false
 
-    @Flag(help: "Include drafts.")
+    @Flag(help: "Include drafts (a preview: shown on the pages, never announced to followers).")
     var drafts = false
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")

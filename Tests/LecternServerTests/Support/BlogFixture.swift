@@ -35,7 +35,7 @@ final class BlogFixture: Sendable {
     /// `background: false` leaves the workers off (tests drive deliveries themselves).
     init(remote: FakeInstance, extraConfig: String = "", owner: String? = nil, privateAddresses: Bool = true,
          background: Bool = true, requestTimeout: TimeAmount = LecternServer.requestTimeout,
-         busyTimeout: TimeInterval = 5, admin: Bool = false) async throws {
+         busyTimeout: TimeInterval = 5, admin: Bool = false, drafts: Bool = false) async throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-e2e-\(UUID().uuidString)")
         try SiteScaffold.create(at: root)
         port = try freePort()
@@ -50,6 +50,8 @@ final class BlogFixture: Sendable {
         options.logger = Logger(label: "blog")
         options.logger.logLevel = ProcessInfo.processInfo.environment["LECTERN_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .error
         options.busyTimeout = busyTimeout
+        options.includeDrafts = drafts  // as `lectern serve --drafts`
+        options.includeFuture = drafts
         let exported = admin ? AdminServer.metrics() : nil
         if let (metrics, _) = exported { options.metrics = metrics }
         let adminPort = admin ? try freePort() : nil

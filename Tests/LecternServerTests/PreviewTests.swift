@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import LecternServer
+
+/// A writer previewing (`lectern serve --drafts`) sees drafts and posts dated ahead; followers
+/// never hear of them (issue 37).
+@Suite(.serialized) struct PreviewTests {
+    @Test func draftsAndPostsDatedAheadAreNeverAnnounced() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, drafts: true)
+        defer { blog.stop() }
+        try await blog.follow(by: remote, "alice")
+        let posts = blog.root.appendingPathComponent("content/posts")
+        // Dated now: older posts are recorded without being announced anyway.
+        let now = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60))
+        let ahead = ISO8601DateFormatter().string(from: Date().addingTimeInterval(30 * 86_400))
+        for (file, text) in [("secret.md", "---\ntitle: Secret plans\ndate: \(now)\ndraft: true\n---\nNot yet.\n"),
+                             ("later.md", "---\ntitle: Next month\ndate: \(ahead)\n---\nLater.\n"),
+                             ("now.md", "---\ntitle: Out now\ndate: \(now)\n---\nPublished.\n")] {
+            try text.write(to: posts.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        try blog.rebuild()
+        func announced() -> [String] {
+            remote.activities(type: "Create").compactMap { ($0.activity["object"] as? [String: any Sendable])?["name"] as? String }
+        }
+        #expect(try await eventually(within: 10) { announced().contains("Out now") }, "the published post is announced")
+        try await Task.sleep(for: .seconds(1))  // time for more, if more were coming
+        #expect(!announced().contains("Secret plans") && !announced().contains("Next month"), "\(announced())")
+        #expect(try blog.store.publishedPosts().allSatisfy { !["Secret plans", "Next month"].contains($0.title) })
+        let home = try await blog.get("/").body
+        #expect(home.contains("Secret plans") && home.contains("Next month"), "the preview shows them to the writer")
+    }
+}
