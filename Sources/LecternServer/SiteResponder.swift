@@ -46,6 +46,14 @@ struct SiteResponder: HTTPResponder {
             return Response(status: .movedPermanently, headers: [.location: target + query, .contentLength: "0"])
         }
         if case .response(let response) = try await files.answer(request, context: context) { return response }
+        // HEAD is GET without the body (RFC 9110 §9.3.2), for every route: uptime probes and
+        // link checkers ask WebFinger, NodeInfo and the actor that way.
+        if request.method == .head {
+            var head = request.head
+            head.method = .get
+            let response = try await answer(Request(head: head, body: request.body), context: context)
+            return Response(status: response.status, headers: response.headers, body: .head(length: response.body.contentLength))
+        }
         do {
             let response = try await routes.respond(to: request, context: context)
             if response.status != .notFound { return response }

@@ -89,7 +89,7 @@ struct PostNegotiation: Sendable {
     private static func json(_ data: Data, status: HTTPResponse.Status, head: Bool) -> Response {
         var response = ActivityPubRoutes.json(data, status: status)
         response.headers[.vary] = "Accept"
-        if head { response.body = .init() }
+        if head { response.body = .head(length: data.count) }
         return response
     }
 }
