@@ -27,7 +27,7 @@ struct Lectern: AsyncParsableCommand {
                 // The sources' walk runs on a thread of its own while the blog opens.
                 try await BuildCommand.build(request, sources: SourceWalk(root: request.root))
             } catch {
-                exit(withError: error)
+                fail(error)
             }
         }
         do {
@@ -42,8 +42,19 @@ struct Lectern: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
             exit(withError: ExitCode.failure)
         } catch {
-            exit(withError: error)
+            fail(error)
         }
+    }
+
+    /// Any other failure, usage mistakes included, as docs/cli.md says: `error: …` (with
+    /// argument-parser's usage lines after it) and exit status 1. Help, `--version` and a
+    /// command's own exit status pass through unchanged.
+    static func fail(_ error: any Error) -> Never {
+        if error is ExitCode || exitCode(for: error) == .success { exit(withError: error) }
+        var message = fullMessage(for: error)
+        if message.hasPrefix("Error: ") { message = String(message.dropFirst("Error: ".count)) }
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        exit(withError: ExitCode.failure)
     }
 
     /// The command named first, parsed on its own: argument-parser otherwise reflects over all

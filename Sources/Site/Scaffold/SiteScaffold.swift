@@ -28,8 +28,13 @@ public enum SiteScaffold {
 
     /// Writes `content/posts/YYYY-MM-DD-slug.md` for a new post and returns its path.
     public static func newPost(in root: URL, title: String, date: Date = Date(), timeZone: TimeZone) throws -> URL {
-        let slug = Slug.make(title)
-        guard !slug.isEmpty else { throw SiteError.io(path: title, message: "the title needs letters or digits") }
+        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw SiteError.io(path: title, message: "the title is empty")
+        }
+        // A title with no letters or digits (`🚀`) is a title still: the post gets a slug of its
+        // own, written into its front matter, as the build would need one.
+        let fromTitle = Slug.make(title)
+        let slug = fromTitle.isEmpty ? "post-\(Int(date.timeIntervalSince1970))" : fromTitle
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
@@ -42,7 +47,8 @@ public enum SiteScaffold {
         }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let escaped = title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        let text = "---\ntitle: \"\(escaped)\"\ndate: \(formatter.string(from: date))\ntags: []\ndraft: true\n---\n\nWrite here.\n"
+        let slugLine = fromTitle.isEmpty ? "slug: \(slug)\n" : ""
+        let text = "---\ntitle: \"\(escaped)\"\n\(slugLine)date: \(formatter.string(from: date))\ntags: []\ndraft: true\n---\n\nWrite here.\n"
         try Data(text.utf8).write(to: url)
         return url
     }
