@@ -12,6 +12,17 @@ public enum SiteError: Error, Equatable, CustomStringConvertible {
     case config(file: String, line: Int?, message: String)
     /// Reading or writing the file system failed.
     case io(path: String, message: String)
+    /// Several sources are broken: each is named, so one build shows every file to fix.
+    case several([SiteError])
+
+    /// The errors of one pass over the sources: thrown as one, or as `several`; nil when none.
+    /// An error of another kind than ours (none is expected) is thrown as it is.
+    static func combined(_ errors: [any Error]) throws {
+        guard let first = errors.first else { return }
+        let ours = errors.compactMap { $0 as? SiteError }
+        guard ours.count == errors.count else { throw errors.first { !($0 is SiteError) } ?? first }
+        throw ours.count == 1 ? ours[0] : SiteError.several(ours)
+    }
 
     public var description: String {
         switch self {
@@ -23,6 +34,8 @@ public enum SiteError: Error, Equatable, CustomStringConvertible {
             return "template \(Self.place(name, line)): \(message)"
         case let .io(path, message):
             return "\(path): \(message)"
+        case let .several(errors):
+            return "\(errors.count) files cannot be built:\n" + errors.map { "  " + $0.description }.joined(separator: "\n")
         }
     }
 

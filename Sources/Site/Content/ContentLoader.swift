@@ -54,7 +54,8 @@ public struct ContentLoader: Sendable {
         // Parsing is independent per file: spread it over the cores.
         let previous = cache
         // Each post with whether it was parsed afresh (its source is new or changed).
-        let loaded = try ParallelMap.map(postFiles) { file, info -> (Post, FileStamp?, Bool) in
+        // Every file is tried, and every broken one named at once (not the first alone).
+        let attempts = ParallelMap.map(postFiles) { file, info in Result { () throws -> (Post, FileStamp?, Bool) in
             let stamp = FileStamp(info)
             if previous.stamps[file] == stamp, var cached = previous.posts[file] {
                 // Unchanged: not even read (see RenderedCache). Marked only when it is not yet:
@@ -69,14 +70,16 @@ public struct ContentLoader: Sendable {
             cached.markdown = try FrontMatter.split(source, file: file).body
             cached.bodyIsLoaded = true
             return (cached, stamp, false)
-        }
+        } }
+        let pageAttempts = ParallelMap.map(pageFiles) { file in Result { try parser.page(source: try read(file), file: file) } }
+        let (loaded, postErrors) = Self.split(attempts), (pages, pageErrors) = Self.split(pageAttempts)
+        try SiteError.combined(postErrors + pageErrors)
         let posts = loaded.map(\.0)
         let sourcesRead = loaded.count { $0.0.bodyIsLoaded }  // a post served by its stamp is not read
         cache.posts = Dictionary(uniqueKeysWithValues: posts.map { ($0.sourcePath, $0) })
         cache.stamps = Dictionary(uniqueKeysWithValues: loaded.compactMap { post, stamp, _ in stamp.map { (post.sourcePath, $0) } })
         // Excerpts of posts whose source changed are stale (those of removed posts are never asked for).
         for (post, _, afresh) in loaded where afresh { cache.excerpts[post.sourcePath] = nil }
-        let pages = try ParallelMap.map(pageFiles) { try parser.page(source: try read($0), file: $0) }
         let wanted = posts.filter { includeDrafts || !$0.draft }
         var content = SiteContent(
             posts: wanted.filter { includeFuture || $0.date <= now }.sorted { ($0.date, $0.path) > ($1.date, $1.path) },
@@ -87,6 +90,18 @@ public struct ContentLoader: Sendable {
         content.sourcesRead = sourcesRead
         try checkUniqueURLs(&content)
         return content
+    }
+
+    /// What succeeded, and the errors, in order.
+    private static func split<T>(_ results: [Result<T, any Error>]) -> ([T], [any Error]) {
+        var values: [T] = [], errors: [any Error] = []
+        for result in results {
+            switch result {
+            case .success(let value): values.append(value)
+            case .failure(let error): errors.append(error)
+            }
+        }
+        return (values, errors)
     }
 
     private func checkUniqueURLs(_ content: inout SiteContent) throws {
