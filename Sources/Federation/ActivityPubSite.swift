@@ -47,6 +47,8 @@ public final class ActivityPubSite: Sendable {
     private let discovery: Discovery
     /// Remote public keys, fetched (signed by the instance actor) and cached in the store.
     public let remoteKeys: RemoteKeyProvider
+    /// The hosts signed requests may be addressed to, read from the configuration once.
+    public let audience: SignatureAudience
 
     /// `published` is the actor's creation time; by default, when its key was made.
     public init(config: SiteConfig, store: Store, keys: KeyStore, published: Date? = nil) throws {
@@ -79,6 +81,7 @@ public final class ActivityPubSite: Sendable {
         let fetcher = RemoteFetcher(client: HTTPClient(allowPrivateAddresses: config.federation.allowPrivateAddresses),
                                     instanceKeyID: urls.instanceKeyID, instanceKey: { try keysInUse.instance.value })
         remoteKeys = RemoteKeyProvider(fetcher: fetcher, store: store)
+        audience = SignatureAudience(config: config)
     }
 
     /// Reads both keys now: what a server does before it listens or takes new settings, so that
@@ -100,7 +103,7 @@ public final class ActivityPubSite: Sendable {
 
     /// Verifies a signed GET (authorized fetch). Throws `SignatureError` saying why not.
     public func verifyFetch(_ request: HTTPRequestParts, now: Date = Date()) async throws -> VerifiedSignature {
-        try await SignatureVerifier(now: now, audience: SignatureAudience(config: config)).verify(request, keys: remoteKeys)
+        try await SignatureVerifier(now: now, audience: audience).verify(request, keys: remoteKeys)
     }
 
     /// Whether a verified key belongs to a blocked actor or domain.

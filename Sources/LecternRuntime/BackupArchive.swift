@@ -74,14 +74,19 @@ enum BackupArchive {
         return nil
     }
 
-    /// After unpacking: nothing but files and folders (in case tar and its listing ever disagree).
+    /// After unpacking: nothing but files and folders, and no file with a second name (a hard
+    /// link unpacks as a plain file), in case tar and its listing ever disagree. Fails closed.
     static func checkUnpacked(_ folder: URL) throws {
-        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return }
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else {
+            throw SiteBackup.Failure("cannot read the unpacked archive in \(folder.path): refused, nothing restored")
+        }
         for case let path as String in walker {
             var info = stat()
-            guard lstat(folder.appendingPathComponent(path).path, &info) == 0 else { continue }
+            guard lstat(folder.appendingPathComponent(path).path, &info) == 0 else {
+                throw SiteBackup.Failure("cannot inspect the unpacked '\(path)': refused, nothing restored")
+            }
             let type = info.st_mode & S_IFMT
-            if type != S_IFREG && type != S_IFDIR {
+            if type != S_IFREG && type != S_IFDIR || (type == S_IFREG && info.st_nlink > 1) {
                 throw SiteBackup.Failure("the archive unpacked '\(path)', which is neither a file nor a folder: refused, nothing restored")
             }
         }

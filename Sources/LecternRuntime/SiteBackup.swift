@@ -165,6 +165,7 @@ public enum SiteBackup {
         guard process.terminationStatus == 0 else {
             throw Failure("tar failed: " + String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        return (try? String(contentsOf: listing, encoding: .utf8)) ?? ""
+        // Unreadable output is an error, never an empty listing: restore trusts what this says.
+        return String(decoding: try Data(contentsOf: listing), as: UTF8.self)
     }
 }

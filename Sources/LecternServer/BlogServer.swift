@@ -1,6 +1,5 @@
 import Federation
 import Foundation
-import HTTPSignatures
 import Hummingbird
 import LecternRuntime
 import Logging
@@ -58,7 +57,7 @@ public final class BlogServer: Sendable {
                                 onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let blog = blog, inboxSignal = inboxSignal
         let interactions = LecternServer.Interactions(gate: InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys,
-                                                                                    audience: SignatureAudience(config: blog.config),
+                                                                                    audience: blog.activityPub.audience,
                                                                                     counter: blog.inboxCounter)) { inboxSignal.signal() }
         var logger = blog.logger
         logger[metadataKey: "component"] = "http"

@@ -90,8 +90,10 @@ public struct InboxGate: Sendable {
             if type == "Delete", activity.id("object") == actor, try store.remoteActor(id: actor) == nil {
                 return .ignore("unknown-actor-deleted", "deletion of an unknown actor")
             }
-            // A blocked sender costs no key fetch: refused before the signature is looked at.
-            if try store.isBlocked(actorID: actor) { return .refuse(403, "blocked", "\(actor) is blocked") }
+            // A blocked sender costs no key fetch: refused before the signature is looked at (one
+            // read, which also says whether its host was failing, for after the signature).
+            let sender = try store.senderStatus(actorID: actor)
+            if sender.blocked { return .refuse(403, "blocked", "\(actor) is blocked") }
             let verified: VerifiedSignature
             do {
                 verified = try await SignatureVerifier(now: now, audience: audience).verify(request, keys: keys)
@@ -114,8 +116,6 @@ public struct InboxGate: Sendable {
                 return .ignore(InboxOutcome.unsupportedType(type), "\(type.prefix(64)), which the blog does not act on")
             }
             if let violation = OriginRules.violation(activity, actor: actor) { return .refuse(401, "origin", violation) }
-            let sender = try store.senderStatus(actorID: actor)
-            if sender.blocked { return .refuse(403, "blocked", "\(actor) is blocked") }
             guard let json = String(validating: body, as: UTF8.self) else { return .refuse(400, "malformed", "the body is not UTF-8") }
             // Remembered past the last moment it could pass the date checks (in `Signature` or
             // `Authorization` alike): the window is always shorter than the memory.
