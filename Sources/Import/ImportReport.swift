@@ -21,6 +21,9 @@ public struct ImportReport: Codable, Sendable, Equatable {
     public var items: [Item] = []
     /// Warnings about the source as a whole.
     public var warnings: [String] = []
+    /// Why nothing was written: the site would not build with the imported files (the build's
+    /// error, naming each file and line). A dry run reports it too.
+    public var failure: String?
 
     public enum Outcome: String, Codable, Sendable {
         /// A post file was (or would be) written.
@@ -65,7 +68,7 @@ public struct ImportReport: Codable, Sendable, Equatable {
     /// Post files created (nothing when `dryRun`): what the CLI records as published without
     /// announcing.
     public var writtenPosts: [String] {
-        dryRun ? [] : items.filter { $0.outcome == .post }.compactMap(\.file)
+        dryRun || failure != nil ? [] : items.filter { $0.outcome == .post }.compactMap(\.file)
     }
 
     public var counts: (posts: Int, pages: Int, skipped: Int) {
@@ -103,10 +106,14 @@ public struct ImportReport: Codable, Sendable, Equatable {
         }
         for warning in warnings { lines.append("warning: \(warning)") }
         let counts = counts
-        let verb = dryRun ? "would import" : "imported"
+        if let failure {
+            lines.append("error: with these files the site would not build, so nothing was written:")
+            lines.append(contentsOf: failure.split(separator: "\n").map { "  " + $0 })
+        }
+        let verb = failure != nil ? "would have imported" : dryRun ? "would import" : "imported"
         lines.append("\(verb) \(counts.posts) posts and \(counts.pages) pages from \(kind.rawValue) \(source); "
                      + "\(counts.skipped) skipped, \(items.reduce(0) { $0 + $1.warnings.count } + warnings.count) warnings"
-                     + (dryRun ? " (dry run: nothing written)" : ""))
+                     + (dryRun ? " (dry run: nothing written)" : failure != nil ? " (nothing written)" : ""))
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -48,6 +48,9 @@ public struct ImportedItem: Sendable, PostMetadataCarrier {
     /// Category, tags, summary, image, draft, pinned, and the old URLs the source already
     /// redirects (Hugo `aliases`, Jekyll `redirect_from`).
     public var metadata = PostMetadata()
+    /// The series the source names (Hugo's `series`, a string or a list: the first); when nil,
+    /// titles like "… Part 2" may still make one.
+    public var series: String?
     public var body: Body
     /// The source file relative to the source folder (static site generators), for resolving
     /// cross references such as `{{< ref "x.md" >}}` and `{% post_url %}`.

@@ -55,7 +55,9 @@ public struct Importer: Sendable {
     }
 
     /// Reads `source` (a path, or an http(s) feed URL fetched through the downloader) and
-    /// imports every item in it. Throws only when the source cannot be read at all.
+    /// imports every item in it, or nothing: when the site would not build with the imported
+    /// files, none is written and `report.failure` says why (also on a dry run, which runs the
+    /// same check). Throws only when the source cannot be read at all.
     public func run(source: String) async throws -> ImportReport {
         let content = try await read(source)
         var report = ImportReport(source: source, kind: content.kind, dryRun: options.dryRun, warnings: content.warnings)
@@ -81,7 +83,9 @@ public struct Importer: Sendable {
         let references = CrossReferences(plans: plans)
         var links = LinkMap()
         for plan in plans { if let link = plan.item.link { links.add(oldURL: link, newURL: plan.url) } }
-        let writer = ItemWriter(options: options, downloader: options.downloadImages ? downloader : nil,
+        let staging = try ImportStaging(siteRoot: options.siteRoot)
+        defer { staging.discard() }
+        let writer = ItemWriter(options: options, writeRoot: staging.files, downloader: options.downloadImages ? downloader : nil,
                                 baseURL: options.sourceURL ?? content.baseURL, kind: content.kind)
         for (item, entry) in entries {
             switch entry {
@@ -91,6 +95,13 @@ public struct Importer: Sendable {
                 report.items.append(ImportReport.Item(origin: item.origin, title: item.title ?? item.origin, outcome: .skipped,
                                                       reason: skip.reason))
             }
+        }
+        // All or nothing: the site as it would be must build, or nothing is written.
+        do {
+            try staging.check()
+            if !options.dryRun { try staging.commit() }
+        } catch {
+            report.failure = "\(error)"
         }
         return report
     }

@@ -3,9 +3,13 @@ import Site
 
 /// Turns one planned item into its file: the body converted to Markdown (shortcodes and
 /// cross references handled), remote images downloaded when asked, bundle and static files
-/// copied, the front matter written. With `dryRun` it only reports.
+/// copied, the front matter written, all into the import's staging folder (`ImportStaging`),
+/// never into the site itself. With `dryRun` nothing is downloaded: an empty stand-in is staged
+/// for each image, so the check build runs as a real import's would.
 struct ItemWriter {
     let options: Importer.Options
+    /// Where files are written: the staging folder, laid out as the site folder is.
+    let writeRoot: URL
     let downloader: (any ImageDownloader)?
     /// The old site's address, for relative image sources.
     let baseURL: String?
@@ -35,6 +39,7 @@ struct ItemWriter {
             remote = resolved.filter(Self.isRemote)
             markdown = first.markdown
             entry.removed = first.removed
+            entry.warnings += first.warnings
         }
         var image = item.image.map { absoluteURL($0, page: item.link) ?? $0 }
         if let image, Self.isRemote(image), !remote.contains(image) { remote.append(image) }
@@ -72,7 +77,11 @@ struct ItemWriter {
             entry.images.append(copy(file, to: "\(options.staticFolder)/\(file.name)", link: "/" + file.name))
         }
 
-        // 4. The file.
+        // 4. The file, with no local image the site will not have (the build would refuse it).
+        if case .markdown = item.body {
+            markdown = MissingImages.replace(in: markdown, resolve: { sitePath(of: $0, in: plan) },
+                                             exists: { willHave($0, plan: plan) }, oldSite: baseURL, warnings: &entry.warnings)
+        }
         let writer = PostWriter(timeZone: options.timeZone)
         var fields = PostWriter.Fields(title: plan.title, date: item.date, slug: plan.slug)
         fields.metadata = item.metadata
@@ -85,14 +94,40 @@ struct ItemWriter {
         fields.tags = FeedText.tags(item.tags)
         fields.image = image
         fields.aliases = plan.aliases
-        fields.series = plan.series?.name
-        fields.seriesOrder = plan.series?.order
+        // A series the source names wins over one guessed from titles.
+        fields.series = item.series ?? plan.series?.name
+        fields.seriesOrder = item.series == nil ? plan.series?.order : nil
         let text = item.kind == .post ? writer.post(fields, body: markdown) : writer.page(fields, body: markdown)
-        if !options.dryRun {
-            try save(Data(text.utf8), to: plan.file)
-        }
+        try save(Data(text.utf8), to: plan.file)
         entry.warnings = Self.unique(entry.warnings)
         return entry
+    }
+
+    /// The path on the new site that an image source of a Markdown body names (relative ones
+    /// against the post's URL, as the build resolves them); nil for remote and inline images.
+    private func sitePath(of source: String, in plan: ImportPlanner.Plan) -> String? {
+        if source.contains("://") || source.hasPrefix("//") || source.hasPrefix("data:") || source.hasPrefix("#")
+            || source.hasPrefix("mailto:") || source.hasPrefix("/assets/") || source.contains("{") { return nil }
+        return URL(string: source, relativeTo: URL(string: "https://site.invalid" + plan.url))?.path
+    }
+
+    /// Whether the site will have a file at `path`: in its `static/`, among the files this import
+    /// stages, or among the post's bundle files (a dry run copies none).
+    private func willHave(_ path: String, plan: ImportPlanner.Plan) -> Bool {
+        let manager = FileManager.default
+        let inStatic = options.staticFolder + path
+        if manager.fileExists(atPath: options.siteRoot.appendingPathComponent(inStatic).path)
+            || manager.fileExists(atPath: writeRoot.appendingPathComponent(inStatic).path) { return true }
+        if path.hasPrefix(plan.url) {
+            let name = String(path.dropFirst(plan.url.count))
+            if let folder = plan.bundleFolder, manager.fileExists(atPath: writeRoot.appendingPathComponent("\(folder)/\(name)").path) {
+                return true
+            }
+            if plan.item.assets.contains(where: { $0.name == name && $0.refusal == nil && manager.fileExists(atPath: $0.source.path) }) {
+                return true
+            }
+        }
+        return plan.item.staticFiles.contains { "/" + $0.name == path && $0.refusal == nil && manager.fileExists(atPath: $0.source.path) }
     }
 
     /// An image source made absolute against the post's old URL or the old site's address.
@@ -111,6 +146,8 @@ struct ItemWriter {
         if options.dryRun {
             let name = ImageFiles.name(for: url, bytes: nil, taken: taken)
             taken.insert(name)
+            // An empty stand-in, so that the check build finds the image the post will link.
+            try? save(Data(), to: folder + name)
             return ImportReport.Image(from: url, file: folder + name, url: plan.url + name, error: nil)
         }
         do {
@@ -118,7 +155,7 @@ struct ItemWriter {
             let name = ImageFiles.name(for: url, bytes: bytes, taken: taken)
             taken.insert(name)
             let target = options.siteRoot.appendingPathComponent(folder + name)
-            if let existing = FileManager.default.contents(atPath: target.path) {
+            if let existing = FileManager.default.contents(atPath: target.path) ?? staged(folder + name) {
                 guard existing == Data(bytes) else {
                     return ImportReport.Image(from: url, file: nil, url: nil,
                                               error: "\(folder + name) exists with other content (not overwritten); link kept")
@@ -135,11 +172,10 @@ struct ItemWriter {
     private func copy(_ asset: ImportedItem.Asset, to target: String, link: String) -> ImportReport.Image {
         if let refusal = asset.refusal { return ImportReport.Image(from: link, file: nil, url: nil, error: refusal) }
         let source = asset.source, destination = options.siteRoot.appendingPathComponent(target)
-        if options.dryRun { return ImportReport.Image(from: link, file: target, url: nil, error: nil) }
         guard let data = FileManager.default.contents(atPath: source.path) else {
             return ImportReport.Image(from: link, file: nil, url: nil, error: "cannot read \(source.path)")
         }
-        if let existing = FileManager.default.contents(atPath: destination.path) {
+        if let existing = FileManager.default.contents(atPath: destination.path) ?? staged(target) {
             return existing == data ? ImportReport.Image(from: link, file: target, url: nil, error: nil)
                 : ImportReport.Image(from: link, file: nil, url: nil, error: "\(target) exists with other content (not overwritten)")
         }
@@ -151,14 +187,20 @@ struct ItemWriter {
         }
     }
 
-    /// Writes a new file (creating folders); fails rather than replace one.
+    /// What an earlier item of this import staged at `relative` (two posts sharing an image).
+    private func staged(_ relative: String) -> Data? {
+        FileManager.default.contents(atPath: writeRoot.appendingPathComponent(relative).path)
+    }
+
+    /// Stages a new file (creating folders); fails rather than replace one, in the site or staged.
     private func save(_ data: Data, to relative: String) throws {
         // Whatever a source says, nothing is written outside the site folder.
         guard !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else {
             throw SiteError.io(path: relative, message: "leads out of the site folder: never written")
         }
-        let url = options.siteRoot.appendingPathComponent(relative)
-        guard !FileManager.default.fileExists(atPath: url.path) else {
+        let url = writeRoot.appendingPathComponent(relative)
+        guard !FileManager.default.fileExists(atPath: options.siteRoot.appendingPathComponent(relative).path),
+              !FileManager.default.fileExists(atPath: url.path) else {
             throw SiteError.io(path: relative, message: "already exists (never overwritten)")
         }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -134,7 +134,7 @@ import Testing
         #expect(bread.contains("<figcaption>The starter, two days after a feed."))
         #expect(bread.contains("![](https://kitchentable.example/wp-content/uploads/2019/04/loaf-crumb.jpg)"))
         #expect(bread.contains("\n<!-- more -->\n"))
-        #expect(bread.contains("<https://www.youtube.com/watch?v=dQw4w9WgXcQ>"))
+        #expect(bread.contains("[Video on YouTube](https://www.youtube.com/watch?v=dQw4w9WgXcQ)"))
         let blocks = try site.read("content/posts/2021-06-14-block-editor-notes.md")
         #expect(blocks.contains("```go\npackage main"))
         #expect(blocks.contains("[^1]: The footnotes block arrived"))

@@ -187,8 +187,9 @@ import Testing
         #expect(markdown("<figure><img src=\"a.png\" alt=\"A\"><figcaption>The <em>caption</em></figcaption></figure>")
                 == "<figure>\n\n![A](a.png)\n\n<figcaption>The <em>caption</em></figcaption>\n</figure>")
         #expect(markdown("<figure><img src=\"a.png\" alt=\"A\"></figure>") == "![A](a.png)")
+        // Another site's frame becomes a link a reader can follow (EmbedsTests has the players).
         #expect(markdown("<iframe src=\"https://v.example/1\" width=\"560\"></iframe>")
-                == "<iframe src=\"https://v.example/1\" width=\"560\"></iframe>")
+                == "[Embedded content from v.example](https://v.example/1)")
         // <video> cannot start an HTML block unless its tag is alone on the line.
         #expect(markdown("<video controls src=\"a.mp4\"></video>") == "<video controls=\"\" src=\"a.mp4\">\n</video>")
         #expect(rendered("<p>x</p><video controls src=\"a.mp4\"></video>").contains("<video controls=\"\" src=\"a.mp4\">"))

@@ -3,7 +3,8 @@
 ///
 /// - references: `<sup><a href="#fn1">1</a></sup>`, `<sup id="fnref:1"><a href="#fn:1">1</a></sup>`,
 ///   pandoc's `<a href="#fn1" class="footnote-ref"><sup>1</sup></a>`;
-/// - definitions: the `<li id="fn1">` items they point to, usually in `<section class="footnotes">`
+/// - definitions: the `<li id="fn1">` items they point to (or markdown-it/Eleventy's
+///   `<div id="1" class="footnote-item">`), usually in `<section class="footnotes">`
 ///   or `<div class="footnotes">` after an `<hr>`, each ending with a back link (`↩`).
 ///
 /// References become `<lectern-fnref label="1">`, the definitions move (back links removed) into
@@ -18,7 +19,7 @@ enum Footnotes {
         func index(_ element: HTMLElement) {
             for child in element.childElements {
                 parents[ObjectIdentifier(child)] = element
-                if child.name == "li", let id = child.attribute("id"), !id.isEmpty { targets[id] = child }
+                if let id = child.attribute("id"), !id.isEmpty, isDefinition(child, parent: element) { targets[id] = child }
                 index(child)
             }
         }
@@ -66,6 +67,17 @@ enum Footnotes {
             }
         }
         root.children.append(.element(definitions))
+    }
+
+    /// What a reference may point to: a list item (most generators), or another element that
+    /// says it is a note (markdown-it/Eleventy's `<div id="1" class="footnote-item">`,
+    /// `role="doc-endnote"`) or sits in a footnotes container.
+    private static func isDefinition(_ element: HTMLElement, parent: HTMLElement) -> Bool {
+        if element.name == "li" { return true }
+        guard !HTMLElementNames.void.contains(element.name), element.name != "a", element.name != "sup" else { return false }
+        let role = element.attribute("role") ?? ""
+        return element.classes.contains { $0.hasPrefix("footnote") } || role == "doc-endnote" || role == "doc-footnote"
+            || isFootnoteContainer(parent)
     }
 
     /// A link to a list item counts as a footnote reference when it is, or sits in, a `<sup>`,

@@ -15,6 +15,8 @@ public enum HTMLToMarkdown {
         public var imageSources: [String]
         /// What the clean-up removed ("Medium tracking image", …).
         public var removed: [String]
+        /// Things to look at: embeds that became links.
+        public var warnings: [String] = []
     }
 
     /// - Parameter imageURLs: replacements for image sources (downloaded copies).
@@ -26,12 +28,14 @@ public enum HTMLToMarkdown {
     static func convert(_ html: String, imageURLs: [String: String], links: LinkMap) -> Result {
         let root = HTMLTreeBuilder.parse(html)
         let removed = FeedCleanup.run(root)
+        let warnings = EmbedLinks.replace(in: root)
+        HeadingSelfLinks.remove(in: root)
         Footnotes.rewrite(root)
         let converter = MarkdownConverter(imageURLs: imageURLs, links: links)
         let markdown = converter.document(root)
         var seen = Set<String>()
         return Result(markdown: markdown, imageSources: converter.imageSources.filter { seen.insert($0).inserted },
-                      removed: removed)
+                      removed: removed, warnings: warnings)
     }
 
     /// The text of an HTML fragment, whitespace folded (for summaries and titles).

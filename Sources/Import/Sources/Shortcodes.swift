@@ -146,7 +146,8 @@ struct Shortcodes {
         case "instagram": url = "https://www.instagram.com/p/\(id)/"
         default: url = "https://twitter.com/\(attributes["user"] ?? (positional.count > 1 ? positional[0] : "i"))/status/\(id)"
         }
-        warnings.append("\(groups[0].replacingOccurrences(of: "\n", with: " ")) became a link to \(url) (no embed)")
-        return "<\(url)>"
+        let link = Embeds.link(for: url) ?? Embeds.Link(url: url, label: name)
+        warnings.append(Embeds.warning(groups[0].replacingOccurrences(of: "\n", with: " "), became: link))
+        return "[\(link.label)](\(link.url))"
     }
 }

@@ -16,7 +16,7 @@ enum StaticSiteFolder {
         "title", "date", "publishDate", "pubDate", "lastmod", "updated", "last_modified_at", "modified", "draft",
         "published", "tags", "categories", "category", "taxonomies", "summary", "description", "excerpt", "slug", "url",
         "permalink", "path", "aliases", "redirect_from", "image", "images", "featured_image", "feature_image", "cover",
-        "thumbnail", "header", "layout", "type", "pinned", "extra", "weight", "expiryDate", "headless",
+        "thumbnail", "header", "layout", "type", "pinned", "extra", "weight", "expiryDate", "headless", "series",
     ]
 
     static func read(_ root: URL, flavor: SourceKind, timeZone siteTimeZone: TimeZone) throws -> SourceContent {
@@ -143,7 +143,10 @@ enum StaticSiteFolder {
         item.summary = front.string("summary", "description", "excerpt")
         item.image = front.string("image", "image.path", "image.src", "featured_image", "feature_image", "cover.image",
                                   "thumbnail", "header.image", "extra.image") ?? front.strings("images").first
-        item.aliases = (front.strings("aliases") + front.strings("redirect_from")).map { $0.hasPrefix("/") ? $0 : "/" + $0 }
+        // Hugo resolves an alias without a leading slash against the page's folder.
+        let folder = "/" + file.sections.map { $0 + "/" }.joined()
+        item.aliases = (front.strings("aliases") + front.strings("redirect_from")).map { $0.hasPrefix("/") ? $0 : folder + $0 }
+        item.series = front.strings("series").first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         item.slug = front.string("slug")
         if front.string("type", "layout") == "page" { item.kind = .page }
         if config.flavor == .hugo, front.bool("headless") == true { item.skipReason = "headless bundle (not published)" }

@@ -6,10 +6,17 @@ import Site
 /// `[embed]`, `[audio]`, `[video]`), others kept as text and reported, and — for classic-editor
 /// content, which is stored without `<p>` — paragraphs and line breaks added (`wpautop`).
 struct WordPressContent {
-    /// Attachment URLs by post id, for `[gallery ids="…"]` and featured images.
-    var attachments: [String: String] = [:]
-    /// Attachment URLs by parent post id, for a `[gallery]` without ids.
-    var attachmentsByParent: [String: [String]] = [:]
+    /// A media file of the export, with the alt text and caption WordPress keeps for it.
+    struct Attachment: Equatable {
+        var url: String
+        var alt: String
+        var caption: String?
+    }
+
+    /// Attachments by post id, for `[gallery ids="…"]` and featured images.
+    var attachments: [String: Attachment] = [:]
+    /// Attachments by parent post id, for a `[gallery]` without ids.
+    var attachmentsByParent: [String: [Attachment]] = [:]
 
     /// Shortcodes that WordPress core, Jetpack and common plugins register.
     private static let knownShortcodes: Set<String> = [
@@ -61,18 +68,30 @@ struct WordPressContent {
         }
         text = Patterns.replace(#"\[gallery([^\]]*)\]"#, in: text) { groups in
             let ids = Self.attributes(groups[1])["ids"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            let urls = ids.map { $0.compactMap { attachments[$0] } } ?? postID.flatMap { attachmentsByParent[$0] } ?? []
-            guard !urls.isEmpty, urls.count == (ids?.count ?? urls.count) else {
+            let images = ids.map { $0.compactMap { attachments[$0] } } ?? postID.flatMap { attachmentsByParent[$0] } ?? []
+            guard !images.isEmpty, images.count == (ids?.count ?? images.count) else {
                 warnings.append("shortcode \(groups[0]) has no images in the export: kept as text")
                 return groups[0]
             }
-            return protect("<p>" + urls.map { "<img src=\"\(HTMLSerializer.escape($0, attribute: true))\" alt=\"\">" }
-                .joined(separator: "\n") + "</p>")
+            // A run of images, each with the alt text and caption the export keeps for it.
+            return protect(images.map { image in
+                let tag = "<img src=\"\(HTMLSerializer.escape(image.url, attribute: true))\" alt=\"\(HTMLSerializer.escape(image.alt, attribute: true))\">"
+                guard let caption = image.caption else { return "<p>\(tag)</p>" }
+                return "<figure>\(tag)<figcaption>\(caption)</figcaption></figure>"
+            }.joined(separator: "\n"))
         }
         text = Patterns.replace(#"\[embed([^\]]*)\](.*?)\[/embed\]"#, in: text) { groups in
-            let url = HTMLSerializer.escape(groups[2].trimmingCharacters(in: .whitespaces), attribute: true)
-            return protect("<p><a href=\"\(url)\">\(url)</a></p>")
+            guard let link = Embeds.link(for: groups[2]) else { return groups[0] }
+            warnings.append(Embeds.warning("shortcode [embed]", became: link))
+            return protect(Embeds.html(link))
         }
+        // Classic editor: a provider's URL alone on a line is an embed (oEmbed) on WordPress.
+        // (The block editor marks its embeds: `EmbedLinks` reads those blocks.)
+        if !text.contains("<!-- wp:") { text = Patterns.replace(#"(?m)^[ \t]*(https?://[^\s<>"]+)[ \t]*$"#, in: text) { groups in
+            guard Embeds.isOEmbedProvider(groups[1]), let link = Embeds.link(for: groups[1]) else { return groups[0] }
+            warnings.append(Embeds.warning("the embed \(groups[1])", became: link))
+            return "\n" + protect(Embeds.html(link)) + "\n"
+        } }
         text = Patterns.replace(#"\[(audio|video)([^\]]*)\](?:\s*\[/\1\])?"#, in: text) { groups in
             let attributes = Self.attributes(groups[2])
             let source = attributes["src"] ?? ["mp3", "m4a", "ogg", "wav", "mp4", "m4v", "webm", "ogv"].lazy.compactMap { attributes[$0] }.first

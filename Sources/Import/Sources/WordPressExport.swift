@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reads a WordPress export (WXR 1.0–1.2, "Tools → Export"): posts and pages with their
-/// categories, tags, excerpt, status and featured image. Drafts, pending, private and scheduled
-/// posts are imported as drafts; attachments, menu items, revisions and other post types are
+/// categories, tags, excerpt, status and featured image. Drafts, pending and private posts are
+/// imported as drafts, scheduled ones with their future date (held until it); attachments, menu items, revisions and other post types are
 /// listed as skipped; trashed posts and auto-drafts too.
 ///
 /// ```swift
@@ -20,8 +20,12 @@ enum WordPressExport {
             guard let id = item.value("wp:post_id"), let url = item.value("wp:attachment_url") ?? item.value("guid") else {
                 continue
             }
-            content.attachments[id] = url
-            if let parent = item.value("wp:post_parent"), parent != "0" { content.attachmentsByParent[parent, default: []].append(url) }
+            let alt = item.children("wp:postmeta").first { $0.value("wp:meta_key") == "_wp_attachment_image_alt" }?.value("wp:meta_value")
+            let attachment = WordPressContent.Attachment(url: url, alt: alt ?? "", caption: item.value("excerpt:encoded"))
+            content.attachments[id] = attachment
+            if let parent = item.value("wp:post_parent"), parent != "0" {
+                content.attachmentsByParent[parent, default: []].append(attachment)
+            }
         }
         var result = SourceContent(kind: .wordpress, items: [],
                                    baseURL: channel.value("wp:base_blog_url") ?? channel.value("link"))
@@ -43,20 +47,28 @@ enum WordPressExport {
                 ?? element.value("pubDate").flatMap { DateReading.parse($0, timeZone: timeZone) }
             item.updated = element.value("wp:post_modified_gmt").flatMap { DateReading.parse($0, timeZone: utc) }
             let categories = element.children("category")
-            item.category = categories.first { $0.attributes["domain"] == "category" && $0.attributes["nicename"] != "uncategorized" }
+            // Lectern has one category a post: the first is it, the others join the tags.
+            let named = categories.filter { $0.attributes["domain"] == "category" && $0.attributes["nicename"] != "uncategorized" }
                 .map { FeedText.title($0.text) ?? $0.text }
-            item.tags = FeedText.tags(categories.filter { $0.attributes["domain"] == "post_tag" }.map { FeedText.title($0.text) ?? $0.text })
+            item.category = named.first
+            item.tags = FeedText.tags(named.dropFirst() + categories.filter { $0.attributes["domain"] == "post_tag" }
+                .map { FeedText.title($0.text) ?? $0.text })
+            if named.count > 1 {
+                item.warnings.append("categories \(named.dropFirst().joined(separator: ", ")) became tags (a post has one category)")
+            }
             item.summary = FeedText.summary(element.value("excerpt:encoded"))
             item.pinned = element.value("wp:is_sticky") == "1"
             let meta = element.children("wp:postmeta")
             if let thumbnail = meta.first(where: { $0.value("wp:meta_key") == "_thumbnail_id" })?.value("wp:meta_value") {
-                item.image = content.attachments[thumbnail]
+                item.image = content.attachments[thumbnail]?.url
             }
             switch status {
             case "publish": break
             case "draft", "pending": item.draft = true
             case "private": item.draft = true; item.warnings.append("was private on WordPress: imported as a draft")
-            case "future": item.draft = true; item.warnings.append("was scheduled on WordPress: imported as a draft")
+            case "future":
+                // Held back until its date, then published and announced, as WordPress would have.
+                item.warnings.append("was scheduled on WordPress: kept for its date, published and announced then")
             default: item.skipReason = "WordPress status '\(status)'"
             }
             if let password = element.value("wp:post_password"), !password.isEmpty {

@@ -35,7 +35,10 @@ final class XMLTree {
 
     static func key(forNamespace uri: String) -> String {
         if let key = namespaces[uri] { return key }
-        if uri.hasPrefix("http://wordpress.org/export/") { return uri.hasSuffix("/excerpt/") ? "excerpt" : "wp" }
+        // WXR 1.0–1.2, declared with http:// (WordPress's exporter) or https:// (the theme unit test data).
+        if uri.hasPrefix("http://wordpress.org/export/") || uri.hasPrefix("https://wordpress.org/export/") {
+            return uri.hasSuffix("/excerpt/") ? "excerpt" : "wp"
+        }
         return uri
     }
 

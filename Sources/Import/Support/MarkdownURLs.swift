@@ -1,3 +1,5 @@
+import Foundation
+
 /// URLs in a Markdown body: remote images (`![alt](https://…)`, raw `<img src="https://…">`) to
 /// download and point at the copies, and link destinations to point at new URLs.
 enum MarkdownURLs {
@@ -50,5 +52,35 @@ struct LinkMap: Sendable {
         let parts = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let first = parts.first, !first.isEmpty, let url = urls[first] else { return nil }
         return url + (parts.count > 1 ? "#" + parts[1] : "")
+    }
+}
+
+/// Images a Markdown body links on the site itself (`![a](/images/x.png)`, `![a](x.png)` in a
+/// bundle) that the source does not have: real blogs link files from their author's laptop or
+/// never committed. The build refuses a missing local image, so each becomes a link to the old
+/// site's copy when its address is known, else its alt text, and is reported; one missing file
+/// never stops a whole blog's import.
+enum MissingImages {
+    private static let markdownImage = #"!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#
+
+    /// - Parameters:
+    ///   - resolve: the site path a source resolves to (`x.png` → `/2019/slug/x.png`), nil for
+    ///     sources that are not local (remote, `data:`).
+    ///   - exists: whether the site will have a file at that path.
+    ///   - oldSite: the old site's address, for the link to its copy.
+    static func replace(in markdown: String, resolve: (String) -> String?, exists: (String) -> Bool,
+                        oldSite: String?, warnings: inout [String]) -> String {
+        var found: [String] = []
+        let text = Patterns.replace(markdownImage, in: markdown) { groups in
+            guard let path = resolve(groups[2]), !exists(path) else { return groups[0] }
+            found.append(groups[2])
+            let alt = groups[1].isEmpty ? "image" : groups[1]
+            guard let oldSite, let url = URL(string: path, relativeTo: URL(string: oldSite))?.absoluteString else { return alt }
+            return "[\(alt)](\(url))"
+        }
+        for source in found {
+            warnings.append("image \(source) is not in the source: " + (oldSite == nil ? "replaced by its alt text" : "linked to the old site instead"))
+        }
+        return text
     }
 }

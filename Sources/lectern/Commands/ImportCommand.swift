@@ -13,7 +13,9 @@ struct ImportCommand: AsyncParsableCommand {
         Each item becomes content/posts/YYYY-MM-DD-slug.md (pages: content/pages/slug.md) with YAML front \
         matter. The slug comes from the item's old URL; when the old URL differs from /YYYY/slug/, an alias \
         keeps it working. Existing files are never overwritten (the item is skipped and reported). Drafts \
-        are imported with draft: true.
+        are imported with draft: true. An import writes everything or nothing: the site is first built \
+        with the imported files in a scratch folder, and when that build fails (the error names each file \
+        and line), nothing is written and the command exits 1 after its report. --dry-run runs the same check.
 
         Examples, one per kind of SOURCE:
 
@@ -81,6 +83,13 @@ struct ImportCommand: AsyncParsableCommand {
                 throw CLIError(error.description)
             }
         }
+        // The report comes first, whatever follows: it is what the writer acts on.
+        if json {
+            print(String(decoding: try report.jsonData(), as: UTF8.self))
+        } else {
+            print(report.text, terminator: "")
+        }
+        if report.failure != nil { throw ExitCode.failure }
         if !dryRun, !report.writtenPosts.isEmpty {
             try await reportingErrors {
                 // Imported posts are old news: recorded as published, never announced to followers,
@@ -88,11 +97,6 @@ struct ImportCommand: AsyncParsableCommand {
                 let blog = try siteOptions.openBlog()
                 try blog.recordWithoutAnnouncing(sources: Set(report.writtenPosts))
             }
-        }
-        if json {
-            print(String(decoding: try report.jsonData(), as: UTF8.self))
-        } else {
-            print(report.text, terminator: "")
         }
     }
 }

@@ -13,7 +13,8 @@ enum TextMeasure {
     /// Words of HTML text, normalised (lower-cased letters and digits only), in order.
     static func words(html: String) -> [String] {
         var text = html
-        for pattern in [#"(?s)<script\b.*?</script>"#, #"(?s)<style\b.*?</style>"#, #"(?s)<!--.*?-->"#] {
+        // What a browser never shows: scripts, styles, comments, and an iframe's fallback content.
+        for pattern in [#"(?s)<script\b.*?</script>"#, #"(?s)<style\b.*?</style>"#, #"(?s)<!--.*?-->"#, #"(?s)<iframe\b.*?</iframe>"#] {
             text = text.replacingOccurrences(of: pattern, with: " ", options: .regularExpression)
         }
         text = Patterns.replace(#"</?([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>"#, in: text) { groups in
