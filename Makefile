@@ -47,6 +47,7 @@ test: deps test-tools
 	$(SWIFT) test --skip-build --filter LecternServerTests --no-parallel
 	LECTERN_STALL_TEST=1 $(SWIFT) test --skip-build --filter StallTests
 	$(MAKE) --no-print-directory interop LECTERN_BUILT=1
+	python3 -B Tests/RealCorpus/run --lectern .build/debug/lectern
 
 ## Interoperability with an independent ActivityPub implementation (bovine, from PyPI): the real
 ## `lectern serve` and a bovine peer on 127.0.0.1 follow, publish, reply, edit, delete, digest and

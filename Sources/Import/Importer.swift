@@ -114,7 +114,9 @@ public struct Importer: Sendable {
             data = Data(try await downloader.download(source))
             name = source
         } else {
-            let url = URL(fileURLWithPath: source).standardizedFileURL
+            // A folder reached through a symbolic link is read where it is (the walk and the
+            // boundary check compare real paths).
+            let url = URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath()
             let kind = try SourceDetector.kind(of: url)
             if [.hugo, .jekyll, .zola].contains(kind) {
                 return try StaticSiteFolder.read(url, flavor: kind, timeZone: options.timeZone)

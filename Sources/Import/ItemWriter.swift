@@ -79,8 +79,10 @@ struct ItemWriter {
 
         // 4. The file, with no local image the site will not have (the build would refuse it).
         if case .markdown = item.body {
+            let oldPage = item.link.flatMap { absoluteURL($0, page: nil) ?? (Self.isRemote($0) ? $0 : nil) }
             markdown = MissingImages.replace(in: markdown, resolve: { sitePath(of: $0, in: plan) },
-                                             exists: { willHave($0, plan: plan) }, oldSite: baseURL, warnings: &entry.warnings)
+                                             exists: { willHave($0, plan: plan) }, oldPage: oldPage ?? baseURL,
+                                             warnings: &entry.warnings)
         }
         let writer = PostWriter(timeZone: options.timeZone)
         var fields = PostWriter.Fields(title: plan.title, date: item.date, slug: plan.slug)
@@ -107,8 +109,10 @@ struct ItemWriter {
     /// against the post's URL, as the build resolves them); nil for remote and inline images.
     private func sitePath(of source: String, in plan: ImportPlanner.Plan) -> String? {
         if source.contains("://") || source.hasPrefix("//") || source.hasPrefix("data:") || source.hasPrefix("#")
-            || source.hasPrefix("mailto:") || source.hasPrefix("/assets/") || source.contains("{") { return nil }
-        return URL(string: source, relativeTo: URL(string: "https://site.invalid" + plan.url))?.path
+            || source.hasPrefix("mailto:") || source.hasPrefix("/assets/") { return nil }
+        // A source no URL parser takes (Pelican's `{filename}images/x.svg`) names no file the site
+        // has: its text as a path, which `willHave` does not find.
+        return URL(string: source, relativeTo: URL(string: "https://site.invalid" + plan.url))?.path ?? "/" + source
     }
 
     /// Whether the site will have a file at `path`: in its `static/`, among the files this import

@@ -35,7 +35,7 @@ extension Blog {
         // The search index follows the live site, not a build elsewhere (a backup's check): it is
         // updated while the rendered pages move into place, and committed once they are.
         var indexSearch: SiteBuilder.Options.AlongsidePublishing?
-        if outputFolder == nil { indexSearch = { [self] posts, published in try updateSearchIndex(posts, beforeCommit: published) } }
+        if outputFolder == nil && !options.isPreview { indexSearch = { [self] posts, published in try updateSearchIndex(posts, beforeCommit: published) } }
         var report = try builder.build(SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,
                                                            outputFolder: outputFolder, discussions: shown,
                                                            contentTree: inputs?.content, alongsidePublishing: indexSearch,

@@ -22,6 +22,9 @@ public final class Blog: Sendable {
         public var includeDrafts = false
         /// Build posts dated in the future as if their date had come (a preview).
         public var includeFuture = false
+        /// A preview (drafts or future posts shown): built into `preview/`, never `public/`, and
+        /// left out of the search index, so nothing a preview shows reaches the live site.
+        public var isPreview: Bool { includeDrafts || includeFuture }
         /// How long a database write waits for another process's lock.
         public var busyTimeout: TimeInterval = 5
         /// `.single` for a command that uses the database one thing at a time (see `Store.Connections`).
@@ -98,7 +101,7 @@ public final class Blog: Sendable {
         self.options = options
         self.store = store
         inboxCounter = InboxCounter { [metrics = options.metrics] in metrics.inbox($0) }
-        builder = SiteBuilder(root: root)
+        builder = SiteBuilder(root: root, publicFolder: options.isPreview ? SiteBuilder.previewFolder(root: root) : nil)
         keys = KeyStore(folder: root.appendingPathComponent("data/keys"))
         let signal = deliverySignal
         state = Mutex(try Self.makeState(settings, store: store, keys: keys, signal: signal, logger: options.logger))

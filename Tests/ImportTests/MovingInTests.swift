@@ -97,7 +97,9 @@ import Testing
         <category domain="post_tag" nicename="gallery"><![CDATA[gallery]]></category>
         <content:encoded><![CDATA[The gallery:
 
-    [gallery]
+    [gallery ids="11,99,12"]
+
+    [audio https://wpthemetestdata.example/wp-content/uploads/2008/06/blues.mp3]
 
     And a video:
 
@@ -135,6 +137,8 @@ import Testing
         #expect(gallery.contains("[Video on YouTube](https://www.youtube.com/watch?v=nwe-H6l4beM)"))
         let item = try #require(report.items.first { $0.title == "Post Format: Gallery" })
         #expect(item.warnings.contains { $0.contains("Cat A became tags") })
+        #expect(item.warnings.contains { $0.contains("attachment 99 not in the export") })
+        #expect(gallery.contains("<audio controls=\"\" src=\"https://wpthemetestdata.example/wp-content/uploads/2008/06/blues.mp3\">"))
         #expect(item.warnings.contains { $0.contains("became a link \"Video on YouTube\"") })
         // Scheduled: its own date, not a draft; held back by the build until then.
         let scheduled = try site.read("content/posts/2040-01-01-scheduled.md")
@@ -157,9 +161,9 @@ import Testing
         try write("content/post/_index.md", "---\ntitle: Posts\n---\nThe list.\n")
         try write("content/post/one.md", """
         ---
-        title: One
-        date: 2021-02-03
-        series: Building a shed
+        Title: One
+        Date: 2021-02-03
+        Series: Building a shed
         aliases: [old-one, /2021/02/one.html]
         ---
         ![The plan](/images/plan.png) and ![](/Users/me/Desktop/shot.png) and ![kept](/images/kept.png)
@@ -178,7 +182,45 @@ import Testing
         let item = try #require(report.items.first { $0.title == "One" })
         #expect(item.warnings.filter { $0.contains("is not in the source") }.count == 2)
         #expect(try site.read("content/posts/2021-03-04-two.md").contains("series: Building a shed"))
+        #expect(!item.warnings.contains { $0.contains("front matter not imported") }, "Hugo reads keys in any case")
         try site.build()
+    }
+
+    /// A Zola blog whose posts sit in the root section, sorted by date (`content/_index.md`).
+    @Test func zolaRootSectionPostsArePosts() async throws {
+        let site = try ImportTestSite()
+        defer { site.remove() }
+        let zola = FileManager.default.temporaryDirectory.appendingPathComponent("zola-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: zola) }
+        for (path, text) in [("config.toml", "base_url = \"https://z.example\"\n[taxonomies]\n"),
+                             ("content/_index.md", "+++\nsort_by = \"date\"\n+++\n"),
+                             ("content/b-tree.md", "+++\ntitle = \"B 树\"\ndate = 2020-09-10 19:29:43\n[taxonomies]\ntags = [\"db\"]\n+++\nText.\n"),
+                             ("content/now.md", "+++\ntitle = \"Now\"\n+++\nThis month.\n")] {
+            let url = zola.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let report = try await Importer(options: site.options).run(source: zola.path)
+        #expect(report.failure == nil && report.kind == .zola, "\(report.text)")
+        #expect(report.items.first { $0.title == "B 树" }?.outcome == .post)
+        #expect(report.items.first { $0.title == "Now" }?.outcome == .page)
+        let post = try #require(report.items.first { $0.title == "B 树" }?.file)
+        #expect(try site.read(post).contains("tags: [db]"))
+    }
+
+    /// A site folder named through a symbolic link (a corpus of links, `~/blog` → elsewhere)
+    /// imports as the folder itself does; it found nothing before.
+    @Test func aSymlinkedSourceFolderIsRead() async throws {
+        let site = try ImportTestSite()
+        defer { site.remove() }
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("jekyll-link-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: ImportTestSite.fixture("jekyll-site"))
+        defer { try? FileManager.default.removeItem(at: link) }
+        var options = site.options
+        options.dryRun = true
+        let direct = try await Importer(options: options).run(source: ImportTestSite.fixture("jekyll-site").path)
+        let linked = try await Importer(options: options).run(source: link.path)
+        #expect(linked.counts.posts == direct.counts.posts && direct.counts.posts > 0)
     }
 
     @Test func anImportThatWouldBreakTheSiteWritesNothing() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LecternRuntime
 @testable import LecternServer
 
 /// A writer previewing (`lectern serve --drafts`) sees drafts and posts dated ahead; followers
@@ -31,5 +32,34 @@ import Testing
         #expect(try blog.store.publishedPosts().allSatisfy { !["Secret plans", "Next month"].contains($0.title) })
         let home = try await blog.get("/").body
         #expect(home.contains("Secret plans") && home.contains("Next month"), "the preview shows them to the writer")
+        // Built into preview/: public/, which the live site serves, has none of it.
+        let year = Calendar.current.component(.year, from: Date())
+        #expect(FileManager.default.fileExists(atPath: blog.root.appendingPathComponent("preview/\(year)/secret-plans/index.html").path))
+        #expect(!FileManager.default.fileExists(atPath: blog.root.appendingPathComponent("public/\(year)/secret-plans/index.html").path))
+    }
+
+    /// `lectern build --drafts` while the live server runs: the preview goes to preview/, and the
+    /// live site (its pages, its files, its search) never shows the draft.
+    @Test func aPreviewBuildBesideTheLiveServerStaysOutOfIt() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote)
+        defer { blog.stop() }
+        let now = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60))
+        try "---\ntitle: Secret plans\ndate: \(now)\ndraft: true\n---\nNot yet, zanzibar.\n"
+            .write(to: blog.root.appendingPathComponent("content/posts/secret.md"), atomically: true, encoding: .utf8)
+        var options = Blog.Options()
+        options.includeDrafts = true   // as `lectern build --drafts` opens the blog
+        options.connections = .single
+        let preview = try Blog.open(root: blog.root, options: options)
+        try preview.build()
+        let year = Calendar.current.component(.year, from: Date())
+        #expect(FileManager.default.fileExists(atPath: blog.root.appendingPathComponent("preview/\(year)/secret-plans/index.html").path))
+        #expect(!FileManager.default.fileExists(atPath: blog.root.appendingPathComponent("public/\(year)/secret-plans/index.html").path))
+        try await Task.sleep(for: .milliseconds(1500))  // a running server picks up a live build within a second
+        #expect(try await blog.get("/\(year)/secret-plans/").status == 404)
+        #expect(!(try await blog.get("/").body.contains("Secret plans")))
+        #expect(!(try await blog.get("/search?q=zanzibar").body.contains("Secret plans")))
     }
 }

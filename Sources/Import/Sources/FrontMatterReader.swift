@@ -118,19 +118,21 @@ struct FrontMatterReader {
     }
 
     func bool(_ key: String) -> Bool? {
-        switch fields[key] {
+        switch Self.value(fields, path: key) {
         case let value as Bool: return value
         case let text as String: return ["true", "yes"].contains(text.lowercased()) ? true : ["false", "no"].contains(text.lowercased()) ? false : nil
         default: return nil
         }
     }
 
-    /// `a.b` looks inside nested mappings.
+    /// `a.b` looks inside nested mappings. Keys match whatever their case, as Hugo reads them
+    /// (`Title:`, `Date:` in blogs moved from Pelican); an exact match wins.
     static func value(_ fields: [String: Any], path: String) -> Any? {
         var current: Any? = fields
         for part in path.split(separator: ".") {
             guard let mapping = current as? [String: Any] else { return nil }
-            current = mapping[String(part)]
+            let key = String(part)
+            current = mapping[key] ?? mapping.first { $0.key.lowercased() == key.lowercased() }?.value
         }
         return current
     }

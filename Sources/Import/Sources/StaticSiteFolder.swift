@@ -18,6 +18,7 @@ enum StaticSiteFolder {
         "permalink", "path", "aliases", "redirect_from", "image", "images", "featured_image", "feature_image", "cover",
         "thumbnail", "header", "layout", "type", "pinned", "extra", "weight", "expiryDate", "headless", "series",
     ]
+    private static let handledKeysLowercased = Set(handledKeys.map { $0.lowercased() })
 
     static func read(_ root: URL, flavor: SourceKind, timeZone siteTimeZone: TimeZone) throws -> SourceContent {
         let config = StaticSiteConfig.load(root, flavor: flavor)
@@ -60,6 +61,8 @@ enum StaticSiteFolder {
         }
         let contentPrefix = String(config.contentRoot.standardizedFileURL.path.dropFirst(base.count - 1))
             .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        // A Zola blog may keep its posts in the root section (`content/_index.md` sorting by date).
+        let rootIsBlog = config.flavor == .zola && sortsByDate(config.contentRoot.appendingPathComponent("_index.md"))
         var files: [ContentFile] = []
         for relative in all.sorted() {
             let url = config.root.appendingPathComponent(relative)
@@ -87,13 +90,20 @@ enum StaticSiteFolder {
             let isBundle = fileName.hasPrefix("index.")
             let sections = isBundle ? Array(parts.dropLast()) : parts
             var file = ContentFile(url: url, relative: relative, sections: sections, isBundle: isBundle,
-                                   isPost: !sections.isEmpty, isDraft: false)
+                                   isPost: !sections.isEmpty || rootIsBlog, isDraft: false)
             if isSection { file.skipReason = "section list page (_index), not a post" }
             if isBundle && parts.isEmpty { file.skipReason = "the home page (content/index), not a post" }
             files.append(file)
         }
         for index in files.indices { if let refusal = boundary.refusal(files[index].url) { files[index].skipReason = refusal } }
         return files
+    }
+
+    /// Whether a Zola section's `_index.md` lists its pages by date: a blog's posts, not pages.
+    private static func sortsByDate(_ index: URL) -> Bool {
+        guard let data = FileManager.default.contents(atPath: index.path), let text = String(data: data, encoding: .utf8),
+              let front = try? FrontMatterReader(text, file: "_index.md") else { return false }
+        return front.string("sort_by") == "date"
     }
 
     private static func item(_ file: ContentFile, config: StaticSiteConfig, timeZone: TimeZone, boundary: SourceBoundary) -> ImportedItem {
@@ -158,8 +168,10 @@ enum StaticSiteFolder {
             item.title = name.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ").capitalized
             item.warnings.append("no title in the front matter: made one from the file name")
         }
+        // A dateless file beside a Zola blog's root posts is one of its pages (about, contact).
+        if item.kind == .post, item.date == nil, file.sections.isEmpty { item.kind = .page }
         if item.kind == .post, item.date == nil { item.skipReason = "no date (front matter or file name)" }
-        let ignored = front.fields.keys.filter { !handledKeys.contains($0) }.sorted()
+        let ignored = front.fields.keys.filter { !handledKeysLowercased.contains($0.lowercased()) }.sorted()
         if !ignored.isEmpty { item.warnings.append("front matter not imported: \(ignored.joined(separator: ", "))") }
 
         if file.isBundle { item.assets = bundleAssets(file.url.deletingLastPathComponent(), boundary: boundary) }

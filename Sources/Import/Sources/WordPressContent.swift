@@ -69,9 +69,13 @@ struct WordPressContent {
         text = Patterns.replace(#"\[gallery([^\]]*)\]"#, in: text) { groups in
             let ids = Self.attributes(groups[1])["ids"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             let images = ids.map { $0.compactMap { attachments[$0] } } ?? postID.flatMap { attachmentsByParent[$0] } ?? []
-            guard !images.isEmpty, images.count == (ids?.count ?? images.count) else {
+            guard !images.isEmpty else {
                 warnings.append("shortcode \(groups[0]) has no images in the export: kept as text")
                 return groups[0]
+            }
+            if let ids, images.count < ids.count {
+                let missing = ids.filter { attachments[$0] == nil }
+                warnings.append("\(groups[0]): attachment\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) not in the export, left out")
             }
             // A run of images, each with the alt text and caption the export keeps for it.
             return protect(images.map { image in
@@ -94,7 +98,10 @@ struct WordPressContent {
         } }
         text = Patterns.replace(#"\[(audio|video)([^\]]*)\](?:\s*\[/\1\])?"#, in: text) { groups in
             let attributes = Self.attributes(groups[2])
+            // WordPress.com writes the address bare: `[audio https://…/x.mp3]`.
+            let bare = groups[2].split(separator: " ").map(String.init).first { $0.hasPrefix("http://") || $0.hasPrefix("https://") }
             let source = attributes["src"] ?? ["mp3", "m4a", "ogg", "wav", "mp4", "m4v", "webm", "ogv"].lazy.compactMap { attributes[$0] }.first
+                ?? bare
             guard let source else {
                 warnings.append("shortcode \(groups[0]) has no source: kept as text")
                 return groups[0]

@@ -67,19 +67,21 @@ enum MissingImages {
     ///   - resolve: the site path a source resolves to (`x.png` → `/2019/slug/x.png`), nil for
     ///     sources that are not local (remote, `data:`).
     ///   - exists: whether the site will have a file at that path.
-    ///   - oldSite: the old site's address, for the link to its copy.
+    ///   - oldPage: the post's address on the old site (else the old site's), for the link to
+    ///     the old copy: a source resolves against it as it did there.
     static func replace(in markdown: String, resolve: (String) -> String?, exists: (String) -> Bool,
-                        oldSite: String?, warnings: inout [String]) -> String {
-        var found: [String] = []
+                        oldPage: String?, warnings: inout [String]) -> String {
+        var found: [(source: String, old: String?)] = []
         let text = Patterns.replace(markdownImage, in: markdown) { groups in
             guard let path = resolve(groups[2]), !exists(path) else { return groups[0] }
-            found.append(groups[2])
             let alt = groups[1].isEmpty ? "image" : groups[1]
-            guard let oldSite, let url = URL(string: path, relativeTo: URL(string: oldSite))?.absoluteString else { return alt }
-            return "[\(alt)](\(url))"
+            let old = oldPage.flatMap { page in URL(string: groups[2], relativeTo: URL(string: page))?.absoluteString }
+            found.append((groups[2], old))
+            return old.map { "[\(alt)](\($0))" } ?? alt
         }
-        for source in found {
-            warnings.append("image \(source) is not in the source: " + (oldSite == nil ? "replaced by its alt text" : "linked to the old site instead"))
+        for (source, old) in found {
+            warnings.append("image \(source) is not in the source: "
+                            + (old.map { "linked to the old site's \($0) instead" } ?? "replaced by its alt text"))
         }
         return text
     }

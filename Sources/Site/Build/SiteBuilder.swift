@@ -41,12 +41,17 @@ public struct SiteBuilder: Sendable {
     }
 
     public let root: URL
+    /// Where builds go unless told otherwise: `public/`, or `preview/` for a preview.
+    public let publicFolder: URL
 
-    public init(root: URL) {
+    public init(root: URL, publicFolder: URL? = nil) {
         self.root = root.standardizedFileURL
+        self.publicFolder = publicFolder ?? self.root.appendingPathComponent("public")
     }
 
-    public var publicFolder: URL { root.appendingPathComponent("public") }
+    /// Where a preview (drafts, future posts) is built and served from: never `public/`, which
+    /// the live site serves.
+    public static func previewFolder(root: URL) -> URL { root.standardizedFileURL.appendingPathComponent("preview") }
 
     /// Loads, checks and renders everything, then swaps the result in. On error nothing in the
     /// output folder changes.

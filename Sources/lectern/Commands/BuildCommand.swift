@@ -10,13 +10,13 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var siteOptions: SiteOptions
 
-    @Flag(help: "Include posts and pages marked draft: true (a preview: never announced to followers).")
+    @Flag(help: "Include posts and pages marked draft: true: a preview, built into <site>/preview (never public/) and never announced to followers.")
     var drafts = false
 
-    @Flag(help: "Include posts dated in the future (a preview; normally they wait for their date).")
+    @Flag(help: "Include posts dated in the future: a preview, built into <site>/preview like --drafts.")
     var future = false
 
-    @Option(help: "Write the site here instead of <site>/public.")
+    @Option(help: "Write the site here instead of <site>/public (or <site>/preview for a preview).")
     var output: String?
 
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
@@ -30,6 +30,8 @@ struct BuildCommand: AsyncParsableCommand {
 
     /// The build itself, however its arguments were read (`plainRequest(in:)` or argument-parser).
     static func build(_ request: BuildRequest, sources: SourceWalk?) async throws -> Never {
+        // The walk compares with public/'s last build; a preview is built into preview/.
+        let sources = request.isPreview ? nil : sources
         let (report, blog) = try await CommandFailure.reporting {
             var options = Blog.Options()
             options.includeDrafts = request.drafts
@@ -37,12 +39,14 @@ struct BuildCommand: AsyncParsableCommand {
             options.connections = .single
             let blog = try SiteOptions.openBlog(at: request.root, options)
             let report = try blog.build(outputFolder: request.output.map { URL(fileURLWithPath: $0).standardizedFileURL }, sources: sources)
-            if request.output == nil { try blog.changed([.site]) }
+            // A preview goes to preview/: the running server's live site has nothing new.
+            if request.output == nil && !options.isPreview { try blog.changed([.site]) }
             return (report, blog)
         }
         for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         if !request.quiet {
-            print("built in \(String(format: "%.0f", report.seconds * 1000)) ms: \(report.written) files written "
+            print((request.isPreview ? "preview (\(blog.builder.publicFolder.path), never public/) " : "")
+                  + "built in \(String(format: "%.0f", report.seconds * 1000)) ms: \(report.written) files written "
                   + "(\(report.pages) pages rendered), \(report.reused) unchanged")
             if let next = report.scheduled.first {
                 print("\(report.scheduled.count) scheduled post(s) held back; the next is due \(Formats.date(next))")
@@ -61,4 +65,7 @@ struct BuildRequest {
     var future = false
     var output: String?
     var quiet = false
+
+    /// Drafts or future posts shown: built into preview/, not public/.
+    var isPreview: Bool { drafts || future }
 }
