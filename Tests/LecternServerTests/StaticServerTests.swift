@@ -35,7 +35,7 @@ private func withServer(_ test: @escaping @Sendable (any TestClientProtocol, URL
                 #expect(response.headers[.eTag]?.hasPrefix("\"") == true)
                 #expect(response.headers[.lastModified]?.hasSuffix("GMT") == true)
                 #expect(response.headers[.cacheControl] == "public, no-cache")
-                #expect(String(buffer: response.body).contains("<h1 class=\"p-name\">Welcome to Lectern</h1>"))
+                #expect(String(buffer: response.body).contains("<h1 class=\"p-name\" dir=\"auto\">Welcome to Lectern</h1>"))
             }
             try await client.execute(uri: "/feed.xml", method: .get) { response in
                 #expect(response.headers[.contentType] == "application/atom+xml; charset=utf-8")

@@ -49,7 +49,7 @@ struct ImportTestSite {
     /// `<div>`, without the title, meta line, tags and navigation around it.
     func renderedBody(at url: String) throws -> String {
         let html = try read("public\(url)index.html")
-        for opening in ["<div class=\"content e-content\">", "<div class=\"content\">"] {
+        for opening in ["<div class=\"content e-content\" dir=\"auto\">", "<div class=\"content\" dir=\"auto\">"] {
             guard let start = html.range(of: opening) else { continue }
             let rest = html[start.upperBound...]
             let stops = ["<ul class=\"tags\"", "<a class=\"u-url\"", "</article>"].compactMap { rest.range(of: $0)?.lowerBound }
