@@ -27,9 +27,10 @@ public final class BlogServer: Sendable {
     /// ran, before anything listens: it never serves a stale or half-built site.
     public init(blog: Blog, watch: Bool = false) throws {
         self.blog = blog
-        let site = try LiveSite(publicFolder: blog.builder.publicFolder)
+        let liveReload = watch ? LiveReload() : nil
+        let site = try LiveSite(publicFolder: blog.builder.publicFolder, liveReload: liveReload)
         self.site = site
-        siteService = SiteService(blog: blog, watch: watch) { try site.reload() }
+        siteService = SiteService(blog: blog, watch: watch, onFailure: { liveReload?.buildFailed($0) }) { try site.reload() }
         try siteService.start()
     }
 

@@ -50,6 +50,7 @@ public enum LecternServer {
             InteractRoute(current: activityPub).add(to: router)
         }
         if let search { SearchRoute(search: search).add(to: router) }
+        site.liveReload?.add(to: router)
         if let activityPub, let interactions {
             InboxRoutes(gate: interactions.gate, baseURL: activityPub().config.baseURL, queued: interactions.queued,
                         logger: logger).add(to: router)

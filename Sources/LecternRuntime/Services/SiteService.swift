@@ -27,15 +27,19 @@ public struct SiteService: Service {
     public let watch: Bool
     /// Reloads the served files after `public/` changed (the server's `LiveSite.reload`).
     public let onSiteChanged: @Sendable () throws -> Void
+    /// Told why a change could not be applied (a build error), while the previous site stays.
+    public let onFailure: @Sendable (String) -> Void
     /// Posts whose discussion the inbox changed; signal `wake` after adding.
     public let changedPosts = ChangedPosts()
     public let wake = QueueSignal()
     public var pollInterval: Duration = .milliseconds(250)
     let lane: RenderLane
 
-    public init(blog: Blog, watch: Bool, onSiteChanged: @escaping @Sendable () throws -> Void) {
+    public init(blog: Blog, watch: Bool, onFailure: @escaping @Sendable (String) -> Void = { _ in },
+                onSiteChanged: @escaping @Sendable () throws -> Void) {
         self.blog = blog
         self.watch = watch
+        self.onFailure = onFailure
         self.onSiteChanged = onSiteChanged
         lane = RenderLane(blog: blog)
     }
@@ -180,6 +184,7 @@ public struct SiteService: Service {
             } catch {
                 // The previous site stays live; the writer sees what to fix; it is tried again.
                 logger.error("could not apply a change, still serving the previous site (trying again in \(retryDelay)): \(error)")
+                onFailure("\(error)")
                 carried.merge(job)
                 retryAt = ContinuousClock.now + retryDelay
                 retryDelay = min(retryDelay * 2, .seconds(60))

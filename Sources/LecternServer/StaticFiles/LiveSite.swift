@@ -6,11 +6,14 @@ import Synchronization
 /// whole after each rebuild.
 public final class LiveSite: Sendable {
     public let publicFolder: URL
+    /// Set for `serve --watch`: pages carry its script, and each reload tells open pages.
+    public let liveReload: LiveReload?
     private let current: Mutex<(index: StaticIndex, redirects: [String: String])>
 
-    public init(publicFolder: URL) throws {
+    public init(publicFolder: URL, liveReload: LiveReload? = nil) throws {
         self.publicFolder = publicFolder
-        self.current = Mutex((try StaticIndex.load(from: publicFolder), Redirects.load(publicFolder: publicFolder)))
+        self.liveReload = liveReload
+        self.current = Mutex((try StaticIndex.load(from: publicFolder, liveReload: liveReload != nil), Redirects.load(publicFolder: publicFolder)))
     }
 
     var index: StaticIndex { current.withLock { $0.index } }
@@ -23,8 +26,9 @@ public final class LiveSite: Sendable {
 
     /// Re-reads `public/` (after a build swapped a new tree in).
     public func reload() throws {
-        let fresh = try StaticIndex.load(from: publicFolder, reusing: index)
+        let fresh = try StaticIndex.load(from: publicFolder, reusing: index, liveReload: liveReload != nil)
         let redirects = Redirects.load(publicFolder: publicFolder)
         current.withLock { $0 = (fresh, redirects) }
+        liveReload?.siteChanged()
     }
 }

@@ -30,7 +30,9 @@ struct StaticIndex: Sendable {
     /// Reads every file under `folder`, skipping dot-files and anything that resolves outside it.
     /// A `name.gz` is kept as the compressed twin of `name`, and is not served on its own.
     /// Files whose stamp (and whose twin's stamp) match `previous` are taken from it unread.
-    static func load(from folder: URL, reusing previous: StaticIndex? = nil) throws -> StaticIndex {
+    /// With `liveReload`, every `.html` page gets its script (`LiveReload.inject`), is kept in
+    /// memory, and is served without its gzip twin, whose bytes lack it.
+    static func load(from folder: URL, reusing previous: StaticIndex? = nil, liveReload: Bool = false) throws -> StaticIndex {
         var index = StaticIndex()
         let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
         let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey, .contentModificationDateKey, .fileSizeKey]
@@ -66,8 +68,10 @@ struct StaticIndex: Sendable {
             }
             var body: ByteBuffer?
             var hash = ContentHash()
-            if size <= memoryLimit {
-                guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+            let injected = liveReload && relative.hasSuffix(".html")
+            if size <= memoryLimit || injected {
+                guard var data = FileManager.default.contents(atPath: url.path) else { continue }
+                if injected { data = Data(LiveReload.inject(into: Array(data))) }
                 data.withUnsafeBytes { hash.combine(bytes: $0.bindMemory(to: UInt8.self)) }
                 body = ByteBuffer(bytes: data)
             } else {
@@ -76,7 +80,7 @@ struct StaticIndex: Sendable {
             // Whole seconds: Last-Modified has no fractions, and If-Modified-Since compares to it.
             let seconds = Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down))
             index.files[relative] = StaticFile(
-                body: body, gzip: body == nil ? nil : compressed[relative], diskPath: url.path,
+                body: body, gzip: body == nil || injected ? nil : compressed[relative], diskPath: url.path,
                 size: body?.readableBytes ?? size,
                 contentType: MediaType.contentType(forPath: relative), etag: "\"\(hash.hex)\"",
                 lastModified: seconds, lastModifiedHeader: HTTPDate.format(seconds),

@@ -25,7 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Port to listen on, 1–65535; 0 picks a free one (default: server.port in lectern.yml).")
     var port: Int?
 
-    @Flag(help: "Rebuild and publish when content, theme or static files change.")
+    @Flag(help: "Rebuild and publish when content, theme or static files change; open pages reload themselves and show build errors.")
     var watch = false
 
     @Flag(help: "Include drafts (a preview: shown on the pages, never announced to followers).")

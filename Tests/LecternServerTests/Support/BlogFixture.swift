@@ -35,7 +35,7 @@ final class BlogFixture: Sendable {
     /// `background: false` leaves the workers off (tests drive deliveries themselves).
     init(remote: FakeInstance, extraConfig: String = "", owner: String? = nil, privateAddresses: Bool = true,
          background: Bool = true, requestTimeout: TimeAmount = LecternServer.requestTimeout,
-         busyTimeout: TimeInterval = 5, admin: Bool = false, drafts: Bool = false) async throws {
+         busyTimeout: TimeInterval = 5, admin: Bool = false, drafts: Bool = false, watch: Bool = false) async throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-e2e-\(UUID().uuidString)")
         try SiteScaffold.create(at: root)
         port = try freePort()
@@ -60,7 +60,7 @@ final class BlogFixture: Sendable {
         // The first build runs on a thread of its own, as in `lectern serve`: not on the threads
         // the other servers of the test process answer on.
         let root = root, settings = options
-        let server = try await OffPool.run { try BlogServer(blog: try Blog.open(root: root, options: settings)) }
+        let server = try await OffPool.run { try BlogServer(blog: try Blog.open(root: root, options: settings), watch: watch) }
         self.server = server
         let port = port
         let (_, application) = try await startApplication { onRunning in

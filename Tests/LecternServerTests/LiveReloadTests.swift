@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import LecternServer
+
+/// `lectern serve --watch`: the open page reloads after a rebuild and shows a build error; a
+/// server without --watch serves the files exactly as built (issue 37).
+@Suite(.serialized) struct LiveReloadTests {
+    /// Reads a Server-Sent Events stream until `found` holds for what arrived, or `seconds` pass.
+    func events(_ connection: RawConnection, within seconds: Double, until found: (String) -> Bool) -> String {
+        var text = ""
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end, !found(text) {
+            guard let bytes = connection.receiveBytes(within: 0.2) else { break }
+            text += String(decoding: bytes, as: UTF8.self)
+        }
+        return text
+    }
+
+    @Test func aRebuildReloadsTheOpenPageAndABuildErrorShows() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, watch: true)
+        defer { blog.stop() }
+        let page = try await blog.get("/")
+        #expect(page.body.contains("<script src=\"/_lectern/live.js\" defer></script>\n</body>"))
+        #expect(!(try String(contentsOf: blog.root.appendingPathComponent("public/index.html"), encoding: .utf8)).contains("live.js"),
+                "nothing is injected into public/")
+        let script = try await blog.get("/_lectern/live.js")
+        #expect(script.status == 200 && script.body.contains("EventSource"))
+
+        let connection = try RawConnection(port: blog.port)
+        connection.send("GET /_lectern/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        let hello = events(connection, within: 5) { $0.contains("event: hello") }
+        #expect(hello.contains("text/event-stream") && hello.contains("event: hello"), "\(hello)")
+
+        // The writer saves a post: the page reloads.
+        let posts = blog.root.appendingPathComponent("content/posts")
+        try "---\ntitle: Fresh words\ndate: 2025-05-01\n---\nNew.\n".write(to: posts.appendingPathComponent("fresh.md"), atomically: true, encoding: .utf8)
+        let reload = events(connection, within: 10) { $0.contains("event: reload") }
+        #expect(reload.contains("event: reload"), "\(reload)")
+        #expect(try await blog.get("/").body.contains("Fresh words"))
+
+        // A broken file: the page shows the error, naming the file and line.
+        let again = try RawConnection(port: blog.port)
+        again.send("GET /_lectern/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        _ = events(again, within: 5) { $0.contains("event: hello") }
+        try "---\ntitle: Broken\ndate: someday\n---\nx\n".write(to: posts.appendingPathComponent("broken.md"), atomically: true, encoding: .utf8)
+        let failure = events(again, within: 10) { $0.contains("event: failure") && $0.contains("broken.md") }
+        #expect(failure.contains("event: failure") && failure.contains("data: content/posts/broken.md:3"), "\(failure)")
+        #expect(try await blog.get("/").body.contains("Fresh words"), "the previous site is still served")
+    }
+
+    @Test func withoutWatchNothingIsInjected() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote)
+        defer { blog.stop() }
+        #expect(!(try await blog.get("/").body.contains("live.js")))
+        #expect(try await blog.get("/_lectern/live").status == 404)
+        #expect(try await blog.get("/_lectern/live.js").status == 404)
+    }
+
+    @Test func injectionGoesBeforeTheLastBodyEndTag() {
+        #expect(LiveReload.inject(into: Array("<p>&lt;/body></p></body></html>".utf8))
+                == Array("<p>&lt;/body></p><script src=\"/_lectern/live.js\" defer></script>\n</body></html>".utf8))
+        #expect(LiveReload.inject(into: Array("no end".utf8)) == Array("no end<script src=\"/_lectern/live.js\" defer></script>\n".utf8))
+    }
+}
