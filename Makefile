@@ -6,7 +6,7 @@ DEB_PACKAGES := libsqlite3-dev libssl-dev libcurl4-openssl-dev libcmark-gfm-dev 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO ?= demo
 
-.PHONY: run build debug test deps test-tools clean bench
+.PHONY: run build debug test deps test-tools clean bench dist dist-check validate-deploy
 
 ## Install the Debian packages Lectern links against (only the missing ones).
 deps:
@@ -31,9 +31,13 @@ run: build
 	@[ -f $(DEMO)/lectern.yml ] || .build/release/lectern init $(DEMO)
 	.build/release/lectern serve --site $(DEMO) --watch
 
-## Tools the interoperability tests use (third-party signature implementations).
+## Tools the tests use: nginx, Caddy and certbot (the shipped front configs), third-party signature
+## implementations and an independent ActivityPub peer.
 test-tools:
-	@dpkg-query -W -f='$${Status}' nginx 2>/dev/null | grep -q "install ok installed" || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx; }
+	@missing=""; for p in nginx caddy certbot python3-certbot-nginx; do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	[ -z "$$missing" ] || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; }
 	@python3 -c "import cryptography, httpsig, http_message_signatures, html5lib, bovine" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check cryptography httpsig http-message-signatures html5lib bovine==0.5.19
 
 ## Build everything (our own code must be warning-free), then run the whole suite: unit tests, then
@@ -48,6 +52,8 @@ test: deps test-tools
 	LECTERN_STALL_TEST=1 $(SWIFT) test --skip-build --filter StallTests
 	$(MAKE) --no-print-directory interop LECTERN_BUILT=1
 	python3 -B Tests/RealCorpus/run --lectern .build/debug/lectern
+	deploy/validate
+	$(MAKE) --no-print-directory dist-check BINARY=.build/debug/lectern
 
 ## Interoperability with an independent ActivityPub implementation (bovine, from PyPI): the real
 ## `lectern serve` and a bovine peer on 127.0.0.1 follow, publish, reply, edit, delete, digest and
@@ -57,6 +63,22 @@ test: deps test-tools
 interop: test-tools
 	$(if $(LECTERN_BUILT),,$(SWIFT) build --product lectern)
 	python3 -B Tests/Interop --lectern .build/debug/lectern
+
+## A stripped, self-contained archive and a .deb for servers without the Swift toolchain:
+## dist/lectern-VERSION-linux-ARCH.tar.gz and dist/lectern_VERSION_ARCH.deb (deploy/dist,
+## docs/deploy.md). Builds the release binary first, unless given one: make dist BINARY=path.
+BINARY ?=
+dist: $(if $(BINARY),,build)
+	deploy/dist $(or $(BINARY),.build/release/lectern) dist
+
+## The .deb installed, run as its unit would, fronted by nginx and Caddy, then purged
+## (deploy/check-package; as root, or with sudo). `make test` runs it with the debug binary.
+dist-check: test-tools $(if $(BINARY),,build)
+	deploy/check-package $(or $(BINARY),.build/release/lectern)
+
+## nginx -t and caddy validate on the shipped front configs, unchanged (deploy/validate).
+validate-deploy: test-tools
+	deploy/validate
 
 bench: build
 	bench/build

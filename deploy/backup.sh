@@ -2,8 +2,8 @@
 # Backs up a running Lectern site with `lectern backup` (SQLite's online backup of the database,
 # checked with integrity_check, plus keys, configuration and sources) into a dated archive, and
 # keeps the newest KEEP. Used by deploy/lectern-backup.service; needs only sh and the binary.
-#   deploy/backup.sh /srv/blog /var/backups/lectern [KEEP]
-#   restore: systemctl stop lectern && lectern restore -s /srv/blog ARCHIVE && systemctl start lectern
+#   deploy/backup.sh /var/lib/lectern /var/backups/lectern [KEEP]
+#   restore: systemctl stop lectern && lectern restore -s /var/lib/lectern ARCHIVE && systemctl start lectern
 set -eu
 SITE=${1:?usage: backup.sh SITE_DIR BACKUP_DIR [KEEP]}
 DEST=${2:?usage: backup.sh SITE_DIR BACKUP_DIR [KEEP]}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # First run: create the site with the public address it will have; then serve it.
 set -eu
-SITE=/srv/blog
+SITE=/var/lib/lectern
 if [ ! -f "$SITE/lectern.yml" ]; then
   if [ -z "${LECTERN_BASE_URL:-}" ] && [ "${LECTERN_DEMO:-}" != 1 ]; then
     echo "error: set LECTERN_BASE_URL=https://your.domain for the blog's public address (or LECTERN_DEMO=1 to try it locally)" >&2

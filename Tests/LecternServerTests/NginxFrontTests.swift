@@ -1,15 +1,15 @@
 import Foundation
 import Testing
 
-/// Real nginx with the shipped `deploy/nginx.conf` (only the certificate — self-signed, made
-/// here — the ports and the paths substituted) in front of a real Lectern, both on loopback.
+/// Real nginx with the shipped `deploy/nginx.conf` (plain HTTP, as it is before certbot adds TLS;
+/// only the ports and the paths substituted) in front of a real Lectern, both on loopback.
 @Suite(.serialized) struct NginxFrontTests {
     static let deploy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("deploy")
 
-    /// curl (TLS, self-signed accepted): status, headers (lower-cased names) and body.
+    /// curl: status, headers (lower-cased names) and body.
     func curl(_ url: String, _ arguments: [String] = []) throws -> (status: Int, headers: [String: String], body: String) {
-        let (code, output) = try run(["curl", "-sk", "--max-time", "10", "-D", "-", url] + arguments)
+        let (code, output) = try run(["curl", "-s", "--max-time", "10", "-D", "-", url] + arguments)
         #expect(code == 0, "curl \(url): \(output)")
         let parts = output.components(separatedBy: "\r\n\r\n")
         let head = parts.first?.split(separator: "\r\n") ?? []
@@ -24,8 +24,8 @@ import Testing
 
     @Test func shippedNginxConfigServesFilesAndProxiesTheRest() async throws {
         // The blog is reached through nginx's port: that host is one of its names.
-        let (https, http) = (try freePort(), try freePort())
-        try await withBlog(extraConfig: "  hostAliases: [\"127.0.0.1:\(https)\"]\n") { remote, blog in
+        let http = try freePort()
+        try await withBlog(extraConfig: "  hostAliases: [\"127.0.0.1:\(http)\"]\n") { remote, blog in
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-nginx-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: work) }
@@ -35,18 +35,16 @@ import Testing
             try blog.rebuild()
             #expect(try await blog.get(removed).status == 410)
 
-            #expect(try run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-                             "-keyout", work.appendingPathComponent("key.pem").path,
-                             "-out", work.appendingPathComponent("cert.pem").path]).0 == 0)
+            // An ACME HTTP challenge in the webroot (what `certbot certonly --webroot` writes).
+            let challenges = work.appendingPathComponent(".well-known/acme-challenge")
+            try FileManager.default.createDirectory(at: challenges, withIntermediateDirectories: true)
+            try "proof".write(to: challenges.appendingPathComponent("t0ken"), atomically: true, encoding: .utf8)
             let shipped = try String(contentsOf: Self.deploy.appendingPathComponent("nginx.conf"), encoding: .utf8)
             let site = shipped
-                .replacingOccurrences(of: "/etc/letsencrypt/live/blog.example/fullchain.pem", with: work.appendingPathComponent("cert.pem").path)
-                .replacingOccurrences(of: "/etc/letsencrypt/live/blog.example/privkey.pem", with: work.appendingPathComponent("key.pem").path)
                 .replacingOccurrences(of: "/etc/nginx/lectern_proxy.conf", with: Self.deploy.appendingPathComponent("lectern_proxy.conf").path)
-                .replacingOccurrences(of: "/srv/blog/public", with: blog.root.appendingPathComponent("public").path)
+                .replacingOccurrences(of: "/var/lib/lectern/public", with: blog.root.appendingPathComponent("public").path)
+                .replacingOccurrences(of: "/var/www/html", with: work.path)
                 .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(blog.port)")
-                .replacingOccurrences(of: "listen 443 ", with: "listen 127.0.0.1:\(https) ")
-                .replacingOccurrences(of: "listen [::]:443 ", with: "listen [::1]:\(https) ")
                 .replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(http);")
                 .replacingOccurrences(of: "listen [::]:80;", with: "listen [::1]:\(http);")
             #expect(site != shipped)
@@ -72,8 +70,8 @@ import Testing
             nginx.standardError = FileHandle.nullDevice
             try nginx.run()
             defer { nginx.terminate(); nginx.waitUntilExit() }
-            let base = "https://127.0.0.1:\(https)"
-            #expect(try await eventually(within: 10) { (try? run(["curl", "-sk", "-o", "/dev/null", base + "/"]).0) == 0 },
+            let base = "http://127.0.0.1:\(http)"
+            #expect(try await eventually(within: 10) { (try? run(["curl", "-s", "-o", "/dev/null", base + "/"]).0) == 0 },
                     "nginx started: \((try? String(contentsOf: work.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
 
             // A page straight from public/ (nginx's own ETag: mtime-size), with Vary: Accept.
@@ -91,10 +89,10 @@ import Testing
             #expect(try curl(base + "/.lectern/manifest").status == 404)
             let webfinger = try curl(base + "/.well-known/webfinger?resource=acct:blog@127.0.0.1:\(blog.port)")
             #expect(webfinger.status == 200, "\(webfinger.body)")
-            // IPv6, and plain HTTP sent to HTTPS.
-            #expect(try curl("https://[::1]:\(https)/").status == 200)
-            let plain = try curl("http://127.0.0.1:\(http)/2025/x/")
-            #expect(plain.status == 301 && plain.headers["location"] == "https://127.0.0.1/2025/x/")
+            // IPv6, and the ACME challenge from the webroot (not Lectern's /.well-known/).
+            #expect(try curl("http://[::1]:\(http)/").status == 200)
+            let acme = try curl(base + "/.well-known/acme-challenge/t0ken")
+            #expect(acme.status == 200 && acme.body == "proof", "\(acme)")
 
             // A signed Follow through nginx: the signature (Host included) verifies, the follower is kept.
             let follow: [String: Any] = ["id": remote.actorID("alice") + "/follows/nginx", "type": "Follow",
