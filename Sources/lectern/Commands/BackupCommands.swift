@@ -9,7 +9,7 @@ struct BackupCommand: AsyncParsableCommand {
         The database is copied with SQLite's online backup API (consistent while the server writes) and checked \
         with integrity_check. The archive is mode 0600: it holds the private keys. public/ is not saved.
 
-        Example: lectern backup -s /srv/blog /var/backups/lectern/blog-$(date +%F).tar.gz
+        Example: lectern backup -s /var/lib/lectern /var/backups/lectern/blog-$(date +%F).tar.gz
         """)
 
     @OptionGroup var siteOptions: SiteOptions
@@ -33,7 +33,7 @@ struct RestoreCommand: AsyncParsableCommand {
         Refuses while a server runs for the site. Checks the database's integrity before touching anything, keeps \
         the site folder (its owner and mode), gives what it restores the folder's owner, then builds the site.
 
-        Example: systemctl stop lectern && lectern restore -s /srv/blog blog-2026-11-23.tar.gz && systemctl start lectern
+        Example: systemctl stop lectern && lectern restore -s /var/lib/lectern blog-2026-11-23.tar.gz && systemctl start lectern
         """)
 
     @OptionGroup var siteOptions: SiteOptions

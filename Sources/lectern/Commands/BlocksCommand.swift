@@ -7,7 +7,7 @@ import Store
 struct BlocksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "blocks", abstract: "Block actors or whole domains (applies to what is already there too).",
-        discussion: "Example: lectern blocks add -s /srv/blog spam.example --reason spam; lectern blocks import -s /srv/blog list.csv",
+        discussion: "Example: lectern blocks add -s /var/lib/lectern spam.example --reason spam; lectern blocks import -s /var/lib/lectern list.csv",
         subcommands: [List.self, Add.self, Remove.self, Import.self, Export.self], defaultSubcommand: List.self)
 
     struct Import: AsyncParsableCommand {
@@ -18,7 +18,7 @@ struct BlocksCommand: AsyncParsableCommand {
             comments for approval, `noop` is skipped. Lines that are not a plain domain (obfuscated ones like \
             b*d.example) are listed and skipped.
 
-            Example: lectern blocks import -s /srv/blog blocklist.csv
+            Example: lectern blocks import -s /var/lib/lectern blocklist.csv
             """)
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The CSV file (#domain,#severity,…).") var file: String
@@ -42,7 +42,7 @@ struct BlocksCommand: AsyncParsableCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export", abstract: "Write the domain blocks and silences as a Mastodon-format CSV.",
-            discussion: "Example: lectern blocks export -s /srv/blog > blocklist.csv")
+            discussion: "Example: lectern blocks export -s /var/lib/lectern > blocklist.csv")
         @OptionGroup var siteOptions: SiteOptions
 
         func run() async throws {
@@ -54,7 +54,7 @@ struct BlocksCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "Every block.",
-            discussion: "Example: lectern blocks -s /srv/blog --json   # [{kind: actor|domain|silence, value, since, reason}]")
+            discussion: "Example: lectern blocks -s /var/lib/lectern --json   # [{kind: actor|domain|silence, value, since, reason}]")
         @OptionGroup var siteOptions: SiteOptions
         @Flag(help: "Print JSON.") var json = false
 
@@ -72,7 +72,7 @@ struct BlocksCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add",
                                                         abstract: "Block an actor (its URL) or a domain (bad.example, subdomains included).",
-        discussion: "Example: lectern blocks add -s /srv/blog spam.example --reason spam   (or an actor URL, or --silence)")
+        discussion: "Example: lectern blocks add -s /var/lib/lectern spam.example --reason spam   (or an actor URL, or --silence)")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "An actor URL or a domain.") var target: String
         @Option(help: "Why (for your records).") var reason: String?
@@ -92,7 +92,7 @@ struct BlocksCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Lift a block (hidden comments stay hidden).",
-        discussion: "Example: lectern blocks remove -s /srv/blog spam.example")
+        discussion: "Example: lectern blocks remove -s /var/lib/lectern spam.example")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The actor URL or domain.") var target: String
 

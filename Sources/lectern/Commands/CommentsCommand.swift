@@ -7,7 +7,7 @@ import Store
 struct CommentsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comments", abstract: "List and moderate comments (replies from the fediverse).",
-        discussion: "Example: lectern comments -s /srv/blog --state pending; lectern comments approve -s /srv/blog https://social.example/users/a/statuses/1",
+        discussion: "Example: lectern comments -s /var/lib/lectern --state pending; lectern comments approve -s /var/lib/lectern https://social.example/users/a/statuses/1",
         subcommands: [List.self, Show.self, Approve.self, Reject.self, Delete.self], defaultSubcommand: List.self)
 
     /// A comment as `--json` gives it.
@@ -28,7 +28,7 @@ struct CommentsCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "One comment in full: author, post, state, text.",
-            discussion: "Example: lectern comments show -s /srv/blog https://social.example/users/a/statuses/1 --json")
+            discussion: "Example: lectern comments show -s /var/lib/lectern https://social.example/users/a/statuses/1 --json")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
         @Flag(help: "Print JSON (the fields of `comments list --json`).") var json = false
@@ -59,7 +59,7 @@ struct CommentsCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "Comments, newest first.",
-            discussion: "Example: lectern comments -s /srv/blog --state pending --json   # [{id, post, state, author, text, …}]")
+            discussion: "Example: lectern comments -s /var/lib/lectern --state pending --json   # [{id, post, state, author, text, …}]")
         @OptionGroup var siteOptions: SiteOptions
         @Option(help: "Only pending, approved or rejected ones.") var state: String?
         @Option(help: "At most this many.") var limit = 50
@@ -86,7 +86,7 @@ struct CommentsCommand: AsyncParsableCommand {
 
     struct Approve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "approve", abstract: "Show a pending or rejected comment.",
-        discussion: "Example: lectern comments approve -s /srv/blog https://social.example/users/a/statuses/1")
+        discussion: "Example: lectern comments approve -s /var/lib/lectern https://social.example/users/a/statuses/1")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
         func run() async throws { try await moderate(siteOptions, id) { try $0.setCommentState(id: id, .approved) } }
@@ -94,7 +94,7 @@ struct CommentsCommand: AsyncParsableCommand {
 
     struct Reject: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "reject", abstract: "Hide a comment (kept in the database).",
-        discussion: "Example: lectern comments reject -s /srv/blog https://social.example/users/a/statuses/1")
+        discussion: "Example: lectern comments reject -s /var/lib/lectern https://social.example/users/a/statuses/1")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
         func run() async throws { try await moderate(siteOptions, id) { try $0.setCommentState(id: id, .rejected) } }
@@ -102,7 +102,7 @@ struct CommentsCommand: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Remove a comment for good.",
-        discussion: "Example: lectern comments delete -s /srv/blog https://social.example/users/a/statuses/1")
+        discussion: "Example: lectern comments delete -s /var/lib/lectern https://social.example/users/a/statuses/1")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
         func run() async throws { try await moderate(siteOptions, id) { try $0.removeComment(id: id) } }

@@ -5,13 +5,13 @@ import Store
 struct DeliveriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deliveries", abstract: "The delivery queue: counts by state and host, retries, purges.",
-        discussion: "Example: lectern deliveries -s /srv/blog --json; lectern deliveries retry -s /srv/blog --host social.example",
+        discussion: "Example: lectern deliveries -s /var/lib/lectern --json; lectern deliveries retry -s /var/lib/lectern --host social.example",
         subcommands: [Show.self, Retry.self, Purge.self], defaultSubcommand: Show.self)
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Counts by state, per host, and what is next.",
-            discussion: "Example: lectern deliveries -s /srv/blog --json   # {queued, delivered, failed, oldestQueued, hosts: [{host, queued, delivered, failed, nextAttemptAt, paused, failingSince}]}")
+            discussion: "Example: lectern deliveries -s /var/lib/lectern --json   # {queued, delivered, failed, oldestQueued, hosts: [{host, queued, delivered, failed, nextAttemptAt, paused, failingSince}]}")
         @OptionGroup var siteOptions: SiteOptions
         @Flag(help: "Print JSON.") var json = false
 
@@ -46,7 +46,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "retry", abstract: "Make failed and waiting deliveries due now.",
-        discussion: "Example: lectern deliveries retry -s /srv/blog --host social.example")
+        discussion: "Example: lectern deliveries retry -s /var/lib/lectern --host social.example")
         @OptionGroup var siteOptions: SiteOptions
         @Option(help: "Only this host (also resumes it if paused).") var host: String?
 
@@ -63,7 +63,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
     struct Purge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "purge", abstract: "Delete deliveries that gave up.",
-        discussion: "Example: lectern deliveries purge -s /srv/blog --failed")
+        discussion: "Example: lectern deliveries purge -s /var/lib/lectern --failed")
         @OptionGroup var siteOptions: SiteOptions
         @Flag(help: "Deliveries marked failed (required: the only kind purged).") var failed = false
 

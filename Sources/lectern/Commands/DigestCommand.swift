@@ -8,7 +8,7 @@ import Site
 struct DigestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "digest", abstract: "The owner's digest of new comments: preview it (the default), or send it now.",
-        discussion: "Example: lectern digest -s /srv/blog          # what the next digest would say\n         lectern digest -s /srv/blog --now    # send it now")
+        discussion: "Example: lectern digest -s /var/lib/lectern          # what the next digest would say\n         lectern digest -s /var/lib/lectern --now    # send it now")
 
     @OptionGroup var siteOptions: SiteOptions
     @Flag(help: "Send it now, whatever the interval (if anything is new), and deliver it.") var now = false

@@ -10,7 +10,7 @@ struct DoctorCommand: AsyncParsableCommand {
         Each check prints ✓, ! (warning) or ✗ (failed) with what to do. Exits 1 when any check failed.
         JSON: [{name, status: ok|warning|failed, detail, fix?}].
 
-        Example: lectern doctor -s /srv/blog
+        Example: lectern doctor -s /var/lib/lectern
                  lectern doctor --offline --json
         """)
 

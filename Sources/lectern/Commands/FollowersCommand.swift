@@ -5,7 +5,7 @@ import Store
 struct FollowersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "followers", abstract: "Who follows the blog; remove one.",
-        discussion: "Example: lectern followers -s /srv/blog; lectern followers count --json; lectern followers remove https://social.example/users/a",
+        discussion: "Example: lectern followers -s /var/lib/lectern; lectern followers count --json; lectern followers remove https://social.example/users/a",
         subcommands: [List.self, Count.self, Remove.self], defaultSubcommand: List.self)
 
     /// One follower as `--json` lists it.
@@ -18,7 +18,7 @@ struct FollowersCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "Every follower, oldest first.",
-            discussion: "Example: lectern followers -s /srv/blog --json   # [{actor, handle, instance, since, inbox, health, failingSince}]")
+            discussion: "Example: lectern followers -s /var/lib/lectern --json   # [{actor, handle, instance, since, inbox, health, failingSince}]")
         @OptionGroup var siteOptions: SiteOptions
         @Flag(help: "Print JSON instead of a table.") var json = false
 
@@ -47,7 +47,7 @@ struct FollowersCommand: AsyncParsableCommand {
     struct Count: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "count", abstract: "How many follow the blog, and how many joined in the last 7 days.",
-            discussion: "Example: lectern followers count -s /srv/blog --json   # {total, thisWeek, inboxes}")
+            discussion: "Example: lectern followers count -s /var/lib/lectern --json   # {total, thisWeek, inboxes}")
         @OptionGroup var siteOptions: SiteOptions
         @Flag(help: "Print JSON.") var json = false
 
@@ -66,7 +66,7 @@ struct FollowersCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Stop delivering to a follower.",
-        discussion: "Example: lectern followers remove -s /srv/blog https://social.example/users/a")
+        discussion: "Example: lectern followers remove -s /var/lib/lectern https://social.example/users/a")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The follower's actor id (URL).") var actor: String
 

@@ -6,7 +6,7 @@ import Site
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys", abstract: "The blog's signing keys (kept in data/keys, mode 0600).",
-        discussion: "Example: lectern keys -s /srv/blog; lectern keys rotate -s /srv/blog",
+        discussion: "Example: lectern keys -s /var/lib/lectern; lectern keys rotate -s /var/lib/lectern",
         subcommands: [Show.self, Rotate.self], defaultSubcommand: Show.self)
 
     struct Rotate: AsyncParsableCommand {
@@ -19,7 +19,7 @@ struct KeysCommand: AsyncParsableCommand {
             id keeps answering as a key document for 7 days (the very first key, <actor>#main-key, is a fragment \
             of the actor and answers with the actor, which names the new key).
 
-            Example: lectern keys rotate -s /srv/blog
+            Example: lectern keys rotate -s /var/lib/lectern
             """)
 
         @OptionGroup var siteOptions: SiteOptions
@@ -41,7 +41,7 @@ struct KeysCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Print a public key and its key id, creating the key pair on first use. Private keys are never printed.",
-            discussion: "Example: lectern keys show -s /srv/blog --instance")
+            discussion: "Example: lectern keys show -s /var/lib/lectern --instance")
 
         @OptionGroup var siteOptions: SiteOptions
 

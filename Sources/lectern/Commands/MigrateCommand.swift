@@ -5,7 +5,7 @@ import Store
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate", abstract: "Apply database migrations not applied yet (serve also does this) and list them.",
-        discussion: "Example: lectern migrate -s /srv/blog")
+        discussion: "Example: lectern migrate -s /var/lib/lectern")
 
     @OptionGroup var siteOptions: SiteOptions
 

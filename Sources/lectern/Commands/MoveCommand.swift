@@ -11,7 +11,7 @@ struct MoveCommand: AsyncParsableCommand {
         the blog's actor states movedTo, and every follower's server is sent a Move and follows the \
         new account. Run it again to re-send; `--cancel` stops stating movedTo. See docs/activitypub.md.
 
-        Example: lectern move -s /srv/blog --to @me@new.example
+        Example: lectern move -s /var/lib/lectern --to @me@new.example
         """)
 
     @OptionGroup var siteOptions: SiteOptions

@@ -41,7 +41,7 @@ struct PublishCommand: AsyncParsableCommand {
 struct DeliverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deliver", abstract: "Send every delivery that is due, once, then exit (for cron or tests).",
-        discussion: "Example: lectern deliver -s /srv/blog")
+        discussion: "Example: lectern deliver -s /var/lib/lectern")
 
     @OptionGroup var siteOptions: SiteOptions
 

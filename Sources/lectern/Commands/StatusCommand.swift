@@ -9,7 +9,7 @@ struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Posts, followers, comments, deliveries, inbox outcomes, last build and digest.",
         discussion: """
-        Example: lectern status -s /srv/blog
+        Example: lectern status -s /var/lib/lectern
                  lectern status --json | jq .deliveries.queued
 
         JSON schema (docs/cli.md): {posts: {published, scheduled: [{path, title, date}]}, followers: {total, thisWeek},
