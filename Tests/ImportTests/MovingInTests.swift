@@ -170,6 +170,11 @@ import Testing
         """)
         try write("content/post/two.md", "+++\ntitle = \"Two\"\ndate = 2021-03-04\nseries = [\"Building a shed\", \"Other\"]\n+++\nBody.\n")
         try write("static/images/kept.png", "png")
+        try write("content/docker.html", """
+        <!DOCTYPE html>
+        <html><head><title>Docker for Beginners</title><style>body { color: red }</style></head>
+        <body><h1>Docker</h1><p>Containers, step by step.</p><script>hljs.initHighlighting()</script></body></html>
+        """)
         let report = try await Importer(options: site.options).run(source: hugo.path)
         #expect(report.failure == nil, "\(report.text)")
         #expect(report.items.contains { $0.origin.hasSuffix("_index.md") && $0.outcome == .skipped })
@@ -183,6 +188,10 @@ import Testing
         #expect(item.warnings.filter { $0.contains("is not in the source") }.count == 2)
         #expect(try site.read("content/posts/2021-03-04-two.md").contains("series: Building a shed"))
         #expect(!item.warnings.contains { $0.contains("front matter not imported") }, "Hugo reads keys in any case")
+        let docker = try #require(report.items.first { $0.title == "Docker for Beginners" })
+        let page = try site.read(try #require(docker.file))
+        #expect(page.contains("Containers, step by step.") && !page.contains("hljs") && !page.contains("color: red"))
+        #expect(docker.warnings.contains { $0.contains("its <head> and 1 <script>/<style>") })
         try site.build()
     }
 
@@ -195,7 +204,9 @@ import Testing
         for (path, text) in [("config.toml", "base_url = \"https://z.example\"\n[taxonomies]\n"),
                              ("content/_index.md", "+++\nsort_by = \"date\"\n+++\n"),
                              ("content/b-tree.md", "+++\ntitle = \"B 树\"\ndate = 2020-09-10 19:29:43\n[taxonomies]\ntags = [\"db\"]\n+++\nText.\n"),
-                             ("content/now.md", "+++\ntitle = \"Now\"\n+++\nThis month.\n")] {
+                             ("content/now.md", "+++\ntitle = \"Now\"\n+++\nThis month.\n"),
+                             ("content/tunnel/index.md", "+++\ntitle = \"Tunnel\"\ndate = 2023-05-05\n+++\n{{ figure(img=\"cf.png\", caption=\"The tunnel\") }}\n"),
+                             ("content/tunnel/cf.png", "png")] {
             let url = zola.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
@@ -206,6 +217,8 @@ import Testing
         #expect(report.items.first { $0.title == "Now" }?.outcome == .page)
         let post = try #require(report.items.first { $0.title == "B 树" }?.file)
         #expect(try site.read(post).contains("tags: [db]"))
+        let tunnel = try #require(report.items.first { $0.title == "Tunnel" }?.file)
+        #expect(try site.read(tunnel).contains("![](cf.png)") && site.read(tunnel).contains("<figcaption>The tunnel</figcaption>"))
     }
 
     /// A site folder named through a symbolic link (a corpus of links, `~/blog` → elsewhere)

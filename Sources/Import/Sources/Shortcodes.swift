@@ -3,7 +3,7 @@ import Foundation
 /// Converts Hugo shortcodes, Jekyll Liquid tags and Zola shortcodes in a Markdown body:
 ///
 /// - with a Markdown equivalent: `{{< highlight go >}}…{{< /highlight >}}` and
-///   `{% highlight ruby %}…{% endhighlight %}` → fenced code; `{{< figure src=… >}}` → image;
+///   `{% highlight ruby %}…{% endhighlight %}` → fenced code; `{{< figure src=… >}}` and Zola's `{{ figure(img=…) }}` → image;
 ///   `{% raw %}` removed (its content kept literally); `{{< ref "x" >}}`, `{% post_url x %}`,
 ///   `{% link x %}` and Zola's `@/x.md` → the new URL when the target is in the import;
 ///   `{{< youtube id >}}`, `{{< vimeo id >}}`, `{{< gist u id >}}`, `{{< tweet … >}}` → links;
@@ -44,6 +44,12 @@ struct Shortcodes {
         text = Patterns.replace(#"\{\{[<%]\s*(youtube|vimeo|gist|tweet|x|instagram)\s+(.*?)\s*/?[>%]\}\}"#, in: text) { embed($0) }
         text = Patterns.replace(#"\{\{\s*(youtube|vimeo)\((.*?)\)\s*\}\}"#, in: text) { embed($0) }
         if flavor == .zola {
+            // Themes' image shortcodes: `{{ figure(img="x.png", caption="…") }}`, `image(src=…)`, `img(path=…)`.
+            text = Patterns.replace(#"\{\{\s*(figure|image|img)\((.*?)\)\s*\}\}"#, in: text) { groups in
+                let attributes = WordPressContent.attributes(groups[2])
+                guard attributes["src"] == nil, let source = attributes["img"] ?? attributes["path"] else { return figure(groups[2]) }
+                return figure(groups[2] + " src=\"\(source)\"")
+            }
             text = Patterns.replace(#"\]\((@/[^)\s#]+)(#[^)\s]*)?\)"#, in: text) { groups in
                 guard let url = resolve(String(groups[1].dropFirst(2))) else {
                     warnings.append("link to \(groups[1]) is not in this import: kept as written")

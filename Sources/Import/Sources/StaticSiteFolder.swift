@@ -99,6 +99,22 @@ enum StaticSiteFolder {
         return files
     }
 
+    /// A whole HTML page kept in a content folder (`<!DOCTYPE html><html><head>…`): its body
+    /// without scripts and styles, which would run and restyle the page they are put in, and its
+    /// `<title>`. Nil for an HTML fragment.
+    private static func wholeDocument(_ html: String) -> (body: String, title: String?, removed: Int)? {
+        guard html.range(of: #"^\s*(<!--.*?-->\s*)*(<!doctype html|<html[\s>])"#, options: [.regularExpression, .caseInsensitive]) != nil else {
+            return nil
+        }
+        let title = Patterns.matches(#"(?i)<title[^>]*>(.*?)</title>"#, in: html).first.map { HTMLEntities.decode($0[1]) }?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var body = Patterns.matches(#"(?i)<body[^>]*>(.*)</body>"#, in: html).first?[1]
+            ?? Patterns.replace(#"(?i)<head[\s>].*?</head>"#, in: html) { _ in "" }
+        var removed = 0
+        body = Patterns.replace(#"(?i)<(script|style)[\s>].*?</\1\s*>"#, in: body) { _ in removed += 1; return "" }
+        return (body, title?.isEmpty == false ? title : nil, removed)
+    }
+
     /// Whether a Zola section's `_index.md` lists its pages by date: a blog's posts, not pages.
     private static func sortsByDate(_ index: URL) -> Bool {
         guard let data = FileManager.default.contents(atPath: index.path), let text = String(data: data, encoding: .utf8),
@@ -139,6 +155,11 @@ enum StaticSiteFolder {
         }
 
         item.title = front.string("title")
+        if case .html(let html) = item.body, let document = wholeDocument(html) {
+            item.body = .html(document.body)
+            if item.title == nil { item.title = document.title }
+            item.warnings.append("a whole HTML document: its <body> imported, its <head> and \(document.removed) <script>/<style> element(s) left out")
+        }
         item.date = front.string("date", "publishDate", "pubDate").flatMap { DateReading.parse($0, timeZone: timeZone) } ?? nameDate
         item.updated = front.string("lastmod", "updated", "last_modified_at", "modified")
             .flatMap { DateReading.parse($0, timeZone: timeZone) }
