@@ -30,11 +30,14 @@ let package = Package(
         .executable(name: "fuzz-sanitizer", targets: ["fuzz-sanitizer"]),
         .executable(name: "fuzz-signature-headers", targets: ["fuzz-signature-headers"]),
         .executable(name: "fuzz-activity", targets: ["fuzz-activity"]),
+        .executable(name: "fuzz-static-head", targets: ["fuzz-static-head"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // The real sources, through symlinks (Sources/Site -> ../../Sources/Site, …).
@@ -81,5 +84,9 @@ let package = Package(
         fuzzer("fuzz-sanitizer", ["Site"]),
         fuzzer("fuzz-signature-headers", ["HTTPSignatures"]),
         fuzzer("fuzz-activity", ["ActivityStreams", "Federation", "Site", "Store"]),
+        // The fast path's reader (PlainRequestHead.swift, a symlink) against NIO's llhttp.
+        fuzzer("fuzz-static-head", [.product(name: "HTTPTypes", package: "swift-http-types"),
+                                    .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                                    .product(name: "NIOHTTP1", package: "swift-nio")]),
     ]
 )

@@ -14,7 +14,7 @@
 set -euo pipefail
 
 FUZZ_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_TARGETS=(fuzz-front-matter fuzz-sanitizer fuzz-signature-headers fuzz-activity)
+ALL_TARGETS=(fuzz-front-matter fuzz-sanitizer fuzz-signature-headers fuzz-activity fuzz-static-head)
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_JOBS=${FUZZ_JOBS:-1}
@@ -34,6 +34,7 @@ max_len() {
         fuzz-sanitizer) echo 16384 ;;
         fuzz-signature-headers) echo 4096 ;;
         fuzz-activity) echo 65536 ;;
+        fuzz-static-head) echo 9000 ;;
         *) echo "unknown target $1 (known: ${ALL_TARGETS[*]})" >&2; exit 2 ;;
     esac
 }

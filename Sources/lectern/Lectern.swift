@@ -18,21 +18,8 @@ struct Lectern: AsyncParsableCommand {
     /// Runs the command; a `CLIError` thrown anywhere prints as `error: …` with exit status 1,
     /// like every other failure of ours (argument-parser would print `Error: …`).
     static func main() async {
-        let arguments = CommandLine.arguments.dropFirst()
-        // Every command but the server is a short run; decided by the name alone, before
-        // anything allocates.
-        if arguments.first != ServeCommand.configuration.commandName { ShortRun.tuneAllocator() }
-        if let request = BuildCommand.plainRequest(in: arguments) {
-            do {
-                // The sources' walk runs on a thread of its own while the blog opens.
-                try await BuildCommand.build(request, sources: SourceWalk(root: request.root))
-            } catch {
-                fail(error)
-            }
-        }
         do {
-            var command: any ParsableCommand
-            if let named = parseNamedCommand() { command = named } else { command = try parseAsRoot() }
+            var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -55,23 +42,6 @@ struct Lectern: AsyncParsableCommand {
         if message.hasPrefix("Error: ") { message = String(message.dropFirst("Error: ".count)) }
         FileHandle.standardError.write(Data("error: \(message)\n".utf8))
         exit(withError: ExitCode.failure)
-    }
-
-    /// The command named first, parsed on its own: argument-parser otherwise reflects over all
-    /// 21 commands' arguments and its completion-script commands before it parses one (1.5 ms
-    /// of every run: uprobes on `parseAsRoot`, 5.4 → 3.8 ms). Anything the command alone
-    /// does not accept — help, completion scripts, a mistake — returns nil and goes the whole
-    /// way, so what argument-parser prints (`lectern build --help`, usage lines) is unchanged.
-    static func parseNamedCommand(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> (any ParsableCommand)? {
-        guard let name = arguments.first, let command = configuration.subcommands.first(where: { $0._commandName == name }),
-              let parsed = try? command.parseAsRoot(Array(arguments.dropFirst()))
-        else { return nil }
-        // `--help` parses into argument-parser's own help command, which would print this
-        // command's help as if it were the root: only ours are taken.
-        func ours(_ type: any ParsableCommand.Type) -> Bool {
-            type == Swift.type(of: parsed) || type.configuration.subcommands.contains(where: ours)
-        }
-        return ours(command) ? parsed : nil
     }
 }
 

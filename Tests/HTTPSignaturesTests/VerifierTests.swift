@@ -354,8 +354,8 @@ import LecternCrypto
     }
 }
 
-/// Base64 is decoded by our own code (signatures and digests on every request): it must agree
-/// with Foundation on everything Foundation encodes, with and without padding, and refuse the rest.
+/// Base64 of signatures and digests (Foundation's, padding made optional): everything Foundation
+/// encodes decodes, with and without padding, and the rest is refused.
 @Suite struct Base64Tests {
     @Test func agreesWithFoundationOnEveryLength() {
         var generator = SystemRandomNumberGenerator()

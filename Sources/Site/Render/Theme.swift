@@ -32,6 +32,7 @@ public struct Theme: Sendable {
         "style.css": PackageResources.style_css,
         "highlight.css": PackageResources.highlight_css,
         "comments.js": PackageResources.comments_js,
+        "favicon.svg": PackageResources.favicon_svg,
     ]
 
     /// Loads the theme for a site; `overrideFolder` is usually `<site>/theme`.

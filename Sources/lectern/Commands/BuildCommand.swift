@@ -28,7 +28,6 @@ struct BuildCommand: AsyncParsableCommand {
         try await Self.build(request, sources: output == nil ? SourceWalk(root: request.root) : nil)
     }
 
-    /// The build itself, however its arguments were read (`plainRequest(in:)` or argument-parser).
     static func build(_ request: BuildRequest, sources: SourceWalk?) async throws -> Never {
         // The walk compares with public/'s last build; a preview is built into preview/.
         let sources = request.isPreview ? nil : sources

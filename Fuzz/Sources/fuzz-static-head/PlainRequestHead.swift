@@ -1,0 +1,1 @@
+../../../Sources/LecternServer/StaticFiles/PlainRequestHead.swift

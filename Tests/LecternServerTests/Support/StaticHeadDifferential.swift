@@ -1,0 +1,1 @@
+../../../Fuzz/Sources/fuzz-static-head/StaticHeadDifferential.swift
