@@ -44,7 +44,7 @@ import Testing
                 disagreements.append("\(String(decoding: seed, as: UTF8.self).debugDescription): \(difference)")
             }
         }
-        var random = SplitMix64(seed: 0x1ec7e2)
+        var random = SplitMix(seed: 0x1ec7e2)
         let seeds = Self.seeds
         var answered = 0
         for _ in 0..<40_000 {
@@ -59,7 +59,7 @@ import Testing
         #expect(answered > 1_000, "the mutations must reach the fast path often enough to mean something (\(answered))")
     }
 
-    private func mutate(_ input: inout [UInt8], with random: inout SplitMix64) {
+    private func mutate(_ input: inout [UInt8], with random: inout SplitMix) {
         let position = input.isEmpty ? 0 : Int(random.next() % UInt64(input.count + 1))
         switch random.next() % 4 {
         case 0: input.insert(contentsOf: Self.tokens[Int(random.next() % UInt64(Self.tokens.count))], at: position)
@@ -67,18 +67,5 @@ import Testing
         case 2: if position < input.count { input[position] = UInt8(truncatingIfNeeded: random.next()) }
         default: if position < input.count { input[position] = [0x20, 0x09, 0x0D, 0x0A, 0x3A][Int(random.next() % 5)] }
         }
-    }
-}
-
-/// A small seeded generator: the same mutations every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
