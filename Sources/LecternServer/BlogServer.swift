@@ -8,10 +8,10 @@ import Prometheus
 import ServiceLifecycle
 import Store
 
-/// A blog served: the HTTP server with the blog's background work as services of one
-/// `ServiceGroup` (inbox, deliveries, the site lane that rebuilds and reloads, digests,
-/// maintenance), shut down together and gracefully. `lectern serve` is this plus options; the
-/// end-to-end tests start the same thing.
+/// A blog served: the HTTP server (routing only) with the blog's background work
+/// (`BlogServices`, wired in LecternRuntime) as services of one `ServiceGroup`, shut down
+/// together and gracefully. `lectern serve` is this plus options; the end-to-end tests start
+/// the same thing.
 ///
 /// ```swift
 /// let server = try BlogServer(blog: try Blog.open(root: siteURL), watch: true)
@@ -20,8 +20,9 @@ import Store
 public final class BlogServer: Sendable {
     public let blog: Blog
     public let site: LiveSite
-    public let siteService: SiteService
-    let inboxSignal = QueueSignal()
+    /// The background work and the inbox gate (LecternRuntime wires them).
+    public let runtime: BlogServices
+    public var siteService: SiteService { runtime.siteService }
 
     /// Builds (with every comment), reads the posts and publishes what changed while no server
     /// ran, before anything listens: it never serves a stale or half-built site.
@@ -30,17 +31,10 @@ public final class BlogServer: Sendable {
         let liveReload = watch ? LiveReload() : nil
         let site = try LiveSite(publicFolder: blog.builder.publicFolder, liveReload: liveReload)
         self.site = site
-        siteService = SiteService(blog: blog, watch: watch, onFailure: { liveReload?.buildFailed($0) }) { try site.reload() }
-        try siteService.start()
+        runtime = try BlogServices(blog: blog, watch: watch, onFailure: { liveReload?.buildFailed($0) }) { try site.reload() }
     }
 
-    public var services: [any Service] {
-        [siteService, InboxService(blog: blog, signal: inboxSignal, site: siteService), DeliveryService(blog: blog),
-         DigestService(blog: blog), MaintenanceService(blog: blog) { [siteService] posts in
-            siteService.changedPosts.add(posts)
-            siteService.wake.signal()
-         }]
-    }
+    public var services: [any Service] { runtime.services }
 
     /// The operator's listener: its loopback port and the registry the blog's metrics go to.
     public struct Admin: Sendable {
@@ -56,10 +50,8 @@ public final class BlogServer: Sendable {
     public func makeApplication(host: String? = nil, port: Int? = nil, requestTimeout: TimeAmount = LecternServer.requestTimeout,
                                 background: Bool = true, admin: Admin? = nil,
                                 onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let blog = blog, inboxSignal = inboxSignal
-        let interactions = LecternServer.Interactions(gate: InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys,
-                                                                                    audience: blog.activityPub.audience,
-                                                                                    counter: blog.inboxCounter)) { inboxSignal.signal() }
+        let blog = blog, runtime = runtime
+        let interactions = LecternServer.Interactions(gate: runtime.gate) { runtime.inboxQueued() }
         var logger = blog.logger
         logger[metadataKey: "component"] = "http"
         return LecternServer.makeApplication(site: site, activityPub: { blog.activityPub }, interactions: interactions,

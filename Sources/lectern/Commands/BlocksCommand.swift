@@ -28,9 +28,7 @@ struct BlocksCommand: AsyncParsableCommand {
                 guard let data = FileManager.default.contents(atPath: file) else { throw CLIError("cannot read \(file)") }
                 let parsed = DomainBlocklist.parse(String(decoding: data, as: UTF8.self))
                 let blog = try siteOptions.openBlog()
-                var changed = Set<String>()
-                for entry in parsed.entries { changed.formUnion(try blog.store.block(entry.kind, entry.domain, reason: entry.comment)) }
-                try blog.discussionsChanged([.blocks, .followers])
+                let changed = try blog.block(parsed.entries.map { ($0.kind, $0.domain, $0.comment) })
                 let suspended = parsed.entries.filter { $0.kind == .domain }.count
                 print("\(suspended) domains blocked, \(parsed.entries.count - suspended) silenced, \(parsed.skipped.count) lines skipped; "
                       + "\(changed.count) posts re-rendered")
@@ -46,7 +44,7 @@ struct BlocksCommand: AsyncParsableCommand {
         @OptionGroup var siteOptions: SiteOptions
 
         func run() async throws {
-            let blocks = try await reportingErrors { try siteOptions.openBlog().store.blocks() }
+            let blocks = try await reportingErrors { try siteOptions.openBlog().blocks() }
             print(DomainBlocklist.export(blocks), terminator: "")
         }
     }
@@ -61,7 +59,7 @@ struct BlocksCommand: AsyncParsableCommand {
         struct Entry: Encodable { var kind: String, value: String, since: Date, reason: String? }
 
         func run() async throws {
-            let blocks = try await reportingErrors { try siteOptions.openBlog().store.blocks() }
+            let blocks = try await reportingErrors { try siteOptions.openBlog().blocks() }
             if json { return try JSONOutput.print(blocks.map { Entry(kind: $0.kind.rawValue, value: $0.value, since: $0.createdAt, reason: $0.reason) }) }
             guard !blocks.isEmpty else { print("no blocks"); return }
             print(Formats.table([["kind", "value", "since", "reason"]]
@@ -83,8 +81,7 @@ struct BlocksCommand: AsyncParsableCommand {
                 let blog = try siteOptions.openBlog()
                 if silence && target.contains("://") { throw CLIError("--silence applies to domains, not to one actor") }
                 let kind: Block.Kind = target.contains("://") ? .actor : silence ? .silence : .domain
-                let changed = try blog.store.block(kind, target, reason: reason)
-                try blog.discussionsChanged([.blocks, .followers])
+                let changed = try blog.block([(kind, target, reason)])
                 print("blocked \(kind.rawValue) \(target); \(changed.count) posts re-rendered")
             }
         }
@@ -98,11 +95,7 @@ struct BlocksCommand: AsyncParsableCommand {
 
         func run() async throws {
             let removed = try await reportingErrors {
-                let blog = try siteOptions.openBlog()
-                let removed = try target.contains("://") ? blog.store.unblock(.actor, target)
-                    : blog.store.unblock(.domain, target) || blog.store.unblock(.silence, target)
-                try blog.changed([.blocks])
-                return removed
+                try siteOptions.openBlog().unblock(target)
             }
             guard removed else { throw CLIError("\(target) is not blocked") }
             print("unblocked \(target)")

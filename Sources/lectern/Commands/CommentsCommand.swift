@@ -35,7 +35,7 @@ struct CommentsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let shown = try await reportingErrors { () throws -> ShownComment in
-                guard let shown = try siteOptions.openBlog().store.shownComment(id: id) else {
+                guard let shown = try siteOptions.openBlog().comment(id: id) else {
                     throw CLIError("no comment \(id) (`lectern comments` lists them with their ids)")
                 }
                 return shown
@@ -71,7 +71,7 @@ struct CommentsCommand: AsyncParsableCommand {
                     guard let state = CommentRecord.State(rawValue: name) else { throw CLIError("unknown state '\(name)' (pending, approved, rejected)") }
                     return state
                 }
-                return try siteOptions.openBlog().store.comments(state: state, limit: limit)
+                return try siteOptions.openBlog().comments(state: state, limit: limit)
             }
             if json { return try JSONOutput.print(comments.map(Entry.init)) }
             guard !comments.isEmpty else { print("no comments"); return }
@@ -89,7 +89,7 @@ struct CommentsCommand: AsyncParsableCommand {
         discussion: "Example: lectern comments approve -s /var/lib/lectern https://social.example/users/a/statuses/1")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
-        func run() async throws { try await moderate(siteOptions, id) { try $0.setCommentState(id: id, .approved) } }
+        func run() async throws { try await moderate(siteOptions, id, .approve) }
     }
 
     struct Reject: AsyncParsableCommand {
@@ -97,7 +97,7 @@ struct CommentsCommand: AsyncParsableCommand {
         discussion: "Example: lectern comments reject -s /var/lib/lectern https://social.example/users/a/statuses/1")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
-        func run() async throws { try await moderate(siteOptions, id) { try $0.setCommentState(id: id, .rejected) } }
+        func run() async throws { try await moderate(siteOptions, id, .reject) }
     }
 
     struct Delete: AsyncParsableCommand {
@@ -105,16 +105,14 @@ struct CommentsCommand: AsyncParsableCommand {
         discussion: "Example: lectern comments delete -s /var/lib/lectern https://social.example/users/a/statuses/1")
         @OptionGroup var siteOptions: SiteOptions
         @Argument(help: "The comment's id (the note's URL).") var id: String
-        func run() async throws { try await moderate(siteOptions, id) { try $0.removeComment(id: id) } }
+        func run() async throws { try await moderate(siteOptions, id, .delete) }
     }
 }
 
 /// Applies a moderation change; a running server re-renders the page (else it is rendered here).
-private func moderate(_ site: SiteOptions, _ id: String, _ change: (Store) throws -> String?) async throws {
+private func moderate(_ site: SiteOptions, _ id: String, _ action: Blog.Moderation) async throws {
     try await CommentsCommand().reportingErrors {
-        let blog = try site.openBlog()
-        guard let path = try change(blog.store) else { throw CLIError("no comment with id \(id)") }
-        try blog.discussionsChanged()
+        guard let path = try site.openBlog().moderateComment(id: id, action) else { throw CLIError("no comment with id \(id)") }
         print("done; \(path) re-rendered")
     }
 }

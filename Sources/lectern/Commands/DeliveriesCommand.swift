@@ -21,7 +21,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let stats = try await reportingErrors { try siteOptions.openBlog().store.deliveryStats() }
+            let stats = try await reportingErrors { try siteOptions.openBlog().deliveryStats() }
             if json {
                 return try JSONOutput.print(Summary(queued: stats.queued, delivered: stats.delivered, failed: stats.failed,
                                                     oldestQueued: stats.oldestQueued, hosts: stats.hosts.map {
@@ -52,10 +52,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let count = try await reportingErrors {
-                let blog = try siteOptions.openBlog()
-                let count = try blog.store.retryDeliveries(host: host)
-                try blog.changed([.deliveries])
-                return count
+                try siteOptions.openBlog().retryDeliveries(host: host)
             }
             print("\(count) deliveries due now")
         }
@@ -69,7 +66,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard failed else { throw ValidationError("say what to purge: --failed") }
-            let count = try await reportingErrors { try siteOptions.openBlog().store.purgeFailedDeliveries() }
+            let count = try await reportingErrors { try siteOptions.openBlog().purgeFailedDeliveries() }
             print("\(count) failed deliveries deleted")
         }
     }

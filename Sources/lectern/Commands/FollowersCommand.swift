@@ -24,8 +24,8 @@ struct FollowersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (followers, hosts) = try await reportingErrors {
-                let store = try siteOptions.openBlog().store
-                return (try store.followers(), Dictionary(try store.deliveryStats().hosts.map { ($0.host, $0) }, uniquingKeysWith: { a, _ in a }))
+                let blog = try siteOptions.openBlog()
+                return (try blog.followers(), Dictionary(try blog.deliveryStats().hosts.map { ($0.host, $0) }, uniquingKeysWith: { a, _ in a }))
             }
             let entries = followers.map { follower -> Entry in
                 let inbox = follower.sharedInbox ?? follower.inbox
@@ -55,9 +55,8 @@ struct FollowersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let counts = try await reportingErrors {
-                let store = try siteOptions.openBlog().store
-                let summary = try store.summary()
-                return Counts(total: summary.followers, thisWeek: summary.followersThisWeek, inboxes: Set(try store.followerInboxes()).count)
+                let counts = try siteOptions.openBlog().followerCounts()
+                return Counts(total: counts.total, thisWeek: counts.thisWeek, inboxes: counts.inboxes)
             }
             if json { return try JSONOutput.print(counts) }
             print("\(counts.total) followers (+\(counts.thisWeek) this week) on \(counts.inboxes) inboxes")
@@ -75,10 +74,7 @@ struct FollowersCommand: AsyncParsableCommand {
                 throw CLIError("'\(actor)' is not an actor URL (such as https://social.example/users/name; `lectern followers` lists them)")
             }
             let removed = try await reportingErrors {
-                let blog = try siteOptions.openBlog()
-                let removed = try blog.store.removeFollower(actorID: actor)
-                try blog.changed([.followers])
-                return removed
+                try siteOptions.openBlog().removeFollower(actorID: actor)
             }
             guard removed else { throw CLIError("\(actor) does not follow the blog") }
             print("removed \(actor)")

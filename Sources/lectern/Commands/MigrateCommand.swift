@@ -11,7 +11,7 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let applied = try await reportingErrors {
-            try siteOptions.openBlog().store.appliedMigrations()
+            try siteOptions.openBlog().appliedMigrations()
         }
         print("database: \(siteOptions.root.appendingPathComponent("data/lectern.sqlite").path)")
         for name in applied { print("applied: \(name)") }

@@ -48,7 +48,7 @@ struct DeliverCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let blog = try siteOptions.openBlog()
-            try await Self.deliver(blog.delivery, store: blog.store)
+            try await Self.deliver(blog)
         }
     }
 
@@ -59,23 +59,23 @@ struct DeliverCommand: AsyncParsableCommand {
             print("the running server (pid \(server["pid"] ?? "?")) delivers them once it serves the new pages")
             return
         }
-        try await deliver(blog.delivery, store: blog.store)
+        try await deliver(blog)
     }
 
     /// Runs the queue once, with a progress bar on a terminal and plain lines otherwise.
-    static func deliver(_ worker: DeliveryWorker, store: Store) async throws {
-        let start = try store.deliveryStats()
+    static func deliver(_ blog: Blog) async throws {
+        let start = try blog.deliveryStats()
         let total = start.queued
         guard total > 0 else { print("nothing to deliver"); return }
         let progress = Progress(total: total)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(200))
-                if let now = try? store.deliveryStats() { progress.show(done: total - now.queued) }
+                if let now = try? blog.deliveryStats() { progress.show(done: total - now.queued) }
             }
         }
         let clock = ContinuousClock.now
-        let report = await worker.runOnce()
+        let report = await blog.delivery.runOnce()
         ticker.cancel()
         progress.finish()
         if let reason = report.unavailable { throw CLIError("nothing was delivered: \(reason)") }

@@ -52,12 +52,11 @@ struct StatusCommand: AsyncParsableCommand {
 
     func collect(now: Date) throws -> Status {
         let blog = try siteOptions.openBlog()
-        let store = blog.store
-        let summary = try store.summary(now: now)
+        let summary = try blog.summary(now: now)
         let content = try ContentLoader(root: blog.root, timeZone: blog.config.timeZone).load(includeDrafts: false, now: now)
-        let stats = try store.deliveryStats()
+        let stats = try blog.deliveryStats()
         var inbox = Status.Inbox(days: days, refused: [:], ignored: [:], applied: [:])
-        for (outcome, count) in try store.inboxCounts(since: now.addingTimeInterval(-Double(days) * 86_400)) {
+        for (outcome, count) in try blog.inboxCounts(since: now.addingTimeInterval(-Double(days) * 86_400)) {
             switch outcome.kind {
             case .refused: inbox.refused[outcome.reason, default: 0] += count
             case .ignored: inbox.ignored[outcome.reason, default: 0] += count
@@ -74,7 +73,7 @@ struct StatusCommand: AsyncParsableCommand {
             deliveries: .init(queued: stats.queued, failed: stats.failed, oldestQueued: stats.oldestQueued,
                               failingHosts: stats.hosts.filter { $0.failingSince != nil || $0.paused }
                                   .map { .init(host: $0.host, failingSince: $0.failingSince, paused: $0.paused) }),
-            inbox: inbox, lastBuild: built, lastDigest: try store.lastDigestSentAt(),
+            inbox: inbox, lastBuild: built, lastDigest: try blog.lastDigestSentAt(),
             server: .init(running: presence != nil, address: presence?["address"]))
     }
 

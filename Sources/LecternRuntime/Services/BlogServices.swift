@@ -1,0 +1,45 @@
+import Federation
+import Foundation
+import ServiceLifecycle
+import Store
+
+/// A served blog's background work, wired in one place: the site lane that rebuilds and
+/// reloads (`SiteService`), the inbox worker and the signal that wakes it, deliveries, digests,
+/// maintenance, and the gate incoming activities pass. The HTTP server only routes to these.
+///
+/// ```swift
+/// let services = try BlogServices(blog: blog, watch: false, onSiteChanged: { try site.reload() })
+/// // the HTTP server's inbox routes take `services.gate` and call `services.inboxQueued()`
+/// ```
+public final class BlogServices: Sendable {
+    public let blog: Blog
+    public let siteService: SiteService
+    /// Wakes the inbox worker when the inbox route queued an activity.
+    public let inboxSignal = QueueSignal()
+
+    /// Builds (with every comment), reads the posts and publishes what changed while no server
+    /// ran (`SiteService.start`), before anything listens.
+    public init(blog: Blog, watch: Bool, onFailure: @escaping @Sendable (String) -> Void = { _ in },
+                onSiteChanged: @escaping @Sendable () throws -> Void) throws {
+        self.blog = blog
+        siteService = SiteService(blog: blog, watch: watch, onFailure: onFailure, onSiteChanged: onSiteChanged)
+        try siteService.start()
+    }
+
+    /// The gate of the inbox routes, as the settings and keys are now.
+    public var gate: InboxGate {
+        InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys, audience: blog.activityPub.audience,
+                  counter: blog.inboxCounter)
+    }
+
+    /// Called by the inbox route for each activity it queued.
+    public func inboxQueued() { inboxSignal.signal() }
+
+    public var services: [any Service] {
+        [siteService, InboxService(blog: blog, signal: inboxSignal, site: siteService), DeliveryService(blog: blog),
+         DigestService(blog: blog), MaintenanceService(blog: blog) { [siteService] posts in
+            siteService.changedPosts.add(posts)
+            siteService.wake.signal()
+         }]
+    }
+}
