@@ -3,7 +3,8 @@
 //    recursively into embedded objects (id, type, string, bool, ids, id, object, objects);
 //  - the typed decoding of the inbox worker (JSONDecoder → APObject) and the conversion of the
 //    activity and its embedded objects into stored comments (CommentConversion.record);
-//  - OriginRules.violation against the activity's own actor and a fixed one;
+//  - APObject(json:) as the inbox gate reads the body, and OriginRules.violation against the
+//    activity's own actor and a fixed one;
 //  - the body as an actor document: ActorConversion.actor(from:) and .keys(from:owner:);
 //  - every string in the document through Origin, Origin.normalized, WebURL.parse,
 //    DisplayText.name/username and HTMLSanitizer.text / sanitize.
@@ -40,9 +41,12 @@ public func fuzzActivity(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var budget = 2_000  // accessor calls, so one input cannot make the walk itself slow
     walk(activity, depth: 0, budget: &budget)
 
-    let actor = activity.id("actor") ?? "https://remote.example/users/alice"
-    _ = OriginRules.violation(activity, actor: actor)
-    _ = OriginRules.violation(activity, actor: "https://remote.example/users/alice")
+    // The gate's reading (APObject, as the inbox worker's), then its origin rules.
+    if let typed = try? APObject(json: bytes) {
+        let actor = typed.actor.first ?? "https://remote.example/users/alice"
+        _ = OriginRules.violation(typed, actor: actor)
+        _ = OriginRules.violation(typed, actor: "https://remote.example/users/alice")
+    }
 
     for decode in decoders { decode(bytes, activity) }
     if let remote = ActorConversion.actor(from: activity.raw) { checkActor(remote, activity) }

@@ -78,16 +78,17 @@ public struct InboxGate: Sendable {
         guard Self.acceptedTypes.contains(contentType) else {
             return .refuse(415, "content-type", "content type '\(contentType)' is not an ActivityPub type")
         }
-        let activity: ASObject
-        do { activity = try ASObject(json: body) } catch { return .refuse(400, "malformed", "\(error)") }
-        guard let type = activity.type, let actor = activity.id("actor"), activity.id != nil || Self.ignoredTypes.contains(type) else {
+        // The typed vocabulary the inbox worker applies later: the gate checks what it will act on.
+        let activity: APObject
+        do { activity = try APObject(json: body) } catch { return .refuse(400, "malformed", "\(error)") }
+        guard let type = activity.types.first, let actor = activity.actor.first, activity.id != nil || Self.ignoredTypes.contains(type) else {
             return .refuse(400, "malformed", "an activity needs an id, a type and an actor")
         }
         guard Origin(actor) != nil else { return .refuse(400, "malformed", "the actor \(actor) is not an http(s) URL") }
         do {
             // A server announcing that an account we never heard of is gone: nothing to undo, and
             // its key cannot be fetched any more. Accept without storing, so it stops retrying.
-            if type == "Delete", activity.id("object") == actor, try store.remoteActor(id: actor) == nil {
+            if type == "Delete", activity.object?.id == actor, try store.remoteActor(id: actor) == nil {
                 return .ignore("unknown-actor-deleted", "deletion of an unknown actor")
             }
             // A blocked sender costs no key fetch: refused before the signature is looked at (one

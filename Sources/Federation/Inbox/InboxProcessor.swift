@@ -67,7 +67,7 @@ public struct InboxProcessor: Sendable {
 
     /// Decodes a stored activity and applies it.
     public func apply(json: String, signedBy actorID: String, now: Date = Date()) async throws -> Effects {
-        try await apply(JSONDecoder().decode(APObject.self, from: Data(json.utf8)), signedBy: actorID, now: now)
+        try await apply(APObject(json: Array(json.utf8)), signedBy: actorID, now: now)
     }
 
     // MARK: lookups

@@ -12,22 +12,22 @@ enum OriginRules {
     static let ownObjectTypes: Set<String> = ["Create", "Update", "Delete", "Undo"]
 
     /// Why `activity` (signed by `actor`) breaks the rules, or nil when it does not.
-    static func violation(_ activity: ASObject, actor: String) -> String? {
+    static func violation(_ activity: APObject, actor: String) -> String? {
         guard let id = activity.id, Origin.same(id, actor) else {
             return "activity id \(activity.id ?? "(none)") is not on the origin of its actor \(actor)"
         }
-        guard let type = activity.type, ownObjectTypes.contains(type) else { return nil }
-        if let object = activity.object("object") {
+        guard let type = activity.types.first, ownObjectTypes.contains(type) else { return nil }
+        if let object = activity.object?.embedded {
             if let objectID = object.id, !Origin.same(objectID, actor) {
                 return "\(type) of \(objectID), which is not on the origin of \(actor)"
             }
             if type == "Create" || type == "Update" {
-                let authors = object.ids("attributedTo")
+                let authors = object.attributedTo
                 if !authors.isEmpty, !authors.contains(actor) {
                     return "\(actor) sent an object attributed to \(authors.joined(separator: ", "))"
                 }
             }
-        } else if let objectID = activity.id("object"), type != "Create", !Origin.same(objectID, actor) {
+        } else if let objectID = activity.object?.id, type != "Create", !Origin.same(objectID, actor) {
             // By reference: a Create's object is fetched from its origin later; the others must be the signer's.
             return "\(type) of \(objectID), which is not on the origin of \(actor)"
         }
