@@ -25,20 +25,17 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
     ],
     targets: [
-        // System libraries (Debian packages, found through pkg-config).
-        // Headers only: libcurl is opened at run time (see CCurlShim), not linked.
-        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "CLazyLibrary"),
-        .target(name: "CCurlShim", dependencies: ["CCurl", "CLazyLibrary"]),
+        // System libraries (Debian packages, found through pkg-config), linked as usual: the
+        // loader finds them when `lectern` starts, or refuses to start it.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark-gfm",
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
         .target(name: "CThreadName"),
         .target(name: "Parallel", dependencies: ["CThreadName"], swiftSettings: swiftSettings),
-        // OpenSSL's headers; libcrypto is opened at run time (see CCryptoShim), not linked.
-        .target(name: "CCryptoShim", dependencies: ["CLazyLibrary"]),
-        .target(name: "LecternCrypto", dependencies: ["CCryptoShim"], swiftSettings: swiftSettings),
+        .target(name: "LecternCrypto", dependencies: ["CCrypto"], swiftSettings: swiftSettings),
         .target(name: "CivilTime", swiftSettings: swiftSettings),
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto", "CivilTime"], swiftSettings: swiftSettings),
         .target(
@@ -68,7 +65,7 @@ let package = Package(
         // `lectern import`: feeds, WordPress, Ghost, Hugo/Jekyll/Zola folders → posts with front matter.
         .target(name: "Import", dependencies: ["Site", .product(name: "Yams", package: "Yams")], swiftSettings: swiftSettings),
         // Outgoing HTTP over libcurl with the SSRF guard, shared by key fetching and delivery.
-        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "Parallel"], swiftSettings: swiftSettings),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "Parallel"], swiftSettings: swiftSettings),
         .target(
             name: "Federation",
             dependencies: ["ActivityStreams", "CivilTime", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store", "Site",
@@ -112,7 +109,7 @@ let package = Package(
             name: "lectern",
             dependencies: [
                 "Site", "LecternServer", "LecternRuntime", "LecternCrypto", "HTTPSignatures", "Federation", "Delivery", "Store",
-                "HTTPClient", "Import", "CCurlShim", .product(name: "NIOCore", package: "swift-nio"),
+                "HTTPClient", "Import", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -152,9 +149,8 @@ let package = Package(
         .testTarget(name: "ImportTests", dependencies: ["Import", "Site", .product(name: "Yams", package: "Yams")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store", "LecternMigrations"], swiftSettings: swiftSettings),
-        // The oracle tests call OpenSSL directly; LecternCrypto's dlopen then shares this libcrypto.
-        .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto", "CCryptoShim"],
-                    swiftSettings: swiftSettings, linkerSettings: [.linkedLibrary("crypto")]),
+        // Some tests call OpenSSL directly: to forge encodings, and as the oracle.
+        .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto", "CCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures"],
                     exclude: ["Interop"], resources: [.copy("Vectors")], swiftSettings: swiftSettings),
     ]

@@ -41,18 +41,14 @@ let package = Package(
     ],
     targets: [
         // The real sources, through symlinks (Sources/Site -> ../../Sources/Site, …).
-        // Headers only: libcurl is opened at run time (see CCurlShim), not linked.
-        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "CLazyLibrary"),
-        .target(name: "CCurlShim", dependencies: ["CCurl", "CLazyLibrary"]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark-gfm",
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "CThreadName"),
         .target(name: "Parallel", dependencies: ["CThreadName"], swiftSettings: swiftSettings),
-        // OpenSSL's headers; libcrypto is opened at run time (see CCryptoShim), not linked.
-        .target(name: "CCryptoShim", dependencies: ["CLazyLibrary"]),
-        .target(name: "LecternCrypto", dependencies: ["CCryptoShim"], swiftSettings: swiftSettings),
+        .target(name: "LecternCrypto", dependencies: ["CCrypto"], swiftSettings: swiftSettings),
         .target(name: "CivilTime", swiftSettings: swiftSettings),
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto", "CivilTime"], swiftSettings: swiftSettings),
         .target(
@@ -70,7 +66,7 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLiteShim", "LecternMigrations", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
         .target(name: "ActivityStreams", swiftSettings: swiftSettings),
-        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "Parallel"], swiftSettings: swiftSettings),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "Parallel"], swiftSettings: swiftSettings),
         .target(
             name: "Federation",
             dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store", "Site",

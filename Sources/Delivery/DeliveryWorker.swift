@@ -37,7 +37,7 @@ public final class DeliveryWorker: Sendable {
     public struct Report: Sendable, Equatable {
         public var delivered = 0, retrying = 0, failed = 0
         public var attempts: Int { delivered + retrying + failed }
-        /// Why nothing was attempted, and what to do: libcurl cannot be loaded here, or the key
+        /// Why nothing was attempted, and what to do: libcurl cannot start here, or the key
         /// cannot be read (the queue is left as it is).
         public var unavailable: String?
 
@@ -79,12 +79,12 @@ public final class DeliveryWorker: Sendable {
     /// Delivers everything due at `now`, then returns. (`now` in the future takes over rows
     /// leased by a worker that died: what a restart does once their lease runs out.)
     public func runOnce(now: Date? = nil) async -> Report {
-        // Without libcurl or a key to sign with, nothing is leased: the deliveries wait, unchanged,
-        // for a fixed install (a failure recorded for each would count against every host and,
-        // in time, give up).
+        // When libcurl cannot start or there is no key to sign with, nothing is leased: the
+        // deliveries wait, unchanged, for a fixed install (a failure recorded for each would count
+        // against every host and, in time, give up).
         var report = Report()
         if case .failure(let error) = HTTPClient.library() {
-            report.unavailable = "\(error.description) (install libcurl4; `lectern doctor` checks it)"
+            report.unavailable = "\(error.description) (`lectern doctor` checks libcurl)"
             return report
         }
         do {

@@ -25,7 +25,7 @@ public struct RetryPolicy: Sendable {
                        now: Date, jitter: Double = Double.random(in: 0.8...1.2)) -> Store.DeliveryDecision {
         // Only a missing answer, a timeout or the server saying it is overloaded or broken counts
         // against the host; any other answer means it is up.
-        // Nothing was sent when libcurl is missing here: that says nothing about the host.
+        // Nothing was sent when libcurl cannot start here: that says nothing about the host.
         let unavailable = if case .unavailable? = error { true } else { false }
         let hostDown = status.map { $0 == 408 || $0 == 429 || $0 >= 500 } ?? !unavailable
         var decision = Store.DeliveryDecision(next: .failed, hostDown: hostDown, removeFollowers: false,

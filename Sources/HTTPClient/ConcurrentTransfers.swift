@@ -1,5 +1,4 @@
 import CCurl
-import CCurlShim
 import Foundation
 
 /// Many requests at once over one libcurl multi handle: connections are kept alive and reused
@@ -24,12 +23,12 @@ public final class ConcurrentTransfers: @unchecked Sendable {
         self.maximumInFlight = max(1, maximumInFlight)
     }
 
-    deinit { if let multiHandle { lectern_curl_multi_cleanup(multiHandle) } }
+    deinit { if let multiHandle { curl_multi_cleanup(multiHandle) } }
 
-    /// Under `lock`; nil when libcurl cannot be loaded.
+    /// Under `lock`; nil when libcurl cannot start.
     private func multi() -> UnsafeMutableRawPointer? {
         if let multiHandle { return multiHandle }
-        guard HTTPClient.initialized, let made = lectern_curl_multi_init() else { return nil }
+        guard HTTPClient.initialized, let made = curl_multi_init() else { return nil }
         // Idle connections kept for reuse; transfers beyond this wait for one.
         lectern_curl_multi_setopt_long(made, CURLMOPT_MAXCONNECTS, maximumInFlight * 2)
         multiHandle = made
@@ -44,8 +43,9 @@ public final class ConcurrentTransfers: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let multi = multi() else {
-            // Without libcurl every request fails at once, saying why, until `next` has no more
-            // (the delivery worker does not even start a pass then; see `DeliveryWorker.runOnce`).
+            // Where libcurl cannot start, every request fails at once, saying why, until `next` has
+            // no more (the delivery worker does not even start a pass then; see
+            // `DeliveryWorker.runOnce`).
             let reason = HTTPClient.initialized ? "curl_multi_init failed" : HTTPClient.failure
             while case let requests = next(maximumInFlight), !requests.isEmpty {
                 for (token, _) in requests { completed(token, .failure(.unavailable(reason))) }
@@ -64,7 +64,7 @@ public final class ConcurrentTransfers: @unchecked Sendable {
                     do {
                         let transfer = try Transfer(request: request, client: client)
                         inFlight[transfer.handle] = (token, transfer)
-                        lectern_curl_multi_add_handle(multi, transfer.handle)
+                        curl_multi_add_handle(multi, transfer.handle)
                     } catch let error as HTTPClientError {
                         completed(token, .failure(error))
                         askAgain = true
@@ -83,7 +83,7 @@ public final class ConcurrentTransfers: @unchecked Sendable {
                 })
                 askAgain = true
             }
-            if !inFlight.isEmpty, !askAgain { lectern_curl_multi_poll(multi, 100) }
+            if !inFlight.isEmpty, !askAgain { curl_multi_poll(multi, nil, 0, 100, nil) }
         }
     }
 }

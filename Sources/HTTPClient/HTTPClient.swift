@@ -1,5 +1,4 @@
 import CCurl
-import CCurlShim
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -43,7 +42,8 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
     /// Too many requests in flight (overall or to that host): refused at once, try later.
     case busy(String)
     case transport(String)
-    /// libcurl could not be loaded here (a broken install): no request was sent anywhere.
+    /// libcurl could not start here (`curl_global_init`, `curl_multi_init` failed): no request
+    /// was sent anywhere.
     case unavailable(String)
 
     public var description: String {
@@ -77,14 +77,18 @@ public struct HTTPClient: Sendable {
         self.allowPrivateAddresses = allowPrivateAddresses
     }
 
-    /// libcurl loaded (it is opened on first use) and initialized; when not, `failure` says why
-    /// (on a broken install, dlopen's reason: the `libcurl4` package is missing).
-    static let initialized: Bool = { lectern_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
-    static var failure: String { lectern_curl_load_error().map { String(cString: $0) } ?? "curl_global_init failed" }
+    /// libcurl initialized (`curl_global_init`, once); when not, every request fails with
+    /// `failure`. (libcurl is linked: without it the loader does not start `lectern` at all.)
+    static let initialized: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+    static let failure = "curl_global_init failed"
 
-    /// libcurl's version, or why it cannot be used (what `lectern doctor` reports).
+    /// libcurl's version and the libraries it uses (`libcurl/7.88.1 OpenSSL/3.0.15 zlib/1.2.13 …`),
+    /// without initializing it: what `lectern version` prints.
+    public static var version: String { String(cString: curl_version()) }
+
+    /// libcurl's version once initialized, or why it cannot be used: what `lectern doctor` reports.
     public static func library() -> Result<String, HTTPClientError> {
-        initialized ? .success(String(cString: lectern_curl_version())) : .failure(.unavailable(failure))
+        initialized ? .success(version) : .failure(.unavailable(failure))
     }
 
     /// Performs the request on `TransferLoop.shared`, the network thread: the caller suspends,

@@ -1,5 +1,4 @@
 import CCurl
-import CCurlShim
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -28,9 +27,9 @@ final class Transfer {
         guard scheme == "https" || (client.allowPrivateAddresses && scheme == "http") else {
             throw HTTPClientError.insecureScheme(request.url)
         }
-        // Without libcurl (a broken install) every request fails, saying why; nothing crashes.
+        // Where libcurl could not initialize, every request fails, saying why; nothing crashes.
         guard HTTPClient.initialized else { throw HTTPClientError.unavailable(HTTPClient.failure) }
-        guard let handle = lectern_curl_easy_init() else { throw HTTPClientError.transport("curl_easy_init failed") }
+        guard let handle = curl_easy_init() else { throw HTTPClientError.transport("curl_easy_init failed") }
         self.handle = handle
         limit = client.maximumBodySize
         allowPrivate = client.allowPrivateAddresses
@@ -51,8 +50,8 @@ final class Transfer {
         lectern_curl_setopt_header_function(handle, Transfer.header)
         lectern_curl_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, context)
         lectern_curl_setopt_opensocket_function(handle, Transfer.openSocket)
-        for header in request.headers { headerList = lectern_curl_slist_append(headerList, "\(header.name): \(header.value)") }
-        headerList = lectern_curl_slist_append(headerList, "Expect:")  // no 100-continue round trip
+        for header in request.headers { headerList = curl_slist_append(headerList, "\(header.name): \(header.value)") }
+        headerList = curl_slist_append(headerList, "Expect:")  // no 100-continue round trip
         lectern_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))
         if request.method == "GET" {
             lectern_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
@@ -64,8 +63,8 @@ final class Transfer {
     }
 
     deinit {
-        lectern_curl_easy_cleanup(handle)
-        lectern_curl_slist_free_all(headerList)
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
         requestBody.deallocate()
     }
 
@@ -75,7 +74,7 @@ final class Transfer {
         if tooLarge || code == CURLE_FILESIZE_EXCEEDED { throw HTTPClientError.tooLarge(limit: limit) }
         guard code == CURLE_OK else {
             if code == CURLE_OPERATION_TIMEDOUT { throw HTTPClientError.timedOut }
-            throw HTTPClientError.transport(String(cString: lectern_curl_easy_strerror(code)))
+            throw HTTPClientError.transport(String(cString: curl_easy_strerror(code)))
         }
         var status = 0
         lectern_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -86,14 +85,14 @@ final class Transfer {
     /// with libcurl's result for each (shared by `TransferLoop` and `ConcurrentTransfers`).
     static func performAndCollect(_ multi: UnsafeMutableRawPointer) -> [(handle: UnsafeMutableRawPointer, code: CURLcode)] {
         var running: Int32 = 0
-        lectern_curl_multi_perform(multi, &running)
+        curl_multi_perform(multi, &running)
         var done: [(UnsafeMutableRawPointer, CURLcode)] = []
         var left: Int32 = 0
-        while let message = lectern_curl_multi_info_read(multi, &left) {
-            guard lectern_curl_msg_is_done(message) != 0, let handle = message.pointee.easy_handle else { continue }
-            done.append((handle, lectern_curl_msg_result(message)))
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+            done.append((handle, message.pointee.data.result))
         }
-        for (handle, _) in done { lectern_curl_multi_remove_handle(multi, handle) }
+        for (handle, _) in done { curl_multi_remove_handle(multi, handle) }
         return done
     }
 

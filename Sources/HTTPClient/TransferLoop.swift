@@ -1,5 +1,4 @@
 import CCurl
-import CCurlShim
 import Foundation
 import Parallel
 
@@ -43,7 +42,7 @@ public final class TransferLoop: @unchecked Sendable {
     public init(maximumInFlight: Int, maximumPerHost: Int) {
         self.maximumInFlight = max(1, maximumInFlight)
         self.maximumPerHost = max(1, maximumPerHost)
-        multi = HTTPClient.initialized ? lectern_curl_multi_init() : nil
+        multi = HTTPClient.initialized ? curl_multi_init() : nil
     }
 
     /// Requests in flight now, overall (for tests and metrics).
@@ -67,7 +66,7 @@ public final class TransferLoop: @unchecked Sendable {
                 return nil
             }
             if let refusal { continuation.resume(throwing: refusal); return }
-            lectern_curl_multi_wakeup(multi)
+            curl_multi_wakeup(multi)
         }
     }
 
@@ -84,7 +83,7 @@ public final class TransferLoop: @unchecked Sendable {
             let newJobs: [Job] = lock.withLock { defer { submitted.removeAll() }; return submitted }
             for job in newJobs {
                 running[job.transfer.handle] = job
-                lectern_curl_multi_add_handle(multi, job.transfer.handle)
+                curl_multi_add_handle(multi, job.transfer.handle)
             }
             for (handle, code) in Transfer.performAndCollect(multi) {
                 guard let job = running.removeValue(forKey: handle) else { continue }
@@ -97,7 +96,7 @@ public final class TransferLoop: @unchecked Sendable {
                 job.continuation.resume(with: result)
             }
             // Sleeps until a socket is ready, a timer of libcurl's is due, or `perform` wakes it.
-            lectern_curl_multi_poll(multi, 1000)
+            curl_multi_poll(multi, nil, 0, 1000, nil)
         }
     }
 }

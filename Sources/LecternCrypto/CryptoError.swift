@@ -1,4 +1,4 @@
-import CCryptoShim
+import CCrypto
 
 /// A failed cryptographic operation, with OpenSSL's own reason when it gave one.
 public struct CryptoError: Error, Equatable, CustomStringConvertible {
@@ -19,10 +19,10 @@ public struct CryptoError: Error, Equatable, CustomStringConvertible {
     static func openSSL(_ operation: String) -> CryptoError {
         var reasons: [String] = []
         while true {
-            let code = crypto.ERR_get_error()
+            let code = ERR_get_error()
             if code == 0 { break }
             var buffer = [CChar](repeating: 0, count: 256)
-            crypto.ERR_error_string_n(code, &buffer, buffer.count)
+            ERR_error_string_n(code, &buffer, buffer.count)
             reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         return CryptoError(operation, reason: reasons.isEmpty ? "unknown OpenSSL error" : reasons.joined(separator: "; "))

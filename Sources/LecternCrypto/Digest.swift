@@ -1,8 +1,6 @@
-import CCryptoShim
+import CCrypto
 
-/// Message digests through OpenSSL's EVP interface. Like `SecureRandom`, it cannot throw: a
-/// process uses it only after a key was read (`serve` reads both before it listens), which
-/// proved that libcrypto loads; without one it stops with the loader's reason.
+/// Message digests through OpenSSL's EVP interface.
 public enum Digest {
     public static func sha256<Bytes: Collection>(_ data: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         hash(data, FetchedDigest.sha256, length: 32)
@@ -39,9 +37,9 @@ public enum Digest {
                                                 into output: UnsafeMutableBufferPointer<UInt8>) where Bytes.Element == UInt8 {
         var size: UInt32 = 0
         let ok = data.withContiguousStorageIfAvailable { input in
-            crypto.EVP_Digest(input.baseAddress, input.count, output.baseAddress, &size, type, nil)
+            EVP_Digest(input.baseAddress, input.count, output.baseAddress, &size, type, nil)
         } ?? Array(data).withUnsafeBufferPointer { input in
-            crypto.EVP_Digest(input.baseAddress, input.count, output.baseAddress, &size, type, nil)
+            EVP_Digest(input.baseAddress, input.count, output.baseAddress, &size, type, nil)
         }
         // EVP_Digest fails only on allocation failure; a digest is not optional for callers.
         precondition(ok == 1 && Int(size) == length, "EVP_Digest failed")
@@ -52,15 +50,15 @@ public enum Digest {
 /// fetch the implementation again on every use, which costs a noticeable share of a signature
 /// verification. Fetched objects are immutable and safe to share between threads.
 enum FetchedDigest {
-    nonisolated(unsafe) static let sha256: OpaquePointer? = crypto.EVP_MD_fetch(nil, "SHA256", nil)
-    nonisolated(unsafe) static let sha512: OpaquePointer? = crypto.EVP_MD_fetch(nil, "SHA512", nil)
+    nonisolated(unsafe) static let sha256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+    nonisolated(unsafe) static let sha512: OpaquePointer? = EVP_MD_fetch(nil, "SHA512", nil)
 }
 
 /// Cryptographically secure random bytes (OpenSSL's CSPRNG).
 public enum SecureRandom {
     public static func bytes(_ count: Int) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: count)
-        precondition(crypto.RAND_bytes(&output, Int32(count)) == 1, "RAND_bytes failed")
+        precondition(RAND_bytes(&output, Int32(count)) == 1, "RAND_bytes failed")
         return output
     }
 }

@@ -1,4 +1,4 @@
-import CCryptoShim
+import CCrypto
 
 /// A private key: the blog's actor key and the instance actor's key.
 ///
@@ -11,7 +11,6 @@ public struct PrivateKey: Sendable, CustomStringConvertible {
     let key: EVPKey
 
     public static func generate(_ type: KeyType) throws -> PrivateKey {
-        try OpenSSLLibrary.require()
         let operation = "generate \(type) key"
         let name: String
         switch type {
@@ -21,14 +20,14 @@ public struct PrivateKey: Sendable, CustomStringConvertible {
         case .ed25519:
             name = "ED25519"
         }
-        guard let context = crypto.EVP_PKEY_CTX_new_from_name(nil, name, nil) else { throw CryptoError.openSSL(operation) }
-        defer { crypto.EVP_PKEY_CTX_free(context) }
-        guard crypto.EVP_PKEY_keygen_init(context) == 1 else { throw CryptoError.openSSL(operation) }
-        if case .rsa(let bits) = type, crypto.EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) != 1 {
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, name, nil) else { throw CryptoError.openSSL(operation) }
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_keygen_init(context) == 1 else { throw CryptoError.openSSL(operation) }
+        if case .rsa(let bits) = type, EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) != 1 {
             throw CryptoError.openSSL(operation)
         }
         var result: OpaquePointer?
-        guard crypto.EVP_PKEY_generate(context, &result) == 1, let result else { throw CryptoError.openSSL(operation) }
+        guard EVP_PKEY_generate(context, &result) == 1, let result else { throw CryptoError.openSSL(operation) }
         return PrivateKey(key: EVPKey(result))
     }
 
@@ -37,11 +36,10 @@ public struct PrivateKey: Sendable, CustomStringConvertible {
     /// Reads PKCS#8 (`PRIVATE KEY`) or PKCS#1 (`RSA PRIVATE KEY`). Encrypted keys are refused
     /// rather than prompting for a passphrase on the terminal.
     public init(pem: String) throws {
-        try OpenSSLLibrary.require()
-        crypto.ERR_clear_error()
+        ERR_clear_error()
         let parsed: OpaquePointer? = try MemoryBIO.reading(pem) { bio in
             var empty: [CChar] = [0]
-            return crypto.PEM_read_bio_PrivateKey(bio, nil, nil, &empty)
+            return PEM_read_bio_PrivateKey(bio, nil, nil, &empty)
         }
         guard let parsed else { throw CryptoError.openSSL("parse private key") }
         key = EVPKey(parsed)
@@ -56,24 +54,24 @@ public struct PrivateKey: Sendable, CustomStringConvertible {
 
     /// PKCS#8 PEM, unencrypted (the file holding it is mode 0600).
     public func pemPKCS8() throws -> String {
-        try MemoryBIO.writing("write private key") { crypto.PEM_write_bio_PrivateKey($0, key.pointer, nil, nil, 0, nil, nil) }
+        try MemoryBIO.writing("write private key") { PEM_write_bio_PrivateKey($0, key.pointer, nil, nil, 0, nil, nil) }
     }
 
     /// PKCS#1 PEM (`RSA PRIVATE KEY`), RSA only.
     public func pemPKCS1() throws -> String {
         guard case .rsa = type else { throw CryptoError("write private key", reason: "PKCS#1 is for RSA keys only") }
         return try MemoryBIO.writing("write private key") {
-            crypto.PEM_write_bio_PrivateKey_traditional($0, key.pointer, nil, nil, 0, nil, nil)
+            PEM_write_bio_PrivateKey_traditional($0, key.pointer, nil, nil, 0, nil, nil)
         }
     }
 
     public func sign(_ message: [UInt8], algorithm: SignatureAlgorithm) throws -> [UInt8] {
-        crypto.ERR_clear_error()
+        ERR_clear_error()
         return try key.withContext(algorithm, signing: true, "sign") { context in
             var length = 0
-            guard crypto.EVP_DigestSign(context, nil, &length, message, message.count) == 1 else { throw CryptoError.openSSL("sign") }
+            guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else { throw CryptoError.openSSL("sign") }
             var signature = [UInt8](repeating: 0, count: length)
-            guard crypto.EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else {
+            guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else {
                 throw CryptoError.openSSL("sign")
             }
             return Array(signature.prefix(length))

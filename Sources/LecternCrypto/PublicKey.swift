@@ -1,4 +1,4 @@
-import CCryptoShim
+import CCrypto
 
 /// A public key: what remote actors publish (`publicKeyPem`) and what verifies their requests.
 ///
@@ -13,15 +13,14 @@ public struct PublicKey: Sendable {
 
     /// Reads `-----BEGIN PUBLIC KEY-----` (SPKI) or `-----BEGIN RSA PUBLIC KEY-----` (PKCS#1).
     public init(pem: String) throws {
-        try OpenSSLLibrary.require()
         let operation = "parse public key"
-        crypto.ERR_clear_error()
+        ERR_clear_error()
         let parsed: OpaquePointer? = try MemoryBIO.reading(pem) { bio in
             var result: OpaquePointer?
-            guard let decoder = crypto.OSSL_DECODER_CTX_new_for_pkey(&result, "PEM", nil, nil, EVPKey.selectPublic, nil, nil)
+            guard let decoder = OSSL_DECODER_CTX_new_for_pkey(&result, "PEM", nil, nil, EVPKey.selectPublic, nil, nil)
             else { throw CryptoError.openSSL(operation) }
-            defer { crypto.OSSL_DECODER_CTX_free(decoder) }
-            guard crypto.OSSL_DECODER_from_bio(decoder, bio) == 1 else { return nil }
+            defer { OSSL_DECODER_CTX_free(decoder) }
+            guard OSSL_DECODER_from_bio(decoder, bio) == 1 else { return nil }
             return result
         }
         guard let parsed else { throw CryptoError.openSSL(operation) }
@@ -42,28 +41,28 @@ public struct PublicKey: Sendable {
 
     /// `-----BEGIN PUBLIC KEY-----`, the form ActivityPub actors publish.
     public func pemSPKI() throws -> String {
-        try MemoryBIO.writing("write public key") { crypto.PEM_write_bio_PUBKEY($0, key.pointer) }
+        try MemoryBIO.writing("write public key") { PEM_write_bio_PUBKEY($0, key.pointer) }
     }
 
     /// `-----BEGIN RSA PUBLIC KEY-----` (RSA only).
     public func pemPKCS1() throws -> String {
         guard case .rsa = type else { throw CryptoError("write public key", reason: "PKCS#1 is for RSA keys only") }
         return try MemoryBIO.writing("write public key") { bio in
-            guard let encoder = crypto.OSSL_ENCODER_CTX_new_for_pkey(key.pointer, EVPKey.selectPublic, "PEM", "type-specific", nil)
+            guard let encoder = OSSL_ENCODER_CTX_new_for_pkey(key.pointer, EVPKey.selectPublic, "PEM", "type-specific", nil)
             else { return 0 }
-            defer { crypto.OSSL_ENCODER_CTX_free(encoder) }
-            return crypto.OSSL_ENCODER_to_bio(encoder, bio)
+            defer { OSSL_ENCODER_CTX_free(encoder) }
+            return OSSL_ENCODER_to_bio(encoder, bio)
         }
     }
 
     /// Whether `signature` is a valid signature of `message`. Malformed input is simply invalid.
     public func verify(_ signature: [UInt8], for message: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
-        if algorithm == .rsaV15SHA256, let verifier = key.rsaVerifier {
-            return verifier.verify(signature, for: message)  // leaves OpenSSL's error queue clear
+        if algorithm == .rsaV15SHA256, let contexts = key.rsaV15Verification {
+            return contexts.verify(signature, for: message)  // leaves OpenSSL's error queue clear
         }
-        defer { crypto.ERR_clear_error() }
+        defer { ERR_clear_error() }
         return (try? key.withContext(algorithm, signing: false, "verify") { context in
-            crypto.EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+            EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
         }) ?? false
     }
 }

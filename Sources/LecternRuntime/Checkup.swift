@@ -40,22 +40,17 @@ public struct Checkup: Sendable {
                                 fix: "check data/lectern.sqlite (owner, mode); restore a backup if it is damaged"))
             return checks
         }
-        // Before the blog opens: opening makes any missing key, which needs libcrypto.
-        let openSSL = openSSLCheck()
         let blog: Blog
         do {
             blog = try Blog.open(root: root)
-        } catch where openSSL.status != .ok {
-            checks.append(openSSL)
-            return checks
         } catch {
             checks.append(Check(name: "database", status: .failed, detail: "\(error)",
                                 fix: "check data/ (owner, mode, free space); restore a backup if the file is damaged"))
             return checks
         }
         checks += databaseChecks(blog.store, pendingBefore: pending)
-        checks.append(openSSL)
-        if openSSL.status == .ok { checks.append(keysCheck(blog.activityPub)) }
+        checks.append(openSSLCheck())
+        checks.append(keysCheck(blog.activityPub))
         checks.append(diskCheck())
         checks.append(clockCheck(now: now))
         checks.append(libcurlCheck())
@@ -152,24 +147,19 @@ public struct Checkup: Sendable {
             : Check(name: "disk", status: .ok, detail: text)
     }
 
-    /// libcrypto is opened when a key is first used, not when `lectern` starts: without it a site
-    /// whose keys exist builds, but the server cannot start (it reads its keys first), nothing is
-    /// signed, and a blog without keys yet cannot even open (it makes them).
+    /// The libcrypto that signs and verifies, as it names itself. It is linked: without it the
+    /// loader would not have started `lectern` (nor `doctor`) at all.
     func openSSLCheck() -> Check {
-        switch OpenSSLLibrary.library() {
-        case .success(let version): Check(name: "openssl", status: .ok, detail: "libcrypto " + version)
-        case .failure(let error): Check(name: "openssl", status: .failed, detail: "\(error)",
-                                        fix: "install the libssl3 package: signing and verifying need its libcrypto")
-        }
+        Check(name: "openssl", status: .ok, detail: OpenSSLLibrary.fullVersion)
     }
 
-    /// libcurl is opened when the first request is made, not when `lectern` starts: a server
-    /// without it would serve pages but fail every delivery and fetch.
+    /// The libcurl that delivers and fetches, as it names itself (linked, like libcrypto); it
+    /// fails only if it cannot initialize, and then a server would fail every delivery and fetch.
     func libcurlCheck() -> Check {
         switch HTTPClient.library() {
         case .success(let version): Check(name: "libcurl", status: .ok, detail: version)
         case .failure(let error): Check(name: "libcurl", status: .failed, detail: "\(error)",
-                                        fix: "install the libcurl4 package, then restart `lectern serve`: deliveries and fetches need it")
+                                        fix: "reinstall the libcurl4 package, then restart `lectern serve`: deliveries and fetches need it")
         }
     }
 

@@ -1,16 +1,16 @@
+import CCrypto
 import Foundation
-import CCryptoShim
-import Synchronization
 import Testing
 @testable import LecternCrypto
 
-/// `RSAPublicVerifier` checks PKCS#1 v1.5 signatures with OpenSSL's arithmetic but its own
-/// comparison: it must answer exactly as OpenSSL's `EVP_DigestVerify` does, on good signatures,
-/// on every damaged one, and on encodings built to fool a verifier that parses its padding.
-@Suite struct RSAPublicVerifierTests {
+/// PKCS#1 v1.5 / SHA-256 checks go through contexts set up once per key and copied for each
+/// check (`VerificationContexts`): they must answer exactly as a context set up afresh for the
+/// check does, on good signatures, on every damaged one, and on encodings built to fool a
+/// verifier that parses its padding.
+@Suite struct RSAVerificationTests {
     static let message = Array("POST /inbox\nhost: blog.example\ndigest: SHA-256=…".utf8)
 
-    /// OpenSSL's own answer, through its EVP interface: the oracle.
+    /// OpenSSL's answer from a context set up for this one check: the oracle.
     static func openSSLVerifies(_ signature: [UInt8], _ message: [UInt8], _ key: PrivateKey) throws -> Bool {
         try key.key.withContext(.rsaV15SHA256, signing: false, "verify") { context in
             EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
@@ -30,13 +30,14 @@ import Testing
 
     static let sha256DigestInfo: [UInt8] = [0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
 
-    @Test(arguments: [2048, 3072])
+    @Test(arguments: [2048, 3072, 4096])
     func agreesWithOpenSSLOnGoodAndDamagedSignatures(bits: Int) throws {
         let key = try PrivateKey.generate(.rsa(bits: bits))
-        let verifier = try #require(key.key.rsaVerifier)
-        #expect(verifier.size == bits / 8)
+        // The cached remote key's path: parsed from what the actor publishes.
+        let publicKey = try PublicKey(pem: key.publicKey.pemSPKI())
         let signature = try key.sign(Self.message, algorithm: .rsaV15SHA256)
-        #expect(verifier.verify(signature, for: Self.message))
+        #expect(signature.count == bits / 8)
+        #expect(publicKey.verify(signature, for: Self.message, algorithm: .rsaV15SHA256))
         #expect(try Self.openSSLVerifies(signature, Self.message, key))
         var damaged: [[UInt8]] = [Array(signature.dropLast()), signature + [0], [0] + signature, [], Array(repeating: 0, count: signature.count)]
         for position in stride(from: 0, to: signature.count, by: 7) {
@@ -45,26 +46,30 @@ import Testing
             damaged.append(flipped)
         }
         for candidate in damaged {
-            #expect(!verifier.verify(candidate, for: Self.message))
+            #expect(!publicKey.verify(candidate, for: Self.message, algorithm: .rsaV15SHA256))
             #expect(try !Self.openSSLVerifies(candidate, Self.message, key))
         }
-        #expect(!verifier.verify(signature, for: Self.message + [0]))
+        #expect(!publicKey.verify(signature, for: Self.message + [0], algorithm: .rsaV15SHA256))
+        // A refusal leaves no stale reason behind for the next OpenSSL call to report.
+        #expect(ERR_peek_error() == 0)
+        // Checks after refusals (the same contexts, copied again) still accept a good signature.
+        #expect(publicKey.verify(signature, for: Self.message, algorithm: .rsaV15SHA256))
     }
 
     /// RSAVP1 step 1: a representative not below the modulus is refused, even one that
-    /// reduces to a valid signature (s + n ≡ s mod n, and OpenSSL's exponentiation would reduce it).
+    /// reduces to a valid signature (s + n ≡ s mod n).
     @Test func refusesSignaturesNotBelowTheModulus() throws {
         var tried = 0
         for _ in 0..<5 {
             let key = try PrivateKey.generate(.rsa(bits: 2048))
-            let verifier = try #require(key.key.rsaVerifier)
+            let publicKey = key.publicKey
             var modulus: OpaquePointer?
             #expect(EVP_PKEY_get_bn_param(key.key.pointer, "n", &modulus) == 1)
             defer { BN_free(modulus) }
             var modulusBytes = [UInt8](repeating: 0, count: 256)
             #expect(BN_bn2binpad(modulus, &modulusBytes, 256) == 256)
-            #expect(!verifier.verify(modulusBytes, for: Self.message))
-            #expect(!verifier.verify(Array(repeating: 0xff, count: 256), for: Self.message))
+            #expect(!publicKey.verify(modulusBytes, for: Self.message, algorithm: .rsaV15SHA256))
+            #expect(!publicKey.verify(Array(repeating: 0xff, count: 256), for: Self.message, algorithm: .rsaV15SHA256))
             // s + n fits in 256 bytes only when s < 2^2048 - n: look for a message whose signature does.
             for index in 0..<200 {
                 let message = Self.message + Array("\(index)".utf8)
@@ -74,8 +79,8 @@ import Testing
                 #expect(BN_add(sum, s, modulus) == 1)
                 var wrapped = [UInt8](repeating: 0, count: 256)
                 guard BN_bn2binpad(sum, &wrapped, 256) == 256 else { continue }
-                #expect(verifier.verify(signature, for: message))
-                #expect(!verifier.verify(wrapped, for: message), "s + n must not pass for s")
+                #expect(publicKey.verify(signature, for: message, algorithm: .rsaV15SHA256))
+                #expect(!publicKey.verify(wrapped, for: message, algorithm: .rsaV15SHA256), "s + n must not pass for s")
                 tried += 1
                 if tried == 3 { return }
             }
@@ -87,14 +92,14 @@ import Testing
     /// forgery shape), a short padding, block type 2, another hash's DigestInfo, no DigestInfo.
     @Test func refusesEveryEncodingButTheOneTheRFCDefines() throws {
         let key = try PrivateKey.generate(.rsa(bits: 2048))
-        let verifier = try #require(key.key.rsaVerifier)
+        let publicKey = key.publicKey
         let hash = Digest.sha256(Self.message), size = 256
         func encoding(type: UInt8 = 1, info: [UInt8] = Self.sha256DigestInfo, hash: [UInt8] = hash, trailer: [UInt8] = []) -> [UInt8] {
             let tail = [0] + info + hash + trailer
             return [0, type] + Array(repeating: 0xff, count: size - 2 - tail.count) + tail
         }
         let good = try Self.rawSignature(of: encoding(), key)
-        #expect(verifier.verify(good, for: Self.message), "the raw operation itself is right")
+        #expect(publicKey.verify(good, for: Self.message, algorithm: .rsaV15SHA256), "the raw operation itself is right")
         let sha512Info: [UInt8] = [0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00, 0x04, 0x40]
         let forged: [[UInt8]] = [
             encoding(trailer: Array(repeating: 0x41, count: 100)),  // hash, then garbage
@@ -106,82 +111,53 @@ import Testing
         ]
         for encoded in forged {
             let signature = try Self.rawSignature(of: encoded, key)
-            #expect(!verifier.verify(signature, for: Self.message))
+            #expect(!publicKey.verify(signature, for: Self.message, algorithm: .rsaV15SHA256))
             #expect(try !Self.openSSLVerifies(signature, Self.message, key))
         }
     }
 
-    /// The power is a chain of Montgomery products of its own (s^e·R⁻ᵇ, then one product by a
-    /// per-key R^(b+1)): for every exponent shape a key may have, moduli whose word counts take
-    /// OpenSSL's 8-word assembly and its generic product (2056, 2080 bits), and the bases at the
-    /// edges, it must equal OpenSSL's `BN_mod_exp`.
-    @Test func powerAgreesWithOpenSSLForEveryExponentShape() throws {
-        let exponents: [[UInt8]] = [
-            [0x03], [0x11], [0x01, 0x00, 0x01],  // 3, 17, 65537
-            [0x01, 0x00, 0x00, 0x00, 0x01],  // 2^32 + 1
-            Array(repeating: 0xff, count: 8),  // 2^64 - 1: the longest allowed, every bit set
-            [0x80] + Array(repeating: 0, count: 6) + [0x01],  // 2^63 + 1: one long run of squarings
-            { var random = SecureRandom.bytes(8); random[0] |= 0x80; random[7] |= 1; return random }(),
-        ]
-        for bytes in [256, 257, 260, 384, 512] {
-            let modulusBytes = Self.randomOddModulus(bytes: bytes)
-            let modulus = try #require(BN_bin2bn(modulusBytes, Int32(bytes), nil))
-            let context = try #require(BN_CTX_new())
-            defer { BN_free(modulus); BN_CTX_free(context) }
-            var minusOne = modulusBytes
-            minusOne[bytes - 1] -= 1
-            var two = [UInt8](repeating: 0, count: bytes)
-            two[bytes - 1] = 2
-            var random = SecureRandom.bytes(bytes)
-            random[0] &= 0x7f  // below n, whose top bit is set
-            let bases: [[UInt8]] = [Array(repeating: 0, count: bytes), Array(repeating: 0, count: bytes - 1) + [1], two, minusOne, random]
-            for exponentBytes in exponents {
-                let key = try PublicKey(pem: Self.pem(modulus: modulusBytes, exponent: exponentBytes))
-                let verifier = try #require(key.key.rsaVerifier)
-                let exponent = try #require(BN_bin2bn(exponentBytes, Int32(exponentBytes.count), nil))
-                defer { BN_free(exponent) }
-                for base in bases {
-                    let s = BN_bin2bn(base, Int32(bytes), nil), expected = BN_new()
-                    defer { BN_free(s); BN_free(expected) }
-                    #expect(BN_mod_exp(expected, s, exponent, modulus, context) == 1)
-                    var expectedBytes = [UInt8](repeating: 0, count: bytes)
-                    #expect(BN_bn2binpad(expected, &expectedBytes, Int32(bytes)) == Int32(bytes))
-                    let ours = verifier.representative(of: base) { Array($0) }
-                    #expect(ours == expectedBytes, "\(bytes * 8)-bit modulus, exponent \(exponentBytes), base \(base.prefix(4))…")
-                }
-                #expect(verifier.representative(of: modulusBytes) { Array($0) } == nil, "n itself is not below n")
-            }
-        }
-    }
-
-    /// One key checks requests on many threads at once: its Montgomery context and correction
-    /// factor are shared and only read, each check has scratch numbers of its own.
-    @Test func oneKeyAnswersTheSameOnManyThreads() throws {
-        let key = try PrivateKey.generate(.rsa(bits: 2048))
-        let verifier = try #require(key.key.rsaVerifier)
+    /// Public exponents other than 65537 that a key may have (3 to 64 bits): signatures made with
+    /// such keys (e = 3, 17, 2^32 + 1) verify, and only with their own key.
+    @Test(arguments: [3, 17, 4_294_967_297] as [UInt64])
+    func keysWithOtherExponentsVerify(exponent: UInt64) throws {
+        let key = try Self.generate(bits: 2048, exponent: exponent)
+        let publicKey = try PublicKey(pem: key.publicKey.pemSPKI())
+        #expect(publicKey.rsaExponentBits == 64 - exponent.leadingZeroBitCount)
         let signature = try key.sign(Self.message, algorithm: .rsaV15SHA256)
-        let damaged = signature.enumerated().map { $0.offset == 100 ? $0.element ^ 0x40 : $0.element }
-        let wrong = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            for _ in 0..<100 where !verifier.verify(signature, for: Self.message) || verifier.verify(damaged, for: Self.message) {
-                wrong.withLock { $0 += 1 }
-            }
-        }
-        #expect(wrong.withLock { $0 } == 0)
+        #expect(publicKey.verify(signature, for: Self.message, algorithm: .rsaV15SHA256))
+        #expect(!publicKey.verify(signature, for: Self.message + [0], algorithm: .rsaV15SHA256))
+        #expect(!(try PrivateKey.generate(.rsa(bits: 2048))).publicKey.verify(signature, for: Self.message, algorithm: .rsaV15SHA256))
     }
 
-    /// A key restricted to PSS keeps OpenSSL's own path (its padding is OpenSSL's choice).
-    @Test func onlyPlainRSAKeysTakeThisPath() throws {
-        #expect(try PrivateKey.generate(.ed25519).key.rsaVerifier == nil)
-        #expect(try PrivateKey.generate(.rsa(bits: 2048)).key.rsaVerifier != nil)
+    /// A key restricted to PSS (`rsassaPss`) is an RSA key, verifies PSS signatures, and refuses
+    /// PKCS#1 v1.5 ones (its padding is OpenSSL's choice).
+    @Test func aPSSRestrictedKeyChecksOnlyPSS() throws {
         let context = try #require(EVP_PKEY_CTX_new_from_name(nil, "RSA-PSS", nil))
         defer { EVP_PKEY_CTX_free(context) }
         var generated: OpaquePointer?
         #expect(EVP_PKEY_keygen_init(context) == 1 && EVP_PKEY_CTX_set_rsa_keygen_bits(context, 2048) == 1)
         #expect(EVP_PKEY_generate(context, &generated) == 1)
-        let pss = EVPKey(try #require(generated))
-        #expect(pss.type == .rsa(bits: 2048))
-        #expect(pss.rsaVerifier == nil && pss.rsaProblem == nil)
+        let pss = PrivateKey(key: EVPKey(try #require(generated)))
+        #expect(pss.type == .rsa(bits: 2048) && pss.key.rsaProblem == nil)
+        let signature = try pss.sign(Self.message, algorithm: .rsaPSSSHA512)
+        #expect(pss.publicKey.verify(signature, for: Self.message, algorithm: .rsaPSSSHA512))
+        #expect(!pss.publicKey.verify(signature, for: Self.message + [0], algorithm: .rsaPSSSHA512))
+        let plain = try PrivateKey.generate(.rsa(bits: 2048)).sign(Self.message, algorithm: .rsaV15SHA256)
+        #expect(!pss.publicKey.verify(plain, for: Self.message, algorithm: .rsaV15SHA256))
+    }
+
+    /// A new RSA key pair with public exponent `exponent`.
+    static func generate(bits: Int32, exponent: UInt64) throws -> PrivateKey {
+        let context = try #require(EVP_PKEY_CTX_new_from_name(nil, "RSA", nil))
+        defer { EVP_PKEY_CTX_free(context) }
+        let e = try #require(BN_new())
+        defer { BN_free(e) }
+        #expect(BN_set_word(e, UInt(exponent)) == 1)
+        #expect(EVP_PKEY_keygen_init(context) == 1 && EVP_PKEY_CTX_set_rsa_keygen_bits(context, bits) == 1)
+        #expect(EVP_PKEY_CTX_set1_rsa_keygen_pubexp(context, e) == 1)
+        var generated: OpaquePointer?
+        #expect(EVP_PKEY_generate(context, &generated) == 1)
+        return PrivateKey(key: EVPKey(try #require(generated)))
     }
 
     /// A PKCS#1 `RSA PUBLIC KEY` PEM with these numbers (big-endian bytes).
@@ -229,5 +205,7 @@ import Testing
             }
         }
         #expect(throws: Never.self) { try PublicKey(pem: Self.pem(modulus: Self.randomOddModulus(bytes: 1024), exponent: [0x01, 0x00, 0x01])) }
+        // 2^64 - 1, the longest exponent accepted at all.
+        #expect(throws: Never.self) { try PublicKey(pem: Self.pem(modulus: modulus, exponent: Array(repeating: 0xff, count: 8))) }
     }
 }
