@@ -68,7 +68,7 @@ public final class DeliveryWorker: Sendable {
         self.store = store
         self.settings = settings
         self.signingKey = signingKey
-        var client = HTTPClient(allowPrivateAddresses: settings.allowPrivateAddresses)
+        var client = FetchClient(allowPrivateAddresses: settings.allowPrivateAddresses)
         client.connectTimeout = settings.connectTimeout
         client.totalTimeout = settings.requestTimeout
         client.maximumBodySize = 64 * 1024  // inboxes answer with little or nothing
@@ -83,7 +83,7 @@ public final class DeliveryWorker: Sendable {
         // deliveries wait, unchanged, for a fixed install (a failure recorded for each would count
         // against every host and, in time, give up).
         var report = Report()
-        if case .failure(let error) = HTTPClient.library() {
+        if case .failure(let error) = FetchClient.library() {
             report.unavailable = "\(error.description) (`lectern doctor` checks libcurl)"
             return report
         }

@@ -78,7 +78,7 @@ public final class ActivityPubSite: Sendable {
                                   instanceJSON: try ASEncoder.encode(builder.instanceActor(publicKeyPEM: instancePEM, published: created)))
         }
         discovery = Discovery(urls: urls, softwareVersion: Self.softwareVersion)
-        let fetcher = RemoteFetcher(client: HTTPClient(allowPrivateAddresses: config.federation.allowPrivateAddresses),
+        let fetcher = RemoteFetcher(client: FetchClient(allowPrivateAddresses: config.federation.allowPrivateAddresses),
                                     instanceKeyID: urls.instanceKeyID, instanceKey: { try keysInUse.instance.value })
         remoteKeys = RemoteKeyProvider(fetcher: fetcher, store: store)
         audience = SignatureAudience(config: config)

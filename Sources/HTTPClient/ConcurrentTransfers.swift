@@ -6,19 +6,19 @@ import Foundation
 /// client's hardening (see `Transfer`), and the caller decides what to start next as slots free.
 ///
 /// ```swift
-/// let transfers = ConcurrentTransfers(client: HTTPClient(), maximumInFlight: 32)
+/// let transfers = ConcurrentTransfers(client: FetchClient(), maximumInFlight: 32)
 /// transfers.run(next: { free in queue.take(free) }, completed: { token, result in record(token, result) })
 /// ```
 /// `run` blocks its thread; call it from a dedicated one (the delivery worker does).
 public final class ConcurrentTransfers: @unchecked Sendable {
-    public let client: HTTPClient
+    public let client: FetchClient
     public let maximumInFlight: Int
     /// Made by the first `run`: a process that never delivers (`lectern build`, which opens
     /// the blog and so its delivery worker) never loads libcurl.
     private var multiHandle: UnsafeMutableRawPointer?
     private let lock = NSLock()  // one `run` at a time: a multi handle is single-threaded
 
-    public init(client: HTTPClient, maximumInFlight: Int) {
+    public init(client: FetchClient, maximumInFlight: Int) {
         self.client = client
         self.maximumInFlight = max(1, maximumInFlight)
     }
@@ -28,7 +28,7 @@ public final class ConcurrentTransfers: @unchecked Sendable {
     /// Under `lock`; nil when libcurl cannot start.
     private func multi() -> UnsafeMutableRawPointer? {
         if let multiHandle { return multiHandle }
-        guard HTTPClient.initialized, let made = curl_multi_init() else { return nil }
+        guard FetchClient.initialized, let made = curl_multi_init() else { return nil }
         // Idle connections kept for reuse; transfers beyond this wait for one.
         lectern_curl_multi_setopt_long(made, CURLMOPT_MAXCONNECTS, maximumInFlight * 2)
         multiHandle = made
@@ -46,7 +46,7 @@ public final class ConcurrentTransfers: @unchecked Sendable {
             // Where libcurl cannot start, every request fails at once, saying why, until `next` has
             // no more (the delivery worker does not even start a pass then; see
             // `DeliveryWorker.runOnce`).
-            let reason = HTTPClient.initialized ? "curl_multi_init failed" : HTTPClient.failure
+            let reason = FetchClient.initialized ? "curl_multi_init failed" : FetchClient.failure
             while case let requests = next(maximumInFlight), !requests.isEmpty {
                 for (token, _) in requests { completed(token, .failure(.unavailable(reason))) }
             }

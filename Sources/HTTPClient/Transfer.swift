@@ -6,7 +6,7 @@ import Glibc
 
 /// One request on a libcurl easy handle, configured with the client's hardening (https only
 /// unless private addresses are allowed, the SSRF guard on every connection, timeouts, body
-/// limit), and the state libcurl's callbacks fill in. Used alone (`HTTPClient.perform`) or
+/// limit), and the state libcurl's callbacks fill in. Used alone (`FetchClient.perform`) or
 /// many at once on a multi handle (`ConcurrentTransfers`).
 final class Transfer {
     let handle: UnsafeMutableRawPointer
@@ -20,7 +20,7 @@ final class Transfer {
     private let requestBody: UnsafeMutableRawBufferPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
-    init(request: OutgoingRequest, client: HTTPClient) throws {
+    init(request: OutgoingRequest, client: FetchClient) throws {
         guard let url = URLComponents(string: request.url), let scheme = url.scheme?.lowercased(), url.host != nil else {
             throw HTTPClientError.badURL(request.url)
         }
@@ -28,7 +28,7 @@ final class Transfer {
             throw HTTPClientError.insecureScheme(request.url)
         }
         // Where libcurl could not initialize, every request fails, saying why; nothing crashes.
-        guard HTTPClient.initialized else { throw HTTPClientError.unavailable(HTTPClient.failure) }
+        guard FetchClient.initialized else { throw HTTPClientError.unavailable(FetchClient.failure) }
         guard let handle = curl_easy_init() else { throw HTTPClientError.transport("curl_easy_init failed") }
         self.handle = handle
         limit = client.maximumBodySize

@@ -2,7 +2,7 @@ import CCurl
 import Foundation
 import Parallel
 
-/// The one place where single requests (`HTTPClient.perform`: key fetches, object fetches,
+/// The one place where single requests (`FetchClient.perform`: key fetches, object fetches,
 /// WebFinger) wait for the network: a libcurl multi handle driven by a thread of its own.
 ///
 /// Async callers suspend on a continuation; no thread of Swift's cooperative pool (nor of
@@ -15,7 +15,7 @@ import Parallel
 /// at most `maximumInFlight` requests overall and `maximumPerHost` to one host (with its port).
 ///
 /// ```swift
-/// let response = try await TransferLoop.shared.perform(request, client: HTTPClient())
+/// let response = try await TransferLoop.shared.perform(request, client: FetchClient())
 /// ```
 public final class TransferLoop: @unchecked Sendable {
     public static let shared = TransferLoop(maximumInFlight: 256, maximumPerHost: 16)
@@ -42,13 +42,13 @@ public final class TransferLoop: @unchecked Sendable {
     public init(maximumInFlight: Int, maximumPerHost: Int) {
         self.maximumInFlight = max(1, maximumInFlight)
         self.maximumPerHost = max(1, maximumPerHost)
-        multi = HTTPClient.initialized ? curl_multi_init() : nil
+        multi = FetchClient.initialized ? curl_multi_init() : nil
     }
 
     /// Requests in flight now, overall (for tests and metrics).
     public var activeCount: Int { lock.withLock { inFlight } }
 
-    public func perform(_ request: OutgoingRequest, client: HTTPClient) async throws -> IncomingResponse {
+    public func perform(_ request: OutgoingRequest, client: FetchClient) async throws -> IncomingResponse {
         let transfer = try Transfer(request: request, client: client)
         guard let multi else { throw HTTPClientError.unavailable("curl_multi_init failed") }
         let host = Self.hostKey(request.url)

@@ -1,5 +1,5 @@
 /// Fetches a remote image for `--download-images`. The CLI plugs in Lectern's SSRF-guarded
-/// `HTTPClient`; tests use a fake.
+/// `FetchClient`; tests use a fake.
 ///
 /// ```swift
 /// struct FakeDownloader: ImageDownloader {

@@ -156,7 +156,7 @@ public struct Checkup: Sendable {
     /// The libcurl that delivers and fetches, as it names itself (linked, like libcrypto); it
     /// fails only if it cannot initialize, and then a server would fail every delivery and fetch.
     func libcurlCheck() -> Check {
-        switch HTTPClient.library() {
+        switch FetchClient.library() {
         case .success(let version): Check(name: "libcurl", status: .ok, detail: version)
         case .failure(let error): Check(name: "libcurl", status: .failed, detail: "\(error)",
                                         fix: "reinstall the libcurl4 package, then restart `lectern serve`: deliveries and fetches need it")
@@ -189,7 +189,7 @@ public struct Checkup: Sendable {
 
     /// The public address answers with this blog: WebFinger names our actor, the actor is ours.
     func reachability(_ site: ActivityPubSite) async -> [Check] {
-        var client = HTTPClient(allowPrivateAddresses: true)
+        var client = FetchClient(allowPrivateAddresses: true)
         client.totalTimeout = .seconds(5)
         let webfinger = site.urls.base + "/.well-known/webfinger?resource=acct:\(site.urls.username)@\(site.urls.host)"
         let fix = "make \(site.urls.base) reach this server (DNS, TLS, deploy/nginx.conf proxying to lectern serve)"

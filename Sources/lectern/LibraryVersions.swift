@@ -8,7 +8,7 @@ enum LibraryVersions {
     static var all: [(String, String)] {
         [
             ("openssl", OpenSSLLibrary.version),
-            ("libcurl", HTTPClient.version),
+            ("libcurl", FetchClient.version),
             ("cmark-gfm", MarkdownVersion.string),
         ]
     }

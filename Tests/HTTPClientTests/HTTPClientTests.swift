@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func refusesLoopbackAndPlainHTTPByDefault() async throws {
-        let client = HTTPClient()
+        let client = FetchClient()
         let port = closedPort()
         await #expect(throws: HTTPClientError.blockedAddress("127.0.0.1")) {
             try await client.perform(OutgoingRequest(url: "https://127.0.0.1:\(port)/actor"))
@@ -72,7 +72,7 @@ import Testing
     @Test func developmentFlagLetsLoopbackThrough() async throws {
         let port = closedPort()
         do {
-            _ = try await HTTPClient(allowPrivateAddresses: true).perform(OutgoingRequest(url: "http://127.0.0.1:\(port)/"))
+            _ = try await FetchClient(allowPrivateAddresses: true).perform(OutgoingRequest(url: "http://127.0.0.1:\(port)/"))
             Issue.record("nothing listens there")
         } catch let error as HTTPClientError {
             guard case .transport = error else { Issue.record("expected a connection error, got \(error)"); return }

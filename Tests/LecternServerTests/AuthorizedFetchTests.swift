@@ -40,7 +40,7 @@ import Testing
         }
         defer { application.stop() }
 
-        let client = HTTPClient(allowPrivateAddresses: true)
+        let client = FetchClient(allowPrivateAddresses: true)
         func get(_ path: String, accept: String = "application/activity+json", as keyId: String? = nil,
                  key: PrivateKey? = nil) async throws -> Int {
             var request = HTTPRequestParts(method: "GET", url: "http://127.0.0.1:\(port)\(path)", headers: [("Accept", accept)])

@@ -86,7 +86,7 @@ import Testing
         locked.wait()
         let follow: [String: Any] = ["id": alice + "/follows/9", "type": "Follow", "actor": alice, "object": blog.actor]
         let request = try remote.signedPost(follow, as: "alice", to: blog.sharedInbox)
-        let response = try await HTTPClient(allowPrivateAddresses: true).perform(
+        let response = try await FetchClient(allowPrivateAddresses: true).perform(
             OutgoingRequest(method: "POST", url: request.targetURI, headers: request.headers, body: request.body), on: testTransfers)
         #expect(response.status == 503 && response.header("retry-after") != nil, "\(response.status)")
         release.signal()

@@ -14,7 +14,7 @@ import Testing
     func fetch(_ url: String, as name: String? = nil, on remote: FakeInstance) async throws -> (status: Int, json: [String: Any], response: IncomingResponse) {
         var request = HTTPRequestParts(method: "GET", url: url, headers: [("Accept", "application/activity+json")])
         if let name { try CavageSigner(keyId: remote.keyID(name), key: remote.keys[name]!).sign(&request) }
-        let response = try await HTTPClient(allowPrivateAddresses: true)
+        let response = try await FetchClient(allowPrivateAddresses: true)
             .perform(OutgoingRequest(url: request.targetURI, headers: request.headers), on: testTransfers)
         return (response.status, (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:], response)
     }

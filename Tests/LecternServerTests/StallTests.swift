@@ -34,7 +34,7 @@ struct StallTests {
                 for request in requests {
                     group.addTask {
                         let sent = ContinuousClock.now
-                        var client = HTTPClient(allowPrivateAddresses: true)
+                        var client = FetchClient(allowPrivateAddresses: true)
                         client.totalTimeout = .seconds(30)
                         let response = try await client.perform(
                             OutgoingRequest(method: "POST", url: request.targetURI, headers: request.headers, body: request.body),

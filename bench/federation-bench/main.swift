@@ -87,7 +87,7 @@ case "reply":
     let words = "Fresh reply \(UUID().uuidString.prefix(8))"
     let request = signedReply(base: base, actor: 0, note: UUID().uuidString, to: blog + post, text: words, blog: blog,
                               signer: CavageSigner(keyId: "\(base)/users/0#main-key", key: keys[0]))
-    let client = HTTPClient(allowPrivateAddresses: true)
+    let client = FetchClient(allowPrivateAddresses: true)
     let start = ContinuousClock.now
     let status = try await client.perform(request).status
     var shown = false
@@ -128,7 +128,7 @@ case "inbox":
     }
     let store = try Store(path: site + "/data/lectern.sqlite")
     let before = try store.rowCounts()["comments"] ?? 0
-    let transfers = ConcurrentTransfers(client: HTTPClient(allowPrivateAddresses: true), maximumInFlight: concurrency)
+    let transfers = ConcurrentTransfers(client: FetchClient(allowPrivateAddresses: true), maximumInFlight: concurrency)
     var next = 0, latencies: [Double] = [], started: [Int64: ContinuousClock.Instant] = [:], statuses: [Int: Int] = [:]
     let cpuBefore = processCPUSeconds()
     let clock = ContinuousClock.now
@@ -163,7 +163,7 @@ case "sink":
     // Inboxes on every 127.x address: verify each signature, wait `latency`, count arrivals.
     let port = Int(arguments[2])!, blogActor = arguments[3], expected = Int(arguments[4])!
     let latency = arguments.count > 5 ? Int(arguments[5])! : 50
-    let response = try await HTTPClient(allowPrivateAddresses: true)
+    let response = try await FetchClient(allowPrivateAddresses: true)
         .perform(OutgoingRequest(url: blogActor, headers: [("Accept", "application/activity+json")]))
     let actor = try JSONSerialization.jsonObject(with: Data(response.body)) as! [String: Any]
     let key = try PublicKey(pem: (actor["publicKey"] as! [String: Any])["publicKeyPem"] as! String)
@@ -239,7 +239,7 @@ case "stall":
         try CavageSigner(keyId: actor + "#main-key", key: key).sign(&parts)
         return OutgoingRequest(method: "POST", url: parts.targetURI, headers: parts.headers, body: parts.body)
     }
-    var client = HTTPClient(allowPrivateAddresses: true)
+    var client = FetchClient(allowPrivateAddresses: true)
     client.totalTimeout = .seconds(60)
     let transfers = ConcurrentTransfers(client: client, maximumInFlight: count)
     var next = 0, statuses: [Int: Int] = [:], slowest = 0.0

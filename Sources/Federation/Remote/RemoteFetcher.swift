@@ -24,7 +24,7 @@ public enum RemoteFetchError: Error, Equatable, CustomStringConvertible {
 
     /// A slow or saturated peer: the same fetch may work later (the inbox answers 503).
     public var isTemporary: Bool {
-        if case .http(let error) = self { return HTTPClient.isTemporary(error) }
+        if case .http(let error) = self { return FetchClient.isTemporary(error) }
         if case .status(let code, _) = self { return code == 429 || code >= 500 }
         return false
     }
@@ -41,14 +41,14 @@ public struct FetchedDocument: @unchecked Sendable {
 /// (servers in authorized-fetch mode refuse unsigned GETs), at most 3 redirects, each hop
 /// signed anew and its address checked again by the client's SSRF guard.
 public struct RemoteFetcher: Sendable {
-    public let client: HTTPClient
+    public let client: FetchClient
     let instanceKeyID: String
     /// The instance actor's key, read from its file on the first fetch.
     let instanceKey: @Sendable () throws -> PrivateKey
     static let maximumRedirects = 3
     public static let activityAccept = "application/activity+json, application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\""
 
-    public init(client: HTTPClient, instanceKeyID: String, instanceKey: @escaping @Sendable () throws -> PrivateKey) {
+    public init(client: FetchClient, instanceKeyID: String, instanceKey: @escaping @Sendable () throws -> PrivateKey) {
         (self.client, self.instanceKeyID, self.instanceKey) = (client, instanceKeyID, instanceKey)
     }
 

@@ -75,7 +75,7 @@ struct ImportCommand: AsyncParsableCommand {
             options.downloadImages = downloadImages
             options.sourceURL = sourceURL
             options.bundleAssets = bundleFiles == .static ? .staticFolder : .nextToPost
-            let client = HTTPClient(allowPrivateAddresses: config.federation.allowPrivateAddresses)
+            let client = FetchClient(allowPrivateAddresses: config.federation.allowPrivateAddresses)
             let importer = Importer(options: options, downloader: HTTPImageDownloader(client: client))
             do {
                 return try await importer.run(source: source)
@@ -104,9 +104,9 @@ struct ImportCommand: AsyncParsableCommand {
 /// Fetches images (and feed URLs) through Lectern's SSRF-guarded client, following up to five
 /// redirects, each checked again by the client.
 struct HTTPImageDownloader: ImageDownloader {
-    var client: HTTPClient
+    var client: FetchClient
 
-    init(client: HTTPClient) {
+    init(client: FetchClient) {
         var client = client
         client.maximumBodySize = 20 << 20
         client.totalTimeout = .seconds(30)

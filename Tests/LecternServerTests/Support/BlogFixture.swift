@@ -116,7 +116,7 @@ final class BlogFixture: Sendable {
 import HTTPClient
 enum HTTPClientForTests {
     static func get(_ url: String, accept: String) async throws -> IncomingResponse {
-        try await HTTPClient(allowPrivateAddresses: true).perform(OutgoingRequest(url: url, headers: [("Accept", accept)]), on: testTransfers)
+        try await FetchClient(allowPrivateAddresses: true).perform(OutgoingRequest(url: url, headers: [("Accept", accept)]), on: testTransfers)
     }
 }
 

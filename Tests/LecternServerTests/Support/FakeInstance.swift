@@ -116,7 +116,7 @@ final class FakeInstance: Sendable {
             var fetched: Int?
             if ["Create", "Update"].contains(object["type"] as? String),
                let objectID = (object["object"] as? [String: any Sendable])?["id"] as? String, objectID.hasPrefix("http") {
-                fetched = try? await HTTPClient(allowPrivateAddresses: true)
+                fetched = try? await FetchClient(allowPrivateAddresses: true)
                     .perform(OutgoingRequest(url: objectID, headers: [("Accept", "application/activity+json")]), on: testTransfers).status
             }
             received.update {
@@ -160,7 +160,7 @@ final class FakeInstance: Sendable {
     }
 
     func post(_ parts: HTTPRequestParts) async throws -> Int {
-        try await HTTPClient(allowPrivateAddresses: true)
+        try await FetchClient(allowPrivateAddresses: true)
             .perform(OutgoingRequest(method: "POST", url: parts.targetURI, headers: parts.headers, body: parts.body), on: testTransfers).status
     }
 
@@ -192,7 +192,7 @@ struct ServedDocuments: RouterMiddleware {
 struct HTTPKeyFetcher: SignatureKeyProvider {
     func publicKey(for keyId: String, refresh: Bool) async throws -> PublicKey {
         let url = String(keyId.split(separator: "#")[0])
-        let response = try await HTTPClient(allowPrivateAddresses: true)
+        let response = try await FetchClient(allowPrivateAddresses: true)
             .perform(OutgoingRequest(url: url, headers: [("Accept", "application/activity+json")]), on: testTransfers)
         let document = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         // A key document of its own (a rotated key), naming an owner on its origin, as GoToSocial

@@ -66,7 +66,7 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
 /// (callers follow them, signing and checking each hop).
 ///
 /// `allowPrivateAddresses` lifts the address and scheme rules, for local testing only.
-public struct HTTPClient: Sendable {
+public struct FetchClient: Sendable {
     public var allowPrivateAddresses: Bool
     public var connectTimeout: Duration = .seconds(5)
     public var totalTimeout: Duration = .seconds(10)
