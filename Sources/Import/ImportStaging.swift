@@ -23,10 +23,25 @@ struct ImportStaging {
     var files: URL { folder.appendingPathComponent("files") }
     private var scratch: URL { folder.appendingPathComponent("check") }
 
+    static let prefix = ".lectern-import-"
+
     init(siteRoot: URL) throws {
         self.siteRoot = siteRoot.standardizedFileURL
-        folder = self.siteRoot.appendingPathComponent(".lectern-import-\(UUID().uuidString.prefix(8).lowercased())")
+        Self.removeAbandoned(in: self.siteRoot)
+        let pid = ProcessInfo.processInfo.processIdentifier
+        folder = self.siteRoot.appendingPathComponent("\(Self.prefix)\(pid)-\(UUID().uuidString.prefix(8).lowercased())")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("files"), withIntermediateDirectories: true)
+    }
+
+    /// Staging folders of imports whose process is gone (interrupted, killed): never committed,
+    /// so only in the way.
+    static func removeAbandoned(in root: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let pid = name.dropFirst(prefix.count).prefix { $0.isNumber }
+            guard let number = Int32(pid), kill(number, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
+        }
     }
 
     /// Builds the site with the staged files added; throws the build's error (every broken file
@@ -45,8 +60,9 @@ struct ImportStaging {
             try Self.linkTree(files.appendingPathComponent(name), into: scratch.appendingPathComponent(name))
         }
         do {
-            try SiteBuilder(root: scratch).build(.init(includeDrafts: true, includeFuture: true,
-                                                       outputFolder: scratch.appendingPathComponent("public")))
+            // As the live site will build, posts coming due included; drafts are previews, never built there.
+        try SiteBuilder(root: scratch).build(.init(includeDrafts: false, includeFuture: true,
+                                                   outputFolder: scratch.appendingPathComponent("public")))
         } catch {
             // Name files as they would be in the site, not in the scratch folder.
             throw CheckFailure(description: "\(error)".replacingOccurrences(of: scratch.path + "/", with: ""))
@@ -86,15 +102,23 @@ struct ImportStaging {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Files under `root`, relative to it, in a stable order.
+    /// Files under `root`, relative to it, in a stable order. Folders reached through symbolic
+    /// links are entered (`content/posts` kept elsewhere, as the build reads it), each real
+    /// folder once, so a loop ends.
     static func relativeFiles(under root: URL) -> [String] {
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
-        let base = root.standardizedFileURL.path
         var found: [String] = []
-        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-            let path = url.standardizedFileURL.path
-            if path.hasPrefix(base + "/") { found.append(String(path.dropFirst(base.count + 1))) }
+        var visited = Set<String>()
+        func walk(_ folder: URL, _ relative: String) {
+            guard let real = SiteFolders.realPath(folder.path), visited.insert(real).inserted,
+                  let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+            for name in names {
+                let url = folder.appendingPathComponent(name), path = relative.isEmpty ? name : relative + "/" + name
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { continue }
+                if isFolder.boolValue { walk(url, path) } else { found.append(path) }
+            }
         }
+        walk(root, "")
         return found.sorted()
     }
 

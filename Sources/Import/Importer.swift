@@ -136,7 +136,7 @@ public struct Importer: Sendable {
     /// URLs of the site's posts and pages (drafts included), with their files.
     private func existingURLs() -> ([String: String], String?) {
         do {
-            let content = try ContentLoader(root: options.siteRoot, timeZone: options.timeZone).load(includeDrafts: true)
+            let content = try ContentLoader(root: options.siteRoot, timeZone: options.timeZone).load(includeDrafts: true, includeFuture: true)
             var urls: [String: String] = [:]
             for post in content.posts { urls[post.path] = post.sourcePath }
             for page in content.pages { urls[page.path] = page.sourcePath }

@@ -108,8 +108,10 @@ struct ItemWriter {
     /// The path on the new site that an image source of a Markdown body names (relative ones
     /// against the post's URL, as the build resolves them); nil for remote and inline images.
     private func sitePath(of source: String, in plan: ImportPlanner.Plan) -> String? {
-        if source.contains("://") || source.hasPrefix("//") || source.hasPrefix("data:") || source.hasPrefix("#")
-            || source.hasPrefix("mailto:") || source.hasPrefix("/assets/") { return nil }
+        // Anything with a scheme (`https:`, `data:`, `javascript:`) names no file of the site.
+        if UnsafeMarkup.scheme(of: source) != nil || source.hasPrefix("//") || source.hasPrefix("#") || source.hasPrefix("/assets/") {
+            return nil
+        }
         // A source no URL parser takes (Pelican's `{filename}images/x.svg`) names no file the site
         // has: its text as a path, which `willHave` does not find.
         return URL(string: source, relativeTo: URL(string: "https://site.invalid" + plan.url))?.path ?? "/" + source

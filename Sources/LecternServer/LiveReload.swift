@@ -11,14 +11,16 @@ import Synchronization
 ///
 /// Each event carries the site's generation as its id; a browser reconnecting sends it back
 /// (`Last-Event-ID`) and hears at once of a rebuild it missed. A stream ends after `streamLength`
-/// (the browser reconnects), and at most `maximumListeners` are open: a writer's few tabs, never
-/// an unbounded number of held connections.
+/// (the browser reconnects), a page that went away is noticed within `keepAlive` (a comment line
+/// fails to write), and at most `maximumListeners` are open: a writer's few tabs, never an
+/// unbounded number of held connections.
 public final class LiveReload: Sendable {
     static let scriptPath = "/_lectern/live.js"
     static let eventsPath = "/_lectern/live"
     static let maximumListeners = 16
     static let streamLength: Duration = .seconds(60)
     static let pollInterval: Duration = .milliseconds(200)
+    static let keepAlive: Duration = .seconds(5)
     /// What goes before `</body>` of every page served.
     static let snippet = Array("<script src=\"\(scriptPath)\" defer></script>\n".utf8)
 
@@ -74,9 +76,15 @@ public final class LiveReload: Sendable {
         try await writer.write(ByteBuffer(string: "retry: 500\nid: \(generation)\nevent: \(seen.map { $0 != generation } == true ? "reload" : "hello")\ndata:\n\n"))
         if let failure { try await writer.write(Self.failureEvent(failure, generation: generation)) }
         let end = ContinuousClock.now + Self.streamLength
+        var lastWrite = ContinuousClock.now
         while ContinuousClock.now < end, !Task.isCancelled {
             try await Task.sleep(for: Self.pollInterval)
             let now = current
+            // A comment line now and then: a page that went away fails the write and frees its place.
+            if ContinuousClock.now - lastWrite > Self.keepAlive {
+                try await writer.write(ByteBuffer(string: ": ping\n\n"))
+                lastWrite = ContinuousClock.now
+            }
             if now.generation != generation {
                 try await writer.write(ByteBuffer(string: "id: \(now.generation)\nevent: reload\ndata:\n\n"))
             } else if let message = now.failure, message != failure {
@@ -87,7 +95,10 @@ public final class LiveReload: Sendable {
     }
 
     private static func failureEvent(_ message: String, generation: Int) -> ByteBuffer {
-        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)" }.joined(separator: "\n")
+        // Split on every line end an event stream knows (CR, LF, CR LF), by scalar: a CR left in
+        // a `data:` line would end it and let the rest (an alias, a file name) start a new field.
+        let lines = message.unicodeScalars.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" }
+            .map { "data: " + String(String.UnicodeScalarView($0)) }.joined(separator: "\n")
         return ByteBuffer(string: "id: \(generation)\nevent: failure\n\(lines)\n\n")
     }
 

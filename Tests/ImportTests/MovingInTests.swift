@@ -167,6 +167,13 @@ import Testing
         aliases: [old-one, /2021/02/one.html]
         ---
         ![The plan](/images/plan.png) and ![](/Users/me/Desktop/shot.png) and ![kept](/images/kept.png)
+
+        ![A chart](</images/my chart.png> 'The chart') and [![Shot](/images/shot.png)](/images/shot.png)
+
+        ![By reference][diagram] and [a link by reference][page] and ![click](javascript:alert(1))
+
+        [diagram]: /images/diagram.svg "Flow"
+        [page]: /about/
         """)
         try write("content/post/two.md", "+++\ntitle = \"Two\"\ndate = 2021-03-04\nseries = [\"Building a shed\", \"Other\"]\n+++\nBody.\n")
         try write("static/images/kept.png", "png")
@@ -181,11 +188,16 @@ import Testing
         let one = try site.read("content/posts/2021-02-03-one.md")
         #expect(one.contains("series: Building a shed"))
         #expect(one.contains("/post/old-one") && one.contains("/2021/02/one.html"))
-        #expect(one.contains("[The plan](https://old.example/images/plan.png)"))
-        #expect(one.contains("[image](https://old.example/Users/me/Desktop/shot.png)"))
+        #expect(one.contains("![The plan](<https://old.example/images/plan.png>)"))
+        #expect(one.contains("![](<https://old.example/Users/me/Desktop/shot.png>)"))
+        #expect(one.contains("![A chart](<https://old.example/images/my%20chart.png> 'The chart')"))
+        #expect(one.contains("[![Shot](<https://old.example/images/shot.png>)](/images/shot.png)"))
+        #expect(one.contains("[diagram]: <https://old.example/images/diagram.svg> \"Flow\""))
+        #expect(one.contains("[page]: /about/"), "a link's definition is not an image's")
+        #expect(one.contains("![click](javascript:alert(1))"), "a scheme names no file: left alone, never made a link")
         #expect(one.contains("![kept](/images/kept.png)") && site.exists("static/images/kept.png"))
         let item = try #require(report.items.first { $0.title == "One" })
-        #expect(item.warnings.filter { $0.contains("is not in the source") }.count == 2)
+        #expect(item.warnings.filter { $0.contains("is not in the source") }.count == 5)
         #expect(try site.read("content/posts/2021-03-04-two.md").contains("series: Building a shed"))
         #expect(!item.warnings.contains { $0.contains("front matter not imported") }, "Hugo reads keys in any case")
         let docker = try #require(report.items.first { $0.title == "Docker for Beginners" })
@@ -193,6 +205,37 @@ import Testing
         #expect(page.contains("Containers, step by step.") && !page.contains("hljs") && !page.contains("color: red"))
         #expect(docker.warnings.contains { $0.contains("its <head> and 1 <script>/<style>") })
         try site.build()
+    }
+
+    /// What a hostile or careless source may carry never reaches a page as markup that runs.
+    @Test func unsafeMarkupAndHeadingsAndCaptions() throws {
+        let html = """
+        <h2 id="go"><a class="heading-anchor" href="#go">Go</a></h2>
+        <p onclick="steal()">Text <a href="javascript:alert(1)">click</a> <a href=" JaVa\tScript:alert(2)">two</a>
+        <a href="/relative/ok">fine</a> <a href="mailto:a@b.example">mail</a></p>
+        <svg><script>alert(3)</script></svg><base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=https://evil.example">
+        <details open ontoggle="alert(4)"><summary>More</summary>Inside</details>
+        <object data="javascript:alert(5)"></object><img src="data:image/svg+xml,<svg onload=alert(6)>" alt="x">
+        """
+        let result = HTMLToMarkdown.convert(html)
+        #expect(result.markdown.contains("## Go"), "a heading that is all link keeps its words")
+        for bad in ["javascript", "JaVa", "onclick", "ontoggle", "<script", "<base", "<meta", "<object", "data:image", "alert("] {
+            #expect(!result.markdown.contains(bad), "\(bad) in \(result.markdown)")
+        }
+        #expect(result.markdown.contains("[fine](/relative/ok)") && result.markdown.contains("mailto:a@b.example"))
+        #expect(result.markdown.contains("Inside"))
+        #expect(result.removed.contains { $0.hasPrefix("<script>") } && result.removed.contains { $0.hasPrefix("onclick") })
+
+        var warnings: [String] = []
+        var content = WordPressContent()
+        content.attachments = ["7": WordPressContent.Attachment(url: "https://wp.example/a.jpg", alt: "A", caption: "Sunset <!-- at the beach")]
+        let page = content.html(from: "[gallery ids=\"7\"]\n\nAfter the gallery.", postID: "1", warnings: &warnings)
+        let rendered = MarkdownRenderer.render(HTMLToMarkdown.convert(page).markdown).html
+        #expect(rendered.contains("After the gallery.") && rendered.contains("<figcaption>Sunset"), "\(rendered)")
+
+        var shortcodes = Shortcodes(flavor: .hugo, resolve: { _ in nil })
+        let embed = shortcodes.convert("{{< youtube id=\"x)](javascript:alert(1)\" >}}")
+        #expect(!MarkdownRenderer.render(embed).html.contains("href=\"javascript"), "\(embed)")
     }
 
     /// A Zola blog whose posts sit in the root section, sorted by date (`content/_index.md`).
@@ -234,6 +277,26 @@ import Testing
         let direct = try await Importer(options: options).run(source: ImportTestSite.fixture("jekyll-site").path)
         let linked = try await Importer(options: options).run(source: link.path)
         #expect(linked.counts.posts == direct.counts.posts && direct.counts.posts > 0)
+    }
+
+    /// The check sees the site as the build does: posts kept elsewhere through a symbolic link,
+    /// posts scheduled ahead; and an interrupted import's staging folder does not stay behind.
+    @Test func theCheckSeesWhatTheBuildSees() async throws {
+        let site = try ImportTestSite()
+        defer { site.remove() }
+        let manager = FileManager.default
+        let posts = site.root.appendingPathComponent("content/posts"), kept = site.root.appendingPathComponent("writing")
+        try manager.moveItem(at: posts, to: kept)
+        try manager.createSymbolicLink(at: posts, withDestinationURL: kept)
+        try "---\ntitle: Footnotes in static sites\ndate: 2099-01-01\n---\nLater.\n"
+            .write(to: kept.appendingPathComponent("ahead.md"), atomically: true, encoding: .utf8)
+        let abandoned = site.root.appendingPathComponent(".lectern-import-999999-dead")
+        try manager.createDirectory(at: abandoned.appendingPathComponent("files"), withIntermediateDirectories: true)
+        let report = try await site.importFixture("atom-feed.xml")
+        #expect(report.failure == nil, "\(report.text)")
+        #expect(!manager.fileExists(atPath: abandoned.path), "an abandoned staging folder is removed")
+        #expect(try manager.contentsOfDirectory(atPath: site.root.path).allSatisfy { !$0.hasPrefix(".lectern-import-") })
+        try site.build()
     }
 
     @Test func anImportThatWouldBreakTheSiteWritesNothing() async throws {

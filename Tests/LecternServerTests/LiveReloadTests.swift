@@ -62,6 +62,23 @@ import Testing
         #expect(try await blog.get("/_lectern/live.js").status == 404)
     }
 
+    @Test func anErrorCannotStartAFieldOfItsOwn() async throws {
+        let live = LiveReload()
+        live.buildFailed("content/x.md:1: alias 'a\revent: reload\rdata: injected' and\r\nmore")
+        #expect(live.current.failure != nil)
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, watch: true)
+        defer { blog.stop() }
+        blog.server.site.liveReload?.buildFailed("alias 'a\revent: reload\rdata: injected'")
+        let connection = try RawConnection(port: blog.port)
+        connection.send("GET /_lectern/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let stream = events(connection, within: 5) { $0.contains("injected") }
+        #expect(stream.contains("data: alias 'a\ndata: event: reload\ndata: data: injected'"), "\(stream.debugDescription)")
+        #expect(!stream.contains("\revent"))
+    }
+
     @Test func injectionGoesBeforeTheLastBodyEndTag() {
         #expect(LiveReload.inject(into: Array("<p>&lt;/body></p></body></html>".utf8))
                 == Array("<p>&lt;/body></p><script src=\"/_lectern/live.js\" defer></script>\n</body></html>".utf8))

@@ -27,8 +27,9 @@ public enum HTMLToMarkdown {
     /// `links` points links to imported posts at their new URLs.
     static func convert(_ html: String, imageURLs: [String: String], links: LinkMap) -> Result {
         let root = HTMLTreeBuilder.parse(html)
-        let removed = FeedCleanup.run(root)
+        var removed = FeedCleanup.run(root)
         let warnings = EmbedLinks.replace(in: root)
+        removed += UnsafeMarkup.remove(in: root)
         HeadingSelfLinks.remove(in: root)
         Footnotes.rewrite(root)
         let converter = MarkdownConverter(imageURLs: imageURLs, links: links)

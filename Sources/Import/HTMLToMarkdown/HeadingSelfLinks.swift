@@ -25,7 +25,11 @@ enum HeadingSelfLinks {
             let text = link.textContent.trimmingCharacters(in: .whitespacesAndNewlines)
             let marked = link.classes.contains { $0.contains("anchor") || $0.contains("permalink") || $0.contains("heading-link") }
                 || link.attribute("aria-hidden") == "true"
-            if marks.contains(text.lowercased()) || (marked && text.count <= 2) {
+            // Only a mark beside other words goes: a heading that is all link ("Go", "C#") keeps its words.
+            var rest = heading.children
+            rest.remove(at: index)
+            let othersHaveWords = !HTMLElement(name: "h", children: rest).textContent.allSatisfy { $0.isWhitespace }
+            if othersHaveWords && (marks.contains(text.lowercased()) || (marked && text.count <= 2)) {
                 heading.children.remove(at: index)   // only a mark: goes entirely
             } else {
                 heading.children.replaceSubrange(index...index, with: link.children)   // the title itself: kept, unlinked

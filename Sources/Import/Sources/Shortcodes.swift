@@ -154,6 +154,6 @@ struct Shortcodes {
         }
         let link = Embeds.link(for: url) ?? Embeds.Link(url: url, label: name)
         warnings.append(Embeds.warning(groups[0].replacingOccurrences(of: "\n", with: " "), became: link))
-        return "[\(link.label)](\(link.url))"
+        return "[\(MarkdownEscaping.altText(link.label))](\(MarkdownEscaping.destination(link.url)))"
     }
 }

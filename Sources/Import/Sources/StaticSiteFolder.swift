@@ -99,20 +99,31 @@ enum StaticSiteFolder {
         return files
     }
 
-    /// A whole HTML page kept in a content folder (`<!DOCTYPE html><html><head>…`): its body
-    /// without scripts and styles, which would run and restyle the page they are put in, and its
+    /// A whole HTML page kept in a content folder (`<!DOCTYPE html><html><head>…`): its `<body>`
+    /// read by the HTML tree builder (never by pattern: markup can hide a `<script>` from one),
+    /// without the scripts and styles that would run and restyle the page it is put in, and its
     /// `<title>`. Nil for an HTML fragment.
     private static func wholeDocument(_ html: String) -> (body: String, title: String?, removed: Int)? {
-        guard html.range(of: #"^\s*(<!--.*?-->\s*)*(<!doctype html|<html[\s>])"#, options: [.regularExpression, .caseInsensitive]) != nil else {
+        guard html.range(of: #"(?s)^\s*(<!--.*?-->\s*)*(<!doctype html|<html[\s>])"#, options: [.regularExpression, .caseInsensitive]) != nil else {
             return nil
         }
-        let title = Patterns.matches(#"(?i)<title[^>]*>(.*?)</title>"#, in: html).first.map { HTMLEntities.decode($0[1]) }?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        var body = Patterns.matches(#"(?i)<body[^>]*>(.*)</body>"#, in: html).first?[1]
-            ?? Patterns.replace(#"(?i)<head[\s>].*?</head>"#, in: html) { _ in "" }
+        let root = HTMLTreeBuilder.parse(html)
+        let all = [root] + root.descendants
+        let title = all.first { $0.name == "title" }?.textContent.trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = all.first { $0.name == "body" } ?? root
+        for head in all where head.name == "head" { head.children = [] }
         var removed = 0
-        body = Patterns.replace(#"(?i)<(script|style)[\s>].*?</\1\s*>"#, in: body) { _ in removed += 1; return "" }
-        return (body, title?.isEmpty == false ? title : nil, removed)
+        func strip(_ element: HTMLElement) {
+            element.children.removeAll { node in
+                guard let child = node.element, ["script", "style", "noscript", "template"].contains(child.name) else { return false }
+                removed += 1
+                return true
+            }
+            for child in element.childElements { strip(child) }
+        }
+        strip(body)
+        let text = body === root ? HTMLSerializer.html(children: root) : HTMLSerializer.html(children: body)
+        return (text, title?.isEmpty == false ? title : nil, removed)
     }
 
     /// Whether a Zola section's `_index.md` lists its pages by date: a blog's posts, not pages.

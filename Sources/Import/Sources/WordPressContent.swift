@@ -81,7 +81,9 @@ struct WordPressContent {
             return protect(images.map { image in
                 let tag = "<img src=\"\(HTMLSerializer.escape(image.url, attribute: true))\" alt=\"\(HTMLSerializer.escape(image.alt, attribute: true))\">"
                 guard let caption = image.caption else { return "<p>\(tag)</p>" }
-                return "<figure>\(tag)<figcaption>\(caption)</figcaption></figure>"
+                // The caption as text: markup in it (an unclosed comment) would swallow what follows.
+                let text = HTMLSerializer.escape(HTMLToMarkdown.plainText(caption), attribute: false)
+                return "<figure>\(tag)<figcaption>\(text)</figcaption></figure>"
             }.joined(separator: "\n"))
         }
         text = Patterns.replace(#"\[embed([^\]]*)\](.*?)\[/embed\]"#, in: text) { groups in

@@ -56,12 +56,17 @@ struct LinkMap: Sendable {
 }
 
 /// Images a Markdown body links on the site itself (`![a](/images/x.png)`, `![a](x.png)` in a
-/// bundle) that the source does not have: real blogs link files from their author's laptop or
-/// never committed. The build refuses a missing local image, so each becomes a link to the old
-/// site's copy when its address is known, else its alt text, and is reported; one missing file
-/// never stops a whole blog's import.
+/// bundle, `![a][ref]` with `[ref]: /images/x.png`) that the source does not have: real blogs
+/// link files from their author's laptop or never committed. The build refuses a missing local
+/// image, so each one points at the old site's copy instead (still an image: a link around it
+/// stays as it was), or, when the old address is unknown, becomes its alt text; each is
+/// reported. One missing file never stops a whole blog's import.
 enum MissingImages {
-    private static let markdownImage = #"!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#
+    /// `![alt](dest "title")`, the destination plain or in `<…>`, the title in "…", '…' or (…).
+    private static let inlineImage =
+        #"!\[((?:[^\]\\]|\\.)*)\]\(\s*(<[^>\n]*>|[^)\s]+)((?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*)\)"#
+    /// `[label]: dest …`, a reference definition (images by reference use it).
+    private static let definition = #"(?m)^( {0,3}\[[^\]\n]+\]:[ \t]*)(<[^>\n]*>|\S+)(.*)$"#
 
     /// - Parameters:
     ///   - resolve: the site path a source resolves to (`x.png` → `/2019/slug/x.png`), nil for
@@ -72,16 +77,29 @@ enum MissingImages {
     static func replace(in markdown: String, resolve: (String) -> String?, exists: (String) -> Bool,
                         oldPage: String?, warnings: inout [String]) -> String {
         var found: [(source: String, old: String?)] = []
-        let text = Patterns.replace(markdownImage, in: markdown) { groups in
-            guard let path = resolve(groups[2]), !exists(path) else { return groups[0] }
-            let alt = groups[1].isEmpty ? "image" : groups[1]
-            let old = oldPage.flatMap { page in URL(string: groups[2], relativeTo: URL(string: page))?.absoluteString }
-            found.append((groups[2], old))
-            return old.map { "[\(alt)](\($0))" } ?? alt
+        func oldCopy(_ destination: String) -> String?? {
+            let source = destination.hasPrefix("<") ? String(destination.dropFirst().dropLast()) : destination
+            guard let path = resolve(source), !exists(path) else { return .none }   // fine as it is
+            let encoded = source.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.union(["?", "#", "%"])) ?? source
+            let old = oldPage.flatMap { URL(string: encoded, relativeTo: URL(string: $0))?.absoluteString }
+            found.append((source, old))
+            return .some(old)
+        }
+        var text = Patterns.replace(inlineImage, in: markdown) { groups in
+            guard let old = oldCopy(groups[2]) else { return groups[0] }
+            guard let old else { return groups[1].isEmpty ? "image" : groups[1] }
+            return "![\(groups[1])](<\(old)>\(groups[3]))"
+        }
+        // Definitions only images use: a link's definition (to a page, say) is not an image's.
+        let imageLabels = Set(Patterns.matches(#"!\[([^\]]*)\]\[([^\]]*)\]"#, in: text).map { ($0[2].isEmpty ? $0[1] : $0[2]).lowercased() })
+        text = Patterns.replace(definition, in: text) { groups in
+            let label = groups[1].trimmingCharacters(in: .whitespaces).dropFirst().prefix { $0 != "]" }.lowercased()
+            guard imageLabels.contains(label), let old = oldCopy(groups[2]), let old else { return groups[0] }
+            return groups[1] + "<\(old)>" + groups[3]
         }
         for (source, old) in found {
             warnings.append("image \(source) is not in the source: "
-                            + (old.map { "linked to the old site's \($0) instead" } ?? "replaced by its alt text"))
+                            + (old.map { "it shows the old site's copy, \($0)" } ?? "replaced by its alt text"))
         }
         return text
     }
