@@ -34,13 +34,27 @@ extension Blog {
     /// Records the posts from these source files (relative to the site, as `lectern import` wrote
     /// them) as published without announcing them, builds, and tells a running server.
     public func recordWithoutAnnouncing(sources: Set<String>, now: Date = Date()) throws {
-        try withBuildLock {
-            let content = try loadContent(now: now).content
-            let paths = Set(content.posts.filter { sources.contains($0.sourcePath) }.map(\.path))
-            try publisher().publish(quiet: paths, now: now)
-            try buildLocked(discussions: nil)
-            try store.recordChange([.site])
-        }
+        try withBuildLock { try recordLocked(sources: sources, now: now) }
+    }
+
+    /// Runs `add` (an import moving its files into the site), then records the posts it returns
+    /// as published without announcing them, all under the build lock: no build, a running
+    /// server's included, sees the new files before they are recorded (it would announce the
+    /// recent ones). The lock is waited for on the calling thread: for commands, not the server.
+    public func addWithoutAnnouncing(_ add: () async throws -> Set<String>, now: Date = Date()) async throws {
+        let lock = try FileLock(path: dataFolder.appendingPathComponent("build.lock").path)
+        _ = try lock.lock(exclusive: true, wait: true)
+        defer { lock.unlock() }
+        let sources = try await add()
+        if !sources.isEmpty { try recordLocked(sources: sources, now: now) }
+    }
+
+    private func recordLocked(sources: Set<String>, now: Date) throws {
+        let content = try loadContent(now: now).content
+        let paths = Set(content.posts.filter { sources.contains($0.sourcePath) }.map(\.path))
+        try publisher().publish(quiet: paths, now: now)
+        try buildLocked(discussions: nil)
+        try store.recordChange([.site])
     }
 
     /// After a command changed what pages show (moderation, blocks): a running server re-renders

@@ -67,36 +67,49 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let report = try await reportingErrors {
-            let config = try SiteConfig.load(from: siteOptions.root)
-            var options = Importer.Options(siteRoot: siteOptions.root, timeZone: config.timeZone)
-            options.postsFolder = into
-            options.dryRun = dryRun
-            options.downloadImages = downloadImages
-            options.sourceURL = sourceURL
-            options.bundleAssets = bundleFiles == .static ? .staticFolder : .nextToPost
-            let client = FetchClient(allowPrivateAddresses: config.federation.allowPrivateAddresses)
-            let importer = Importer(options: options, downloader: HTTPImageDownloader(client: client))
-            do {
-                return try await importer.run(source: source)
-            } catch let error as ImportError {
-                throw CLIError(error.description)
+        var report: ImportReport?
+        do {
+            try await reportingErrors {
+                let config = try SiteConfig.load(from: siteOptions.root)
+                var options = Importer.Options(siteRoot: siteOptions.root, timeZone: config.timeZone)
+                options.postsFolder = into
+                options.dryRun = dryRun
+                options.downloadImages = downloadImages
+                options.sourceURL = sourceURL
+                options.bundleAssets = bundleFiles == .static ? .staticFolder : .nextToPost
+                let client = FetchClient(allowPrivateAddresses: config.federation.allowPrivateAddresses)
+                let importer = Importer(options: options, downloader: HTTPImageDownloader(client: client))
+                func importing() async throws -> ImportReport {
+                    do { return try await importer.run(source: source) } catch let error as ImportError { throw CLIError(error.description) }
+                }
+                if dryRun {
+                    report = try await importing()
+                    return
+                }
+                // Imported posts are old news: recorded as published, never announced to followers,
+                // whatever their date, before any build (a running server's) can see them; then
+                // built, and served by a running server within a second.
+                try await siteOptions.openBlog().addWithoutAnnouncing {
+                    let written = try await importing()
+                    report = written
+                    return Set(written.writtenPosts)
+                }
             }
+        } catch {
+            // The report comes first, whatever follows: it is what the writer acts on.
+            if let report { try printReport(report) }
+            throw error
         }
-        // The report comes first, whatever follows: it is what the writer acts on.
+        guard let report else { return }
+        try printReport(report)
+        if report.failure != nil { throw ExitCode.failure }
+    }
+
+    private func printReport(_ report: ImportReport) throws {
         if json {
             print(String(decoding: try report.jsonData(), as: UTF8.self))
         } else {
             print(report.text, terminator: "")
-        }
-        if report.failure != nil { throw ExitCode.failure }
-        if !dryRun, !report.writtenPosts.isEmpty {
-            try await reportingErrors {
-                // Imported posts are old news: recorded as published, never announced to followers,
-                // whatever their date; then built, and served by a running server within a second.
-                let blog = try siteOptions.openBlog()
-                try blog.recordWithoutAnnouncing(sources: Set(report.writtenPosts))
-            }
         }
     }
 }
