@@ -51,10 +51,11 @@ let package = Package(
         .target(name: "LecternCrypto", dependencies: ["CCrypto"], swiftSettings: swiftSettings),
         .target(name: "CivilTime", swiftSettings: swiftSettings),
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto", "CivilTime"], swiftSettings: swiftSettings),
+        .target(name: "HTMLMarkup", swiftSettings: swiftSettings),
         .target(
             name: "Site",
             dependencies: [
-                "CCmark", "CDeflate", "CivilTime", "Parallel",
+                "CCmark", "CDeflate", "CivilTime", "HTMLMarkup", "Parallel",
                 .product(name: "Yams", package: "Yams"),
             ],
             resources: [.embedInCode("DefaultTheme")],
@@ -69,7 +70,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl", "Parallel"], swiftSettings: swiftSettings),
         .target(
             name: "Federation",
-            dependencies: ["ActivityStreams", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store", "Site",
+            dependencies: ["ActivityStreams", "HTMLMarkup", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store", "Site",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
@@ -77,9 +78,9 @@ let package = Package(
         // The fuzzers. FuzzEntryPoints supplies the `<module>_main` SwiftPM links debug executables to.
         .target(name: "FuzzEntryPoints", path: "Sources/FuzzEntryPoints"),
         fuzzer("fuzz-front-matter", ["Site"]),
-        fuzzer("fuzz-sanitizer", ["Site"]),
+        fuzzer("fuzz-sanitizer", ["HTMLMarkup", "Site"]),
         fuzzer("fuzz-signature-headers", ["HTTPSignatures"]),
-        fuzzer("fuzz-activity", ["ActivityStreams", "Federation", "Site", "Store"]),
+        fuzzer("fuzz-activity", ["ActivityStreams", "Federation", "HTMLMarkup", "Site", "Store"]),
         // The fast path's reader (PlainRequestHead.swift, a symlink) against NIO's llhttp.
         fuzzer("fuzz-static-head", [.product(name: "HTTPTypes", package: "swift-http-types"),
                                     .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),

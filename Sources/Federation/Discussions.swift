@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 import Site
 import Store
 

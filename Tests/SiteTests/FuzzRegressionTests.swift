@@ -1,4 +1,5 @@
 import Foundation
+@testable import HTMLMarkup
 import Testing
 @testable import Site
 
@@ -13,7 +14,7 @@ import Testing
         let output = HTMLSanitizer.sanitize(input)
         #expect(HTMLSanitizer.sanitize(output) == output)
         var depth = 0, deepest = 0
-        for token in HTMLTokenizer(output) {
+        for token in HTMLTokenizer(output, options: .sanitizer) {
             switch token {
             case .startTag(let name, _, _) where name != "br": depth += 1; deepest = max(deepest, depth)
             case .endTag: depth -= 1

@@ -1,3 +1,4 @@
+@testable import HTMLMarkup
 import Testing
 @testable import Site
 
@@ -79,7 +80,7 @@ import Testing
             let input = (0..<Int.random(in: 1...60, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let output = HTMLSanitizer.sanitize(input)
             // Read back as a browser would: only allowed elements, only href/class/rel, safe links.
-            for token in HTMLTokenizer(output) {
+            for token in HTMLTokenizer(output, options: .sanitizer) {
                 guard case .startTag(let name, let attributes, _) = token else { continue }
                 #expect(HTMLSanitizer.allowedElements.contains(name), "\(input) → \(output)")
                 for attribute in attributes {

@@ -18,6 +18,7 @@
 import ActivityStreams
 import Foundation
 @testable import Federation
+import HTMLMarkup
 @testable import Site
 import Store
 

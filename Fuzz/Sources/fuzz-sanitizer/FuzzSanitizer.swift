@@ -4,6 +4,7 @@
 //  2. read back by the tokenizer, the output has only allowlisted elements, only href/class/rel
 //     attributes, only allowlisted classes, and every href is one WebURL.parse returns unchanged.
 import Foundation
+@testable import HTMLMarkup
 @testable import Site
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -12,7 +13,7 @@ public func fuzzSanitizer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let output = HTMLSanitizer.sanitize(input)
 
-    for token in HTMLTokenizer(output) {
+    for token in HTMLTokenizer(output, options: .sanitizer) {
         guard case .startTag(let name, let attributes, _) = token else { continue }
         check(HTMLSanitizer.allowedElements.contains(name), "element <\(name)> survived", input, output)
         for attribute in attributes {

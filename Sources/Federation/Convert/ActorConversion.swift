@@ -1,5 +1,6 @@
 import ActivityStreams
 import Foundation
+import HTMLMarkup
 import Site
 import Store
 

@@ -1,6 +1,7 @@
 import ActivityStreams
 import CivilTime
 import Foundation
+import HTMLMarkup
 import Site
 import Store
 

@@ -1,3 +1,5 @@
+import HTMLMarkup
+
 /// Turns embeds in imported HTML into links a reader can follow (`Embeds`): `<iframe>` players,
 /// gist `<script>`s, WordPress's embed blocks, and Medium's feed frames (`<iframe src="">` with
 /// the media link inside, which otherwise left an empty frame where a gist's code had been).

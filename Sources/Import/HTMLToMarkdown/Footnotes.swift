@@ -1,3 +1,5 @@
+import HTMLMarkup
+
 /// Finds footnotes in the shapes blog software writes them and rewrites the tree so the
 /// converter emits Markdown footnotes:
 ///

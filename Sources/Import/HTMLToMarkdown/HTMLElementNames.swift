@@ -38,27 +38,4 @@ enum HTMLElementNames {
         "main", "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p", "param", "search", "section",
         "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "track", "ul",
     ]
-
-    private static let html: Set<String> = [
-        "a", "abbr", "acronym", "address", "applet", "area", "article", "aside", "audio", "b", "base", "basefont", "bdi",
-        "bdo", "big", "blink", "blockquote", "body", "br", "button", "canvas", "caption", "center", "cite", "code", "col",
-        "colgroup", "data", "datalist", "dd", "del", "details", "dfn", "dialog", "dir", "div", "dl", "dt", "em", "embed",
-        "fieldset", "figcaption", "figure", "font", "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5",
-        "h6", "head", "header", "hgroup", "hr", "html", "i", "iframe", "img", "input", "ins", "kbd", "label", "legend",
-        "li", "link", "main", "map", "mark", "marquee", "menu", "menuitem", "meta", "meter", "nav", "nobr", "noembed",
-        "noframes", "noscript", "object", "ol", "optgroup", "option", "output", "p", "param", "picture", "plaintext",
-        "pre", "progress", "q", "rp", "rt", "ruby", "s", "samp", "script", "search", "section", "select", "slot", "small",
-        "source", "span", "strike", "strong", "style", "sub", "summary", "sup", "table", "tbody", "td", "template",
-        "textarea", "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "xmp",
-        // SVG and MathML, which appear inline in posts.
-        "svg", "g", "path", "circle", "rect", "line", "polyline", "polygon", "ellipse", "defs", "use", "text", "tspan",
-        "symbol", "lineargradient", "radialgradient", "stop", "clippath", "mask", "pattern", "marker", "foreignobject",
-        "desc", "image", "math", "mi", "mo", "mn", "ms", "mtext", "mrow", "msup", "msub", "msubsup", "mfrac", "msqrt",
-        "mroot", "mtable", "mtr", "mtd", "mover", "munder", "munderover", "mspace", "mstyle", "semantics", "annotation",
-    ]
-
-    /// HTML, SVG and MathML names, custom elements (`<my-widget>`) and namespaced ones (`<o:p>`).
-    static func isKnown(_ name: String) -> Bool {
-        html.contains(name) || name.contains("-") || name.contains(":")
-    }
 }

@@ -1,3 +1,5 @@
+import HTMLMarkup
+
 /// A node of a parsed HTML fragment.
 enum HTMLNode {
     case element(HTMLElement)
@@ -98,7 +100,7 @@ enum HTMLTreeBuilder {
         let root = HTMLElement(name: "#root")
         var stack: [HTMLElement] = [root]
         var dropNextNewline = false
-        for token in HTMLLexer(html) {
+        for token in HTMLTokenizer(html, options: .importer) {
             switch token {
             case .text(var text):
                 if dropNextNewline {

@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 import Site
 
 /// Reads a Hugo, Jekyll or Zola site folder. Posts keep their Markdown; their front matter is

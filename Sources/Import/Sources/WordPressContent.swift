@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 import Site
 
 /// Turns a WordPress post's stored content into HTML as WordPress would show it: shortcodes

@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 import Site
 
 /// Reads a feed's or an export's XML into an `XMLTree`. Our own reader rather than Foundation's

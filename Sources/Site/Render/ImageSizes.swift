@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 import Synchronization
 
 /// Images on the site's pages get their `width` and `height` (read from the file under

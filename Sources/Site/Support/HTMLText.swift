@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 
 /// Small helpers for moving between HTML and text.
 public enum HTMLText {
@@ -193,4 +194,10 @@ public enum HTMLText {
         }
         return output + rest
     }
+}
+
+extension HTMLSanitizer {
+    /// Plain text (no tags) of sanitized or remote HTML, for digests and summaries. It lives
+    /// here, not in `HTMLMarkup`, because it reads the sanitizer's output with `HTMLText.plain`.
+    public static func text(_ html: String) -> String { HTMLText.plain(sanitize(html)) }
 }

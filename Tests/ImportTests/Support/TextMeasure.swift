@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 @testable import Import
 import Site
 

@@ -19,6 +19,8 @@ public enum WebURL {
         return table
     }()
 
+    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
+
     public static func parse(_ raw: String) -> String? {
         // Browsers ignore surrounding spaces and control characters; so does this.
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
@@ -29,7 +31,9 @@ public enum WebURL {
             if kept[Int(byte)] {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                encoded.unicodeScalars.append("%")
+                encoded.unicodeScalars.append(hexDigits[Int(byte >> 4)])
+                encoded.unicodeScalars.append(hexDigits[Int(byte & 0x0F)])
             }
         }
         guard var parts = URLComponents(string: encoded), let scheme = parts.scheme?.lowercased(),

@@ -1,9 +1,17 @@
-import Site
+// PRE-UNIFICATION REFERENCE, not used by Lectern: `Sources/Import/HTMLToMarkdown/HTMLLexer.swift`
+// as it was before issue 38 (main at e4a61e1), renamed from `HTMLLexer`. Two edits only: the
+// known-element test it called, `HTMLElementNames.isKnown` (Import), is now
+// `HTMLTokenizer.isKnownElement`, moved with its list unchanged; and `HTMLAttribute`, defined
+// here before, is now `HTMLMarkup`'s (the same two fields). `TokenizerDifferentialTests` checks
+// that `HTMLTokenizer` with `.importer` yields the same tokens. Kept in the test target for this
+// round; delete it with the differential test once the unified tokenizer has a release behind it.
+@testable import HTMLMarkup
+
 /// Splits HTML into tokens roughly as a browser's tokenizer does: text (entities decoded once),
 /// start tags with attributes, end tags and comments. It never fails: a `<` that cannot start
 /// markup is text, and so is a tag-like run such as `<insert format>` whose name is not an HTML
 /// element and which is never closed (a writer's placeholder that lost its escaping).
-struct HTMLLexer: Sequence, IteratorProtocol {
+struct ReferenceImporterLexer: Sequence, IteratorProtocol {
     enum Token: Equatable {
         case text(String)
         case startTag(name: String, attributes: [HTMLAttribute], selfClosing: Bool)
@@ -80,7 +88,7 @@ struct HTMLLexer: Sequence, IteratorProtocol {
             }
         }
         // An unterminated tag at the end, or an unknown never-closed "element", is text.
-        guard closed, HTMLElementNames.isKnown(name) || hasEndTag(name, after: cursor) else { return nil }
+        guard closed, HTMLTokenizer.isKnownElement(name) || hasEndTag(name, after: cursor) else { return nil }
         position = cursor
         if Self.rawTextElements.contains(name) && !selfClosing { rawTextEnd = name }
         return .startTag(name: name, attributes: attributes, selfClosing: selfClosing)
@@ -195,8 +203,3 @@ struct HTMLLexer: Sequence, IteratorProtocol {
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 10 || byte == 13 || byte == 12 }
 }
 
-/// One attribute of a tag, its value decoded.
-struct HTMLAttribute: Equatable {
-    var name: String
-    var value: String
-}

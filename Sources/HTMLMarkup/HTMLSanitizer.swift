@@ -33,10 +33,12 @@ public enum HTMLSanitizer {
         output.reserveCapacity(html.utf8.count)
         var open: [String] = []
         var dropping: [String] = []  // a stack: <svg> inside <svg>
-        for token in HTMLTokenizer(html) {
+        for token in HTMLTokenizer(html, options: .sanitizer) {
             switch token {
             case .text(let text):
                 if dropping.isEmpty { output += escape(text) }
+            case .comment:
+                continue
             case .startTag(let name, let attributes, let selfClosing):
                 if droppedWithContent.contains(name) {
                     if !selfClosing { dropping.append(name) }
@@ -74,7 +76,7 @@ public enum HTMLSanitizer {
         (renamed[element] ?? [element]).reversed().map { "</\($0)>" }.joined()
     }
 
-    private static func serialize(_ attributes: [(name: String, value: String)], of element: String) -> String {
+    private static func serialize(_ attributes: [HTMLAttribute], of element: String) -> String {
         var output = ""
         for attribute in attributes {
             switch attribute.name {
@@ -110,7 +112,4 @@ public enum HTMLSanitizer {
         }
         return output
     }
-
-    /// Plain text (no tags) of sanitized or remote HTML, for digests and summaries.
-    public static func text(_ html: String) -> String { HTMLText.plain(sanitize(html)) }
 }
