@@ -53,6 +53,7 @@ test: deps test-tools
 	$(MAKE) --no-print-directory interop LECTERN_BUILT=1
 	python3 -B Tests/RealCorpus/run --lectern .build/debug/lectern
 	deploy/validate
+	docs/check-architecture
 	$(MAKE) --no-print-directory dist-check BINARY=.build/debug/lectern
 
 ## Interoperability with an independent ActivityPub implementation (bovine, from PyPI): the real
