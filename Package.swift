@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-http-structured-headers.git", exact: "1.7.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", exact: "1.35.2"),
@@ -157,7 +158,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "LecternMigrations"], swiftSettings: swiftSettings),
         // Some tests call OpenSSL directly: to forge encodings, and as the oracle.
         .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto", "CCrypto"], swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures"],
+        .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures", .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers")],
                     exclude: ["Interop"], resources: [.copy("Vectors")], swiftSettings: swiftSettings),
     ]
 )
