@@ -90,8 +90,15 @@ struct ImportStaging {
                 moved.append(path)
             }
         } catch {
+            // Put back what was moved; what cannot be is named, never left silently in the site.
+            var stuck: [String] = []
             for path in moved.reversed() {
-                try? manager.moveItem(at: siteRoot.appendingPathComponent(path), to: files.appendingPathComponent(path))
+                do { try manager.moveItem(at: siteRoot.appendingPathComponent(path), to: files.appendingPathComponent(path)) }
+                catch { stuck.append(path) }
+            }
+            guard stuck.isEmpty else {
+                throw SiteError.io(path: stuck.joined(separator: ", "),
+                                   message: "written, then could not be taken back after the import stopped (\(error)); remove them by hand")
             }
             throw error
         }
