@@ -226,6 +226,10 @@ import Testing
         #expect(result.markdown.contains("Inside"))
         #expect(result.removed.contains { $0.hasPrefix("<script>") } && result.removed.contains { $0.hasPrefix("onclick") })
 
+        // A quote with a combining mark is one Swift character, and still a quote to a browser.
+        let combining = HTMLToMarkdown.convert("<p><kbd title=\"x&quot;&#x301; onmouseover=alert(1)\">hi</kbd></p>").markdown
+        #expect(combining.contains("&quot;\u{301} onmouseover") && !combining.contains("\"\u{301} onmouseover"), "\(combining)")
+
         var warnings: [String] = []
         var content = WordPressContent()
         content.attachments = ["7": WordPressContent.Attachment(url: "https://wp.example/a.jpg", alt: "A", caption: "Sunset <!-- at the beach")]

@@ -49,17 +49,19 @@ enum HTMLSerializer {
         output += endTag(element)
     }
 
+    /// By Unicode scalar, not by character: a `"` followed by a combining mark is one Swift
+    /// character but still ends an attribute value for a browser.
     static func escape(_ text: String, attribute: Bool) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": output += "&amp;"
             case "<": output += "&lt;"
             case ">": output += "&gt;"
             case "\"" where attribute: output += "&quot;"
             case "\n" where attribute: output += "&#10;"
-            default: output.append(character)
+            default: output.unicodeScalars.append(scalar)
             }
         }
         return output

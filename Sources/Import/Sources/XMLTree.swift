@@ -79,10 +79,9 @@ final class XMLTree {
         }.joined()
     }
 
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    /// The HTML serializer's escaping (by Unicode scalar: `"` with a combining mark is one Swift
+    /// character, and a quote to the HTML reader after it).
+    private static func escape(_ text: String) -> String { HTMLSerializer.escape(text, attribute: true) }
 
     /// Parses `data` (`XMLReader`); malformed XML throws with the line.
     static func parse(_ data: Data) throws -> XMLTree { try XMLReader.parse(data) }
