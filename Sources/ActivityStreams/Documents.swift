@@ -32,12 +32,16 @@ public struct ActorDocument: Encodable, Sendable {
     /// The account the blog moved to (`lectern move`): servers move its followers there.
     public var movedTo: String?
     public var attachment: [PropertyValue]?
+    /// FEP-2c59: the account's WebFinger address (`blog@blog.example`), so a server can check
+    /// that the handle it shows is the one the actor's own domain answers for.
+    public var webfinger: String?
+    public var interactionPolicy: InteractionPolicy?
 
     enum CodingKeys: String, CodingKey {
         case context = "@context"
         case id, type, preferredUsername, name, summary, url, icon, image, inbox, outbox, followers, following
         case featured, endpoints, publicKey, manuallyApprovesFollowers, discoverable, indexable, published
-        case attributionDomains, alsoKnownAs, movedTo, attachment
+        case attributionDomains, alsoKnownAs, movedTo, attachment, webfinger, interactionPolicy
     }
 
     public init(id: String, type: String, preferredUsername: String, name: String, summary: String, url: String,
@@ -111,8 +115,11 @@ public struct InteractionPolicy: Encodable, Sendable, Equatable {
         public var manualApproval: [String] = []
         public init(automaticApproval: [String]) { self.automaticApproval = automaticApproval }
     }
-    public var canQuote: Rule
-    public init(canQuote: Rule) { self.canQuote = canQuote }
+    /// Who may quote a post (Mastodon 4.5).
+    public var canQuote: Rule?
+    /// Who may feature the actor in their collections without asking (Mastodon 4.6, WordPress 9).
+    public var canFeature: Rule?
+    public init(canQuote: Rule? = nil, canFeature: Rule? = nil) { (self.canQuote, self.canFeature) = (canQuote, canFeature) }
 }
 
 /// A collection known only by its size: a post's likes or shares.

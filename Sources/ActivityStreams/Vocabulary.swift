@@ -17,6 +17,11 @@ public enum AS {
             "alsoKnownAs": ["@id": "as:alsoKnownAs", "@type": "@id"],
             "movedTo": ["@id": "as:movedTo", "@type": "@id"], "schema": "http://schema.org#",
             "PropertyValue": "schema:PropertyValue", "value": "schema:value",
+            "webfinger": "https://purl.archive.org/socialweb/webfinger#webfinger",
+            "gts": "https://gotosocial.org/ns#", "interactionPolicy": ["@id": "gts:interactionPolicy", "@type": "@id"],
+            "canFeature": ["@id": "gts:canFeature", "@type": "@id"],
+            "automaticApproval": ["@id": "gts:automaticApproval", "@type": "@id"],
+            "manualApproval": ["@id": "gts:manualApproval", "@type": "@id"],
         ],
     ]
 

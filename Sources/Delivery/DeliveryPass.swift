@@ -16,7 +16,7 @@ extension DeliveryWorker {
         /// The next lease, being signed on other threads while this loop sends what is ready:
         /// signing is off the loop's path except when there is nothing else to do.
         var signing: SigningBatch?
-        var inFlight: [Int64: (job: DeliveryJob, usedRFC9421: Bool)] = [:]
+        var inFlight: [Int64: (job: DeliveryJob, standard: SignatureStandard, second: Bool)] = [:]
         var perHost: [String: Int] = [:]
         var exhausted = false
         var outcomes: [Store.DeliveryOutcome] = []
@@ -31,19 +31,19 @@ extension DeliveryWorker {
 
         struct Prepared {
             let job: DeliveryJob
-            let rfc9421: Bool
+            let standard: SignatureStandard
+            /// The double-knock's second try: its answer stands.
+            var second = false
             let request: Result<OutgoingRequest, any Error>
             /// When the job's lease was last set: a job waiting in the buffer has it renewed.
             var leasedAt: Date
         }
 
-        /// Signs jobs in parallel (draft-cavage, or RFC 9421 where the double-knock allows).
-        func prepare(_ jobs: [DeliveryJob]) -> [Prepared] { Self.prepare(jobs, worker: worker, leasedAt: now ?? Date()) }
-
+        /// Signs jobs in parallel, each with the standard its host gets first (`SignatureKnock`).
         static func prepare(_ jobs: [DeliveryJob], worker: DeliveryWorker, leasedAt: Date) -> [Prepared] {
             ParallelMap.map(jobs) { job in
-                let useRFC9421 = worker.settings.rfc9421 && job.acceptsRFC9421 != false
-                return Prepared(job: job, rfc9421: useRFC9421, request: Result { try worker.request(for: job, rfc9421: useRFC9421) },
+                let standard = worker.settings.signatures.first(remembered: job.acceptsRFC9421)
+                return Prepared(job: job, standard: standard, request: Result { try worker.request(for: job, standard: standard) },
                                 leasedAt: leasedAt)
             }
         }
@@ -109,7 +109,7 @@ extension DeliveryWorker {
                 switch prepared.request {
                 case .success(let request):
                     started.append((job.id, request))
-                    inFlight[job.id] = (job, prepared.rfc9421)
+                    inFlight[job.id] = (job, prepared.standard, prepared.second)
                     perHost[job.host, default: 0] += 1
                 case .failure(let error):
                     let decision = Store.DeliveryDecision(next: .failed, hostDown: false, removeFollowers: false,
@@ -142,7 +142,8 @@ extension DeliveryWorker {
             let leaseSize = worker.settings.concurrency * 2
             guard signing == nil, !exhausted, buffer.count < leaseSize * 2 else { return }
             do {
-                let leased = try worker.store.leaseDeliveries(limit: leaseSize, now: now ?? Date(), lease: worker.settings.lease)
+                let leased = try worker.store.leaseDeliveries(limit: leaseSize, now: now ?? Date(), lease: worker.settings.lease,
+                                                              signatureMemory: worker.settings.signatures.memory)
                 exhausted = leased.isEmpty
                 if !leased.isEmpty { signing = SigningBatch(leased, worker: worker, leasedAt: now ?? Date()) }
             } catch {
@@ -153,22 +154,26 @@ extension DeliveryWorker {
         }
 
         mutating func completed(token: Int64, result: Result<IncomingResponse, HTTPClientError>) {
-            guard let (job, usedRFC9421) = inFlight.removeValue(forKey: token) else { return }
+            guard let (job, standard, second) = inFlight.removeValue(forKey: token) else { return }
             perHost[job.host, default: 1] -= 1
-            let status = try? result.get().status
-            let error: HTTPClientError? = if case .failure(let failure) = result { failure } else { nil }
-            // Double-knock: a host that refuses an RFC 9421 signature gets draft-cavage from now on.
-            if usedRFC9421, job.acceptsRFC9421 == nil, let status {
-                if status == 400 || status == 401 {
-                    remember(rfc9421: false, host: job.host)
-                    var retry = job
-                    retry.acceptsRFC9421 = false
-                    buffer.insert(contentsOf: prepare([retry]), at: 0)
-                    return
-                }
-                if (200..<300).contains(status) { remember(rfc9421: true, host: job.host) }
-            }
             let response = try? result.get()
+            let status = response?.status
+            let error: HTTPClientError? = if case .failure(let failure) = result { failure } else { nil }
+            let knock = worker.settings.signatures
+            // Double-knock: a refused signature is tried once more at once, in the other standard
+            // (or RFC 9421 as the host's `Accept-Signature` asks).
+            if !second, let status,
+               let (next, asked) = knock.second(after: standard, status: status, acceptSignature: response?.header("accept-signature"),
+                                                request: worker.unsignedParts(for: job)) {
+                worker.logger.info("delivery \(job.activityID) → \(job.inbox): HTTP \(status) to \(standard.rawValue), trying \(next.rawValue)")
+                buffer.insert(Prepared(job: job, standard: next, second: true,
+                                       request: Result { try worker.request(for: job, standard: next, asked: asked) },
+                                       leasedAt: now ?? Date()), at: 0)
+                return
+            }
+            if let status, (200..<300).contains(status), let lesson = knock.lesson(used: standard, remembered: job.acceptsRFC9421) {
+                remember(rfc9421: lesson, host: job.host)
+            }
             let decision = worker.settings.policy.decide(status: status, error: error, retryAfter: response?.header("retry-after"),
                                                          attempts: job.attempts, queuedAt: job.createdAt, now: now ?? Date())
             record(job, decision, status: status, error: error.map(\.description) ?? status.map { "HTTP \($0)" } ?? "")
@@ -176,7 +181,7 @@ extension DeliveryWorker {
 
         /// What the double-knock learned about a host; losing it only means knocking again.
         func remember(rfc9421: Bool, host: String) {
-            do { try worker.store.setAcceptsRFC9421(host: host, rfc9421) } catch {
+            do { try worker.store.setAcceptsRFC9421(host: host, rfc9421, now: now ?? Date()) } catch {
                 worker.logger.warning("could not remember whether \(host) takes RFC 9421 signatures: \(error)")
             }
         }
@@ -211,14 +216,22 @@ extension DeliveryWorker {
         }
     }
 
-    /// The signed POST of a job to its inbox.
-    func request(for job: DeliveryJob, rfc9421: Bool) throws -> OutgoingRequest {
-        var parts = HTTPRequestParts(method: "POST", url: job.inbox,
-                                     headers: [("Content-Type", "application/activity+json"),
-                                               ("Accept", "application/activity+json")],
-                                     body: Array(job.json.utf8))
+    /// The POST of a job to its inbox, before signing.
+    func unsignedParts(for job: DeliveryJob) -> HTTPRequestParts {
+        HTTPRequestParts(method: "POST", url: job.inbox,
+                         headers: [("Content-Type", "application/activity+json"), ("Accept", "application/activity+json")],
+                         body: Array(job.json.utf8))
+    }
+
+    /// The signed POST of a job to its inbox; an activity to followers carries FEP-8fcf's
+    /// `Collection-Synchronization` for the followers behind that inbox.
+    func request(for job: DeliveryJob, standard: SignatureStandard, asked: AcceptSignature? = nil) throws -> OutgoingRequest {
+        var parts = unsignedParts(for: job)
+        if let synchronization = try followersSynchronization(for: job)?.headerValue {
+            parts.headers.append((CollectionSynchronization.headerName, synchronization))
+        }
         let (keyID, key) = try signingKey()
-        if rfc9421 { try RFC9421Signer(keyId: keyID, key: key).sign(&parts) } else { try CavageSigner(keyId: keyID, key: key).sign(&parts) }
+        try SignatureKnock.sign(&parts, with: standard, asked: asked, keyId: keyID, key: key)
         return OutgoingRequest(method: "POST", url: job.inbox, headers: parts.headers, body: parts.body)
     }
 }

@@ -19,8 +19,12 @@ public final class DeliveryWorker: Sendable {
     public struct Settings: Sendable {
         public var concurrency = 32
         public var perHost = 4
-        /// Try RFC 9421 first with hosts not known to refuse it (double-knock).
-        public var rfc9421 = false
+        /// Which HTTP signature standard each host gets (RFC 9421 first, draft-cavage for hosts
+        /// that refuse it, remembered per host: see `SignatureKnock`).
+        public var signatures = SignatureKnock()
+        /// The blog's followers collection: activities addressed to it carry FEP-8fcf's
+        /// `Collection-Synchronization` header (nil: none do).
+        public var followersCollection: String?
         public var allowPrivateAddresses = false
         public var userAgent: String
         public var policy = RetryPolicy()

@@ -79,7 +79,8 @@ public final class ActivityPubSite: Sendable {
         }
         discovery = Discovery(urls: urls, softwareVersion: Self.softwareVersion)
         let fetcher = RemoteFetcher(client: FetchClient(allowPrivateAddresses: config.federation.allowPrivateAddresses),
-                                    instanceKeyID: urls.instanceKeyID, instanceKey: { try keysInUse.instance.value })
+                                    instanceKeyID: urls.instanceKeyID, instanceKey: { try keysInUse.instance.value },
+                                    signatures: Self.signatureKnock(config), memory: Self.signatureMemory(store, config))
         remoteKeys = RemoteKeyProvider(fetcher: fetcher, store: store)
         audience = SignatureAudience(config: config)
     }

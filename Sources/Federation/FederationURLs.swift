@@ -1,4 +1,5 @@
 import Foundation
+import ActivityStreams
 import Site
 
 /// Every URL the blog's ActivityPub surface answers on, derived from `baseURL`.
@@ -52,4 +53,18 @@ public struct FederationURLs: Sendable {
     public func likes(forPostPath path: String) -> String { base + path + "likes" }
     public func shares(forPostPath path: String) -> String { base + path + "shares" }
     public func absolute(_ path: String) -> String { path.hasPrefix("/") ? base + path : path }
+}
+
+extension FederationURLs {
+    /// An `interactionPolicy` rule: who is approved without asking.
+    func approvalRule(_ policy: FederationSettings.QuotePolicy) -> InteractionPolicy.Rule {
+        switch policy {
+        case .anyone: return .init(automaticApproval: [AS.publicAddress])
+        case .followers: return .init(automaticApproval: [followers])
+        case .nobody: return .init(automaticApproval: [])
+        }
+    }
+
+    /// FEP-2c59's `webfinger`: the account without `acct:`.
+    var webfingerAddress: String { "\(username)@\(host)" }
 }

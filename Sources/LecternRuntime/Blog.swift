@@ -2,6 +2,7 @@ import Delivery
 import Federation
 import Foundation
 import HTTPClient
+import HTTPSignatures
 import LecternCrypto
 import Logging
 import Site
@@ -136,7 +137,8 @@ public final class Blog: Sendable {
         var settings = DeliveryWorker.Settings(userAgent: "Lectern/\(ActivityPubSite.softwareVersion) (+\(config.baseURL)/)")
         settings.concurrency = config.delivery.concurrency
         settings.perHost = config.delivery.perHost
-        settings.rfc9421 = config.delivery.rfc9421
+        settings.signatures = SignatureKnock(preference: SignaturePreference(rawValue: config.delivery.signatures.rawValue) ?? .auto)
+        settings.followersCollection = activityPub.urls.followers
         settings.allowPrivateAddresses = config.federation.allowPrivateAddresses
         var logger = logger
         logger[metadataKey: "component"] = "delivery"

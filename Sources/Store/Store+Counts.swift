@@ -24,6 +24,15 @@ extension Store {
         }
     }
 
+    /// The followers whose ids are on `origin` (`https://host[:port]`, no trailing slash): the
+    /// partial collection of FEP-8fcf. A range over the primary key, not a scan.
+    public func followerIDs(onOrigin origin: String) throws -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT actor_id FROM followers WHERE actor_id >= ? AND actor_id < ? ORDER BY actor_id",
+                                arguments: [origin + "/", origin + "0"])
+        }
+    }
+
     /// Approved, public or unlisted comments on a post, oldest first.
     public func approvedComments(postPath: String) throws -> [PublicComment] {
         try read { db in

@@ -178,11 +178,7 @@ struct PostConversion {
     }
 
     var interactionPolicy: InteractionPolicy {
-        switch config.federation.quotePolicy {
-        case .anyone: return InteractionPolicy(canQuote: .init(automaticApproval: [AS.publicAddress]))
-        case .followers: return InteractionPolicy(canQuote: .init(automaticApproval: [urls.followers]))
-        case .nobody: return InteractionPolicy(canQuote: .init(automaticApproval: []))
-        }
+        InteractionPolicy(canQuote: urls.approvalRule(config.federation.quotePolicy))
     }
 
     /// The later of the front matter's `updated` and the last change the store saw: Mastodon

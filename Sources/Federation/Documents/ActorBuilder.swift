@@ -25,6 +25,8 @@ struct ActorBuilder {
                 PropertyValue(name: link.name, value: Self.fieldValue(link.value))
             })
         actor.movedTo = movedTo
+        actor.webfinger = urls.webfingerAddress
+        actor.interactionPolicy = InteractionPolicy(canFeature: urls.approvalRule(config.federation.featurePolicy))
         return actor
     }
 

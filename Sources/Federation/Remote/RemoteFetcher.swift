@@ -45,11 +45,16 @@ public struct RemoteFetcher: Sendable {
     let instanceKeyID: String
     /// The instance actor's key, read from its file on the first fetch.
     let instanceKey: @Sendable () throws -> PrivateKey
+    /// Which signature standard each host gets, and where its answers are remembered.
+    var signatures: SignatureKnock
+    let memory: SignatureMemory?
     static let maximumRedirects = 3
     public static let activityAccept = "application/activity+json, application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\""
 
-    public init(client: FetchClient, instanceKeyID: String, instanceKey: @escaping @Sendable () throws -> PrivateKey) {
+    public init(client: FetchClient, instanceKeyID: String, instanceKey: @escaping @Sendable () throws -> PrivateKey,
+                signatures: SignatureKnock = SignatureKnock(), memory: SignatureMemory? = nil) {
         (self.client, self.instanceKeyID, self.instanceKey) = (client, instanceKeyID, instanceKey)
+        (self.signatures, self.memory) = (signatures, memory)
     }
 
     /// An ActivityPub document that speaks for itself (design §5): its `id` is the URL it was
@@ -70,14 +75,7 @@ public struct RemoteFetcher: Sendable {
     public func fetch(_ url: String, accept: String = RemoteFetcher.activityAccept) async throws -> FetchedDocument {
         var current = url
         for _ in 0...Self.maximumRedirects {
-            var parts = HTTPRequestParts(method: "GET", url: current, headers: [("Accept", accept)])
-            try CavageSigner(keyId: instanceKeyID, key: try instanceKey()).sign(&parts)
-            let response: IncomingResponse
-            do {
-                response = try await client.perform(OutgoingRequest(url: current, headers: parts.headers))
-            } catch let error as HTTPClientError {
-                throw RemoteFetchError.http(error)
-            }
+            let response = try await signedGET(current, accept: accept)
             if [301, 302, 303, 307, 308].contains(response.status), let location = response.header("location"),
                let next = URL(string: location, relativeTo: URL(string: current))?.absoluteString {
                 current = next
@@ -90,6 +88,36 @@ public struct RemoteFetcher: Sendable {
             return FetchedDocument(url: current, object: object)
         }
         throw RemoteFetchError.tooManyRedirects(url)
+    }
+
+    /// One GET signed by the instance actor, double-knocking as deliveries do (`SignatureKnock`):
+    /// a 400 or 401 to the first standard is asked once more in the other.
+    func signedGET(_ url: String, accept: String) async throws -> IncomingResponse {
+        let unsigned = HTTPRequestParts(method: "GET", url: url, headers: [("Accept", accept)])
+        let host = URLComponents(string: url)?.host?.lowercased() ?? ""
+        let remembered = memory?.recall(host)
+        var standard = signatures.first(remembered: remembered)
+        var response = try await get(url, unsigned, standard: standard, asked: nil)
+        if let (next, asked) = signatures.second(after: standard, status: response.status,
+                                                 acceptSignature: response.header("accept-signature"), request: unsigned) {
+            standard = next
+            response = try await get(url, unsigned, standard: next, asked: asked)
+        }
+        if (200..<300).contains(response.status), let lesson = signatures.lesson(used: standard, remembered: remembered) {
+            memory?.learn(host, lesson)
+        }
+        return response
+    }
+
+    private func get(_ url: String, _ unsigned: HTTPRequestParts, standard: SignatureStandard,
+                     asked: AcceptSignature?) async throws -> IncomingResponse {
+        var parts = unsigned
+        try SignatureKnock.sign(&parts, with: standard, asked: asked, keyId: instanceKeyID, key: try instanceKey())
+        do {
+            return try await client.perform(OutgoingRequest(url: url, headers: parts.headers))
+        } catch let error as HTTPClientError {
+            throw RemoteFetchError.http(error)
+        }
     }
 
     static func isAuthentic(_ document: FetchedDocument) -> Bool {

@@ -50,7 +50,8 @@ enum ActivityPubRoutes {
             try await signed.check(request) ?? json(try current().outbox(page: try page(request)))
         }
         router.get("/actor/followers") { request, _ -> Response in
-            try await signed.check(request) ?? json(try current().followers(page: try page(request)))
+            if let domain = request.uri.queryParameters["domain"] { return try await partialFollowers(domain: String(domain), request) }
+            return try await signed.check(request) ?? json(try current().followers(page: try page(request)))
         }
         router.get("/actor/following") { request, _ -> Response in try await signed.check(request) ?? json(try current().following()) }
         router.get("/actor/featured") { request, _ -> Response in try await signed.check(request) ?? json(try current().featured()) }
@@ -72,6 +73,21 @@ enum ActivityPubRoutes {
                 case .gone(let tombstone): return json(tombstone, status: .gone, extra: [.cacheControl: "private, no-store"])
                 case .notFound: return plain(.notFound, "not found\n")
                 }
+            }
+        }
+
+        /// FEP-8fcf: only an actor of `domain`, by a verified signature, sees its followers of the blog.
+        @Sendable func partialFollowers(domain: String, _ request: Request) async throws -> Response {
+            switch try await signed.asker(request) {
+            case .retryLater(let response): return response
+            case .actor(nil):
+                return json(Data(#"{"error":"Request not signed or signature invalid"}"#.utf8), type: "application/json; charset=utf-8",
+                            status: .unauthorized)
+            case .actor(let actor?):
+                guard let collection = try current().partialFollowers(domain: domain, asker: actor) else {
+                    return json(Data(#"{"error":"forbidden"}"#.utf8), type: "application/json; charset=utf-8", status: .forbidden)
+                }
+                return json(collection, extra: [.cacheControl: "private, no-store"])
             }
         }
 

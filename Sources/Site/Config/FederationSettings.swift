@@ -14,6 +14,9 @@ public struct FederationSettings: Sendable, Equatable {
     public var postsAs = "Article"
     /// Who may quote posts without asking (Mastodon 4.5's quote posts): anyone, followers, nobody.
     public var quotePolicy = QuotePolicy.anyone
+    /// Who may feature the blog in their collections without asking (Mastodon 4.6's featured
+    /// collections, WordPress 9's consent to be featured): anyone, followers, nobody.
+    public var featurePolicy = QuotePolicy.anyone
     /// Other names the blog answers to (`www.blog.example`, an old domain still pointed here):
     /// signed requests must be addressed to the `baseURL`'s host or one of these.
     public var hostAliases: [String] = []
@@ -44,21 +47,24 @@ public struct ProfileSettings: Sendable, Equatable {
 }
 
 extension YAMLFields {
+    /// `anyone`, `followers` or `nobody`; nil when absent.
+    func approvalPolicy(_ key: String) throws -> FederationSettings.QuotePolicy? {
+        guard let text = try string(key) else { return nil }
+        guard let value = FederationSettings.QuotePolicy(rawValue: text) else { throw error(key, "must be anyone, followers or nobody") }
+        return value
+    }
+
     func federationSettings() throws -> FederationSettings {
         var settings = FederationSettings()
         guard let block = try nested("federation") else { return settings }
         try block.rejectUnknown(allowed: ["authorizedFetch", "allowPrivateAddresses", "actorType", "followersPublic", "postsAs",
-                                          "quotePolicy", "hostAliases"])
+                                          "quotePolicy", "featurePolicy", "hostAliases"])
         if let postsAs = try block.string("postsAs") {
             guard ["Article", "Note"].contains(postsAs) else { throw block.error("postsAs", "must be Article or Note") }
             settings.postsAs = postsAs
         }
-        if let policy = try block.string("quotePolicy") {
-            guard let value = FederationSettings.QuotePolicy(rawValue: policy) else {
-                throw block.error("quotePolicy", "must be anyone, followers or nobody")
-            }
-            settings.quotePolicy = value
-        }
+        settings.quotePolicy = try block.approvalPolicy("quotePolicy") ?? settings.quotePolicy
+        settings.featurePolicy = try block.approvalPolicy("featurePolicy") ?? settings.featurePolicy
         settings.authorizedFetch = try block.bool("authorizedFetch") ?? false
         settings.allowPrivateAddresses = try block.bool("allowPrivateAddresses") ?? false
         settings.followersPublic = try block.bool("followersPublic") ?? false

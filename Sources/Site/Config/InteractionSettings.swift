@@ -35,8 +35,10 @@ public struct DeliverySettings: Sendable, Equatable {
     public var concurrency = 32
     /// Requests in flight to one host at once.
     public var perHost = 4
-    /// Try RFC 9421 signatures first (falling back to draft-cavage per host, remembered).
-    public var rfc9421 = false
+    /// Which HTTP signature standard outgoing requests use: `auto` signs with RFC 9421 and falls
+    /// back to draft-cavage for hosts that refuse it (remembered per host); the others force one.
+    public var signatures = Signatures.auto
+    public enum Signatures: String, Sendable, Equatable, CaseIterable { case auto, rfc9421, cavage }
     public init() {}
 }
 
@@ -73,10 +75,17 @@ extension YAMLFields {
     func deliverySettings() throws -> DeliverySettings {
         var settings = DeliverySettings()
         guard let block = try nested("delivery") else { return settings }
-        try block.rejectUnknown(allowed: ["concurrency", "perHost", "rfc9421"])
+        try block.rejectUnknown(allowed: ["concurrency", "perHost", "signatures", "rfc9421"])
         settings.concurrency = try block.positiveInt("concurrency") ?? settings.concurrency
         settings.perHost = try block.positiveInt("perHost") ?? settings.perHost
-        settings.rfc9421 = try block.bool("rfc9421") ?? false
+        // `rfc9421: true|false`, from before `signatures`: true was the double-knock, false draft-cavage only.
+        if let old = try block.bool("rfc9421") { settings.signatures = old ? .auto : .cavage }
+        if let text = try block.string("signatures") {
+            guard let signatures = DeliverySettings.Signatures(rawValue: text) else {
+                throw block.error("signatures", "must be auto, rfc9421 or cavage")
+            }
+            settings.signatures = signatures
+        }
         guard settings.concurrency <= 1024 else { throw block.error("concurrency", "must be at most 1024") }
         return settings
     }

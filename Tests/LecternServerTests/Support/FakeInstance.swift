@@ -17,6 +17,9 @@ final class FakeInstance: Sendable {
         let verifiedKeyID: String?
         /// Signed with RFC 9421 (else draft-cavage).
         let rfc9421: Bool
+        var signatureInput: String? = nil
+        /// FEP-8fcf's `Collection-Synchronization`, if it came with one.
+        var synchronization: String? = nil
         /// For a Create or Update: what fetching its object's id answered at once, as a
         /// follower's server does (200 when the blog already served what it announced).
         var objectFetchStatus: Int? = nil
@@ -37,6 +40,12 @@ final class FakeInstance: Sendable {
     let scripted = Box<[String: [Int]]>([:])
     /// Seconds an inbox waits before answering, per path.
     let delays = Box<[String: Double]>([:])
+    /// A server that knows only one signature standard: requests signed with this one (POSTs to
+    /// inboxes and signed GETs) get 401, with `acceptSignature` as `Accept-Signature` if set.
+    let refuses = Box<SignatureStandard?>(nil)
+    let acceptSignature = Box<String?>(nil)
+    /// Every signed request, in order: its path and standard (also the refused ones).
+    let signedRequests = Box<[(method: String, path: String, standard: SignatureStandard)]>([])
     private let application = Box<RunningApplication?>(nil)
 
     init(names: [String] = FakeInstance.names) throws {
@@ -60,6 +69,7 @@ final class FakeInstance: Sendable {
         let pems = try keys.mapValues { try $0.publicKey.pemSPKI() }
         let base = self.base
         let router = Router()
+        router.add(middleware: SignatureStandardGate(refuses: refuses, acceptSignature: acceptSignature, log: signedRequests))
         router.add(middleware: ServedDocuments(documents: documents, gets: gets))
         router.get("/users/:name") { _, context -> Response in
             let name = context.parameters.get("name") ?? ""
@@ -121,6 +131,8 @@ final class FakeInstance: Sendable {
             }
             received.update {
                 $0.append(Received(path: path, activity: object, verifiedKeyID: verified?.keyId, rfc9421: rfc9421,
+                                   signatureInput: request.headers[HTTPFields.Element.Name("Signature-Input")!],
+                                   synchronization: request.headers[HTTPFields.Element.Name("Collection-Synchronization")!],
                                    objectFetchStatus: fetched))
             }
             return Response(status: .init(code: status))
@@ -170,6 +182,26 @@ final class FakeInstance: Sendable {
 
     func activities(at path: String? = nil, type: String? = nil) -> [Received] {
         received.value.filter { (path == nil || $0.path == path) && (type == nil || $0.type == type) }
+    }
+}
+
+/// A server that takes one signature standard only: logs each signed request's standard and
+/// refuses the other with 401 (and `Accept-Signature`, when set), before anything else looks.
+struct SignatureStandardGate: RouterMiddleware {
+    let refuses: Box<SignatureStandard?>
+    let acceptSignature: Box<String?>
+    let log: Box<[(method: String, path: String, standard: SignatureStandard)]>
+
+    func handle(_ request: Request, context: BasicRequestContext,
+                next: (Request, BasicRequestContext) async throws -> Response) async throws -> Response {
+        let standard: SignatureStandard? = request.headers[HTTPFields.Element.Name("Signature-Input")!] != nil ? .rfc9421
+            : request.headers[HTTPFields.Element.Name("Signature")!] != nil ? .cavage : nil
+        guard let standard else { return try await next(request, context) }
+        log.update { $0.append((request.method.rawValue, request.uri.path, standard)) }
+        guard standard == refuses.value else { return try await next(request, context) }
+        var headers: HTTPFields = [:]
+        if let asked = acceptSignature.value { headers[HTTPFields.Element.Name("Accept-Signature")!] = asked }
+        return Response(status: .unauthorized, headers: headers)
     }
 }
 

@@ -1,0 +1,25 @@
+import Foundation
+import HTTPSignatures
+import Logging
+import Site
+import Store
+
+extension ActivityPubSite {
+    /// The double-knock `delivery.signatures` asks for.
+    static func signatureKnock(_ config: SiteConfig) -> SignatureKnock {
+        SignatureKnock(preference: SignaturePreference(rawValue: config.delivery.signatures.rawValue) ?? .auto)
+    }
+
+    /// Signed GETs learn per host in the same table as deliveries: what one learns, the other uses.
+    static func signatureMemory(_ store: Store, _ config: SiteConfig) -> SignatureMemory {
+        let memory = signatureKnock(config).memory
+        let logger = Logger(label: "lectern.fetch")
+        return SignatureMemory(
+            recall: { host in (try? store.acceptsRFC9421(host: host, memory: memory)) ?? nil },
+            learn: { host, rfc9421 in
+                do { try store.setAcceptsRFC9421(host: host, rfc9421) } catch {
+                    logger.warning("could not remember whether \(host) takes RFC 9421 signatures: \(error)")
+                }
+            })
+    }
+}

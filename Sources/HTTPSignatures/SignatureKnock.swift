@@ -1,0 +1,90 @@
+import Foundation
+import LecternCrypto
+
+/// Which standard signs a request.
+public enum SignatureStandard: String, Sendable, Equatable {
+    case rfc9421
+    case cavage
+}
+
+/// `delivery.signatures` in `lectern.yml`: `auto` double-knocks, the others force one standard.
+public enum SignaturePreference: String, Sendable, Equatable, CaseIterable {
+    case auto
+    case rfc9421
+    case cavage
+}
+
+/// The double-knock (as Mastodon ≥ 4.5, WordPress and Fedify do it): sign with RFC 9421 first;
+/// a host that answers 400 or 401 gets the same request signed with draft-cavage at once; the
+/// standard that got a 2xx is remembered per host for `memory` and used first from then on.
+/// A host whose 401 carries `Accept-Signature` gets RFC 9421 as it asks, whatever was tried.
+///
+/// Only a success teaches anything: a 401 that both standards get (an unknown key, a clock
+/// off by an hour) leaves the host's memory as it was.
+public struct SignatureKnock: Sendable, Equatable {
+    public var preference: SignaturePreference
+    /// How long a host's answer is trusted before it is asked again (a server that upgrades to
+    /// RFC 9421 gets it within this time).
+    public var memory: TimeInterval
+
+    public static let defaultMemory: TimeInterval = 7 * 86_400
+
+    public init(preference: SignaturePreference = .auto, memory: TimeInterval = SignatureKnock.defaultMemory) {
+        self.preference = preference
+        self.memory = memory
+    }
+
+    /// The first standard for a host whose remembered answer is `remembered` (true: RFC 9421
+    /// worked; false: only draft-cavage did; nil: unknown or expired).
+    public func first(remembered: Bool?) -> SignatureStandard {
+        switch preference {
+        case .cavage: return .cavage
+        case .rfc9421: return .rfc9421
+        case .auto: return remembered == false ? .cavage : .rfc9421
+        }
+    }
+
+    /// What to send next, at once, after `used` got `status` (with the response's
+    /// `Accept-Signature`, if any); nil when the answer stands. Called once per attempt: the
+    /// second knock's answer is final.
+    public func second(after used: SignatureStandard, status: Int, acceptSignature: String?,
+                       request: HTTPRequestParts) -> (standard: SignatureStandard, asked: AcceptSignature?)? {
+        guard status == 400 || status == 401 else { return nil }
+        if preference != .cavage, status == 401, let header = acceptSignature,
+           let asked = AcceptSignature.first(in: header, for: request) {
+            return (.rfc9421, asked)
+        }
+        if preference == .auto, used == .rfc9421 { return (.cavage, nil) }
+        return nil
+    }
+
+    /// What a 2xx to `used` teaches about the host: nil when there is nothing new to remember.
+    public func lesson(used: SignatureStandard, remembered: Bool?) -> Bool? {
+        guard preference == .auto else { return nil }
+        let learned = used == .rfc9421
+        return learned == remembered ? nil : learned
+    }
+
+    /// Signs `request` with `standard` (honouring what the host asked for, if anything).
+    public static func sign(_ request: inout HTTPRequestParts, with standard: SignatureStandard, asked: AcceptSignature? = nil,
+                            keyId: String, key: PrivateKey, now: Date = Date()) throws {
+        switch standard {
+        case .cavage: try CavageSigner(keyId: keyId, key: key).sign(&request, now: now)
+        case .rfc9421:
+            var signer = RFC9421Signer(keyId: keyId, key: key)
+            signer.asked = asked
+            try signer.sign(&request, now: now)
+        }
+    }
+}
+
+/// Where the double-knock's answers are kept between requests (the store's `hosts` table).
+public struct SignatureMemory: Sendable {
+    /// true: RFC 9421 worked; false: only draft-cavage did; nil: unknown or too old.
+    public let recall: @Sendable (_ host: String) -> Bool?
+    public let learn: @Sendable (_ host: String, _ rfc9421: Bool) -> Void
+
+    public init(recall: @escaping @Sendable (String) -> Bool?, learn: @escaping @Sendable (String, Bool) -> Void) {
+        (self.recall, self.learn) = (recall, learn)
+    }
+}
