@@ -16,7 +16,7 @@ extension DeliveryWorker {
         /// The next lease, being signed on other threads while this loop sends what is ready:
         /// signing is off the loop's path except when there is nothing else to do.
         var signing: SigningBatch?
-        var inFlight: [Int64: (job: DeliveryJob, standard: SignatureStandard, second: Bool)] = [:]
+        var inFlight: [Int64: (job: DeliveryJob, remembered: Bool?, standard: SignatureStandard, second: Bool)] = [:]
         var perHost: [String: Int] = [:]
         var exhausted = false
         var outcomes: [Store.DeliveryOutcome] = []
@@ -31,6 +31,8 @@ extension DeliveryWorker {
 
         struct Prepared {
             let job: DeliveryJob
+            /// What the double-knock knew of the inbox's origin when the job was signed.
+            let remembered: Bool?
             let standard: SignatureStandard
             /// The double-knock's second try: its answer stands.
             var second = false
@@ -42,9 +44,10 @@ extension DeliveryWorker {
         /// Signs jobs in parallel, each with the standard its host gets first (`SignatureKnock`).
         static func prepare(_ jobs: [DeliveryJob], worker: DeliveryWorker, leasedAt: Date) -> [Prepared] {
             ParallelMap.map(jobs) { job in
-                let standard = worker.settings.signatures.first(remembered: job.acceptsRFC9421)
-                return Prepared(job: job, standard: standard, request: Result { try worker.request(for: job, standard: standard) },
-                                leasedAt: leasedAt)
+                let remembered = worker.rememberedStandard(for: job)
+                let standard = worker.settings.signatures.first(remembered: remembered)
+                return Prepared(job: job, remembered: remembered, standard: standard,
+                                request: Result { try worker.request(for: job, standard: standard) }, leasedAt: leasedAt)
             }
         }
 
@@ -109,7 +112,7 @@ extension DeliveryWorker {
                 switch prepared.request {
                 case .success(let request):
                     started.append((job.id, request))
-                    inFlight[job.id] = (job, prepared.standard, prepared.second)
+                    inFlight[job.id] = (job, prepared.remembered, prepared.standard, prepared.second)
                     perHost[job.host, default: 0] += 1
                 case .failure(let error):
                     let decision = Store.DeliveryDecision(next: .failed, hostDown: false, removeFollowers: false,
@@ -142,8 +145,7 @@ extension DeliveryWorker {
             let leaseSize = worker.settings.concurrency * 2
             guard signing == nil, !exhausted, buffer.count < leaseSize * 2 else { return }
             do {
-                let leased = try worker.store.leaseDeliveries(limit: leaseSize, now: now ?? Date(), lease: worker.settings.lease,
-                                                              signatureMemory: worker.settings.signatures.memory)
+                let leased = try worker.store.leaseDeliveries(limit: leaseSize, now: now ?? Date(), lease: worker.settings.lease)
                 exhausted = leased.isEmpty
                 if !leased.isEmpty { signing = SigningBatch(leased, worker: worker, leasedAt: now ?? Date()) }
             } catch {
@@ -154,7 +156,7 @@ extension DeliveryWorker {
         }
 
         mutating func completed(token: Int64, result: Result<IncomingResponse, HTTPClientError>) {
-            guard let (job, standard, second) = inFlight.removeValue(forKey: token) else { return }
+            guard let (job, remembered, standard, second) = inFlight.removeValue(forKey: token) else { return }
             perHost[job.host, default: 1] -= 1
             let response = try? result.get()
             let status = response?.status
@@ -166,13 +168,14 @@ extension DeliveryWorker {
                let (next, asked) = knock.second(after: standard, status: status, acceptSignature: response?.header("accept-signature"),
                                                 request: worker.unsignedParts(for: job)) {
                 worker.logger.info("delivery \(job.activityID) → \(job.inbox): HTTP \(status) to \(standard.rawValue), trying \(next.rawValue)")
-                buffer.insert(Prepared(job: job, standard: next, second: true,
+                buffer.insert(Prepared(job: job, remembered: remembered, standard: next, second: true,
                                        request: Result { try worker.request(for: job, standard: next, asked: asked) },
                                        leasedAt: now ?? Date()), at: 0)
                 return
             }
-            if let status, (200..<300).contains(status), let lesson = knock.lesson(used: standard, remembered: job.acceptsRFC9421) {
-                remember(rfc9421: lesson, host: job.host)
+            if let status, (200..<300).contains(status), let lesson = knock.lesson(used: standard, remembered: remembered),
+               let origin = SignatureKnock.origin(of: job.inbox) {
+                remember(rfc9421: lesson, origin: origin)
             }
             let decision = worker.settings.policy.decide(status: status, error: error, retryAfter: response?.header("retry-after"),
                                                          attempts: job.attempts, queuedAt: job.createdAt, now: now ?? Date())
@@ -180,9 +183,9 @@ extension DeliveryWorker {
         }
 
         /// What the double-knock learned about a host; losing it only means knocking again.
-        func remember(rfc9421: Bool, host: String) {
-            do { try worker.store.setAcceptsRFC9421(host: host, rfc9421, now: now ?? Date()) } catch {
-                worker.logger.warning("could not remember whether \(host) takes RFC 9421 signatures: \(error)")
+        func remember(rfc9421: Bool, origin: String) {
+            do { try worker.store.setAcceptsRFC9421(origin: origin, rfc9421, now: now ?? Date()) } catch {
+                worker.logger.warning("could not remember whether \(origin) takes RFC 9421 signatures: \(error)")
             }
         }
 
@@ -214,6 +217,13 @@ extension DeliveryWorker {
                 outcomes.removeAll()
             }
         }
+    }
+
+    /// What the double-knock knows of the job's origin; a read that fails knows nothing (and
+    /// only costs a knock).
+    func rememberedStandard(for job: DeliveryJob) -> Bool? {
+        guard let origin = SignatureKnock.origin(of: job.inbox) else { return nil }
+        return (try? store.acceptsRFC9421(origin: origin, memory: settings.signatures.memory)) ?? nil
     }
 
     /// The POST of a job to its inbox, before signing.

@@ -65,6 +65,14 @@ public struct SignatureKnock: Sendable, Equatable {
         return learned == remembered ? nil : learned
     }
 
+    /// What the memory is keyed by: `scheme://host:port` (port always written), lower-cased.
+    /// Two servers on one name but other ports are two servers.
+    public static func origin(of url: String) -> String? {
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = parts.host?.lowercased(), !host.isEmpty else { return nil }
+        return "\(scheme)://\(host):\(parts.port ?? (scheme == "https" ? 443 : 80))"
+    }
+
     /// Signs `request` with `standard` (honouring what the host asked for, if anything).
     public static func sign(_ request: inout HTTPRequestParts, with standard: SignatureStandard, asked: AcceptSignature? = nil,
                             keyId: String, key: PrivateKey, now: Date = Date()) throws {
@@ -78,11 +86,12 @@ public struct SignatureKnock: Sendable, Equatable {
     }
 }
 
-/// Where the double-knock's answers are kept between requests (the store's `hosts` table).
+/// Where the double-knock's answers are kept between requests, per origin (`origin(of:)`; the
+/// store's `signature_memory` table).
 public struct SignatureMemory: Sendable {
     /// true: RFC 9421 worked; false: only draft-cavage did; nil: unknown or too old.
-    public let recall: @Sendable (_ host: String) -> Bool?
-    public let learn: @Sendable (_ host: String, _ rfc9421: Bool) -> Void
+    public let recall: @Sendable (_ origin: String) -> Bool?
+    public let learn: @Sendable (_ origin: String, _ rfc9421: Bool) -> Void
 
     public init(recall: @escaping @Sendable (String) -> Bool?, learn: @escaping @Sendable (String, Bool) -> Void) {
         (self.recall, self.learn) = (recall, learn)

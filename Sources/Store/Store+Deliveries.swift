@@ -10,9 +10,6 @@ public struct DeliveryJob: Sendable, Equatable {
     public var attempts: Int
     public var json: String
     public var createdAt: Date
-    /// Whether the host is known to accept RFC 9421 signatures (nil: not asked yet, or asked
-    /// longer ago than the worker's memory).
-    public var acceptsRFC9421: Bool?
 }
 
 /// Counts for `lectern deliveries`.
@@ -68,28 +65,24 @@ extension Store {
     /// Paused hosts are skipped. Hosts take turns: each host's first due delivery comes before
     /// any host's second, so one host with thousands of inboxes (followers without a shared
     /// inbox) fills no lease and slows nobody else's deliveries.
-    /// A host's signature standard counts for `signatureMemory` after it was learned.
-    public func leaseDeliveries(limit: Int, now: Date = Date(), lease: TimeInterval = 60,
-                                signatureMemory: TimeInterval = 7 * 86_400) throws -> [DeliveryJob] {
+    public func leaseDeliveries(limit: Int, now: Date = Date(), lease: TimeInterval = 60) throws -> [DeliveryJob] {
         try write { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT * FROM (
                     SELECT d.id, d.activity_id, d.inbox, d.host, d.attempts, d.created_at, d.next_attempt_at, a.json,
-                           CASE WHEN h.signature_learned_at >= ? THEN h.accepts_rfc9421 END AS accepts_rfc9421,
                            ROW_NUMBER() OVER (PARTITION BY d.host ORDER BY d.next_attempt_at, d.id) AS turn
                     FROM deliveries d JOIN outbound_activities a ON a.id = d.activity_id
                     LEFT JOIN hosts h ON h.host = d.host
                     WHERE d.state = 'queued' AND d.next_attempt_at <= ? AND COALESCE(h.paused, 0) = 0
                 ) ORDER BY turn, next_attempt_at, id LIMIT ?
-                """, arguments: [now.timeIntervalSince1970 - signatureMemory, now.timeIntervalSince1970, limit])
+                """, arguments: [now.timeIntervalSince1970, limit])
             let statement = try db.makeStatement(sql: "UPDATE deliveries SET next_attempt_at = ? WHERE id = ?")
             for row in rows {
                 try statement.execute(arguments: [now.timeIntervalSince1970 + lease, row["id"] as Int64])
             }
             return rows.map {
                 DeliveryJob(id: $0["id"], activityID: $0["activity_id"], inbox: $0["inbox"], host: $0["host"],
-                            attempts: $0["attempts"], json: $0["json"], createdAt: Date(timeIntervalSince1970: $0["created_at"]),
-                            acceptsRFC9421: $0["accepts_rfc9421"])
+                            attempts: $0["attempts"], json: $0["json"], createdAt: Date(timeIntervalSince1970: $0["created_at"]))
             }
         }
     }
@@ -213,23 +206,23 @@ extension Store {
                        arguments: [now.timeIntervalSince1970, host.lowercased()])
     }
 
-    /// Remembers whether a host accepts RFC 9421 signatures (learned by double-knocking).
-    public func setAcceptsRFC9421(host: String, _ accepts: Bool, now: Date = Date()) throws {
+    /// Remembers whether `origin` (`scheme://host:port`) accepts RFC 9421 signatures, as the
+    /// double-knock learned it.
+    public func setAcceptsRFC9421(origin: String, _ accepts: Bool, now: Date = Date()) throws {
         try write { db in
             try db.execute(sql: """
-                INSERT INTO hosts (host, accepts_rfc9421, signature_learned_at) VALUES (?, ?, ?)
-                ON CONFLICT(host) DO UPDATE SET accepts_rfc9421 = excluded.accepts_rfc9421,
-                                                signature_learned_at = excluded.signature_learned_at
-                """, arguments: [host.lowercased(), accepts, now.timeIntervalSince1970])
+                INSERT INTO signature_memory (origin, rfc9421, learned_at) VALUES (?, ?, ?)
+                ON CONFLICT(origin) DO UPDATE SET rfc9421 = excluded.rfc9421, learned_at = excluded.learned_at
+                """, arguments: [origin, accepts, now.timeIntervalSince1970])
         }
     }
 
-    /// What the double-knock learned about `host` within `memory`: true (RFC 9421), false
+    /// What the double-knock learned about `origin` within `memory`: true (RFC 9421), false
     /// (draft-cavage only), nil (nothing, or too long ago).
-    public func acceptsRFC9421(host: String, memory: TimeInterval, now: Date = Date()) throws -> Bool? {
+    public func acceptsRFC9421(origin: String, memory: TimeInterval, now: Date = Date()) throws -> Bool? {
         try read { db in
-            try Bool.fetchOne(db, sql: "SELECT accepts_rfc9421 FROM hosts WHERE host = ? AND signature_learned_at >= ?",
-                              arguments: [host.lowercased(), now.timeIntervalSince1970 - memory])
+            try Bool.fetchOne(db, sql: "SELECT rfc9421 FROM signature_memory WHERE origin = ? AND learned_at >= ?",
+                              arguments: [origin, now.timeIntervalSince1970 - memory])
         }
     }
 

@@ -94,8 +94,8 @@ public struct RemoteFetcher: Sendable {
     /// a 400 or 401 to the first standard is asked once more in the other.
     func signedGET(_ url: String, accept: String) async throws -> IncomingResponse {
         let unsigned = HTTPRequestParts(method: "GET", url: url, headers: [("Accept", accept)])
-        let host = URLComponents(string: url)?.host?.lowercased() ?? ""
-        let remembered = memory?.recall(host)
+        let origin = SignatureKnock.origin(of: url)
+        let remembered = origin.flatMap { memory?.recall($0) }
         var standard = signatures.first(remembered: remembered)
         var response = try await get(url, unsigned, standard: standard, asked: nil)
         if let (next, asked) = signatures.second(after: standard, status: response.status,
@@ -104,7 +104,7 @@ public struct RemoteFetcher: Sendable {
             response = try await get(url, unsigned, standard: next, asked: asked)
         }
         if (200..<300).contains(response.status), let lesson = signatures.lesson(used: standard, remembered: remembered) {
-            memory?.learn(host, lesson)
+            if let origin { memory?.learn(origin, lesson) }
         }
         return response
     }

@@ -10,15 +10,15 @@ extension ActivityPubSite {
         SignatureKnock(preference: SignaturePreference(rawValue: config.delivery.signatures.rawValue) ?? .auto)
     }
 
-    /// Signed GETs learn per host in the same table as deliveries: what one learns, the other uses.
+    /// Signed GETs learn per origin in the same table as deliveries: what one learns, the other uses.
     static func signatureMemory(_ store: Store, _ config: SiteConfig) -> SignatureMemory {
         let memory = signatureKnock(config).memory
         let logger = Logger(label: "lectern.fetch")
         return SignatureMemory(
-            recall: { host in (try? store.acceptsRFC9421(host: host, memory: memory)) ?? nil },
-            learn: { host, rfc9421 in
-                do { try store.setAcceptsRFC9421(host: host, rfc9421) } catch {
-                    logger.warning("could not remember whether \(host) takes RFC 9421 signatures: \(error)")
+            recall: { origin in (try? store.acceptsRFC9421(origin: origin, memory: memory)) ?? nil },
+            learn: { origin, rfc9421 in
+                do { try store.setAcceptsRFC9421(origin: origin, rfc9421) } catch {
+                    logger.warning("could not remember whether \(origin) takes RFC 9421 signatures: \(error)")
                 }
             })
     }

@@ -64,6 +64,8 @@ final class FakeInstance: Sendable {
     func keyID(_ name: String) -> String { name == "bob" ? "\(base.value)/keys/bob" : "\(actorID(name))#main-key" }
     var sharedInbox: String { "\(base.value)/inbox" }
     var host: String { String(base.value.dropFirst("http://".count)) }
+    /// As the double-knock's memory keys it.
+    var origin: String { "http://\(host)" }
 
     func start() async throws {
         let pems = try keys.mapValues { try $0.publicKey.pemSPKI() }
