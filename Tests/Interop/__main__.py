@@ -22,6 +22,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 from blog import Blog, Failure  # noqa: E402
 from fixtures import FixtureRun, actor_names  # noqa: E402
+from modern import ModernPeer  # noqa: E402
 from peer import Peer  # noqa: E402
 from scenario import Story  # noqa: E402
 
@@ -54,16 +55,19 @@ async def main(args) -> int:
         log(f"interop: FAIL: {failure}")
         return 1
     peer = Peer(names)
+    modern = ModernPeer({"dana"})
     passed, failed, skipped = [], [], []
     fixtures_result = None
     try:
         await peer.start()
         log(f"  peer (bovine): {peer.base}, {len(peer.names)} actors")
+        await modern.start()
+        log(f"  peer (http-message-signatures, RFC 9421 only): {modern.base}")
         await blog.create(owner_handle=f"@owner@{peer.host}")
         await blog.start()
         log(f"  blog (lectern serve): {blog.base}, site {blog.root}, up after {time.monotonic() - started:.1f} s")
 
-        story = Story(peer, blog, log)
+        story = Story(peer, blog, log, modern)
         stopped = False
         for title, step in story.steps():
             if stopped:
@@ -144,6 +148,14 @@ async def main(args) -> int:
             log(f"  ✓ {title}: {peer.gets['verified']} of {peer.gets['total']} GETs signed and verified"
                 + (f" ({with_query} with a query string, verified with the query kept in (request-target):"
                    " bovine 0.5.19 alone drops it)" if with_query else ""))
+        title = "one refused RFC 9421 knock at bovine in the whole run"
+        if len(peer.knocks) == 1:
+            passed.append(title)
+            log(f"  ✓ {title}: {peer.knocks[0][0]} {peer.knocks[0][1]}, then draft-cavage for "
+                f"{len(peer.received)} POSTs and {peer.gets['signed']} GETs")
+        else:
+            failed.append(title)
+            log(f"  ✗ {title}: {len(peer.knocks)} knocks: {peer.knocks[:5]}")
     except Failure as failure:
         failed.append("setup")
         log(f"  ✗ setup: {failure}")
@@ -154,6 +166,7 @@ async def main(args) -> int:
         tail = blog.log_tail(30) if failed else ""
         await blog.stop()
         await peer.stop()
+        await modern.stop()
         if tail:
             log("  lectern serve's last log lines:\n" + tail)
         if args.keep:

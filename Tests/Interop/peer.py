@@ -13,7 +13,9 @@ Everything that makes it ActivityPub comes from bovine (PyPI), not from Lectern:
   signature), with keys parsed by `bovine.crypto.types.CryptographicIdentifier.from_public_key`;
 - WebFinger lookups: `bovine.clients.lookup_uri_with_webfinger`.
 
-This file only wires them to routes and records what arrives.
+This file only wires them to routes and records what arrives. bovine 0.5.19 checks draft-cavage
+only, so the peer is what such a server is: a request signed with RFC 9421 gets 401 (counted in
+`knocks`), and the blog must knock again with draft-cavage.
 """
 
 from __future__ import annotations
@@ -127,6 +129,8 @@ class Peer:
         #: GETs the blog made: how many were signed, and how many of those bovine verified
         self.gets = {"total": 0, "signed": 0, "verified": 0, "verified_with_query": 0}
         self.get_failures: list[str] = []
+        #: requests signed with RFC 9421 (`Signature-Input`), refused with 401: (method, path)
+        self.knocks: list[tuple[str, str]] = []
         self._key_cache: dict[str, CryptographicIdentifier] = {}
         self._validate = build_validate_http_signature_raw(self._retrieve_key)
         self._validate_with_query = QueryKeepingChecker(self._retrieve_key).validate_signature
@@ -273,6 +277,9 @@ class Peer:
     @web.middleware
     async def _gets_middleware(self, request: web.Request, handler):
         """Every GET from the blog is counted, and its signature (if any) checked by bovine."""
+        if "signature-input" in request.headers:
+            self.knocks.append((request.method, request.path))
+            return web.Response(status=401, text="draft-cavage signatures only")
         if request.method == "GET":
             self.gets["total"] += 1
             if "signature" in request.headers:

@@ -5,6 +5,7 @@ server) would see; the first failing step stops the story (later ones depend on 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import html
 import time
 import uuid
@@ -15,6 +16,7 @@ from bovine.crypto.types import CryptographicIdentifier
 from bovine.utils import now_isoformat
 
 from blog import Blog, Failure
+from modern import ModernPeer
 from peer import PUBLIC, Peer, as_list, id_of
 
 
@@ -30,9 +32,30 @@ def describe(item) -> str:
     return f"{item.type} at {item.path} (signature: {'verified' if item.verified else item.error or 'signer ' + str(item.signer)})"
 
 
+def followers_digest(ids) -> str:
+    """FEP-8fcf's digest, as the receiving server computes it: XOR of SHA-256 of each id."""
+    total = bytearray(32)
+    for actor_id in ids:
+        for index, byte in enumerate(hashlib.sha256(actor_id.encode()).digest()):
+            total[index] ^= byte
+    return total.hex()
+
+
+def synchronization(item) -> dict:
+    """The `Collection-Synchronization` parameters of a received request ({} without one)."""
+    value = (item.headers or {}).get("collection-synchronization", "")
+    params = {}
+    for part in value.split(","):
+        name, _, quoted = part.strip().partition("=")
+        if quoted.startswith('"') and quoted.endswith('"'):
+            params[name] = quoted[1:-1]
+    return params
+
+
 class Story:
-    def __init__(self, peer: Peer, blog: Blog, log):
-        self.peer, self.blog, self.log = peer, blog, log
+    def __init__(self, peer: Peer, blog: Blog, log, modern: ModernPeer):
+        self.peer, self.blog, self.log, self.modern = peer, blog, log, modern
+        self.first_create = None
         self.token = uuid.uuid4().hex[:8]
         self.actor: dict = {}
         self.follow: dict = {}
@@ -124,6 +147,7 @@ class Story:
         expect(create is not None, f"no Create(Article {self.article_id}) reached alice within 15 s; got "
                                    f"{[describe(r) for r in self.peer.arrivals(since=since)]}\n{self.blog.log_tail(15)}")
         expect(create.verified, f"bovine did not verify the Create's signature: {describe(create)}")
+        self.first_create = create
         article = create.object
         expect(article.get("attributedTo") == self.blog.actor, f"the Article is attributed to {article.get('attributedTo')}")
         expect(PUBLIC in as_list(article.get("to")), f"the Article is not public: to={article.get('to')}")
@@ -134,6 +158,73 @@ class Story:
         expect(document.get("id") == self.article_id, f"the fetched Article's id is {document.get('id')}")
         expect(document.get("type") == "Article", f"the fetched document is a {document.get('type')}")
         return f"Create(Article) {self.article_id} verified; signed GET 200, unsigned GET 401"
+
+    async def knock_step(self):
+        """bovine takes draft-cavage only: the blog's first request to it (signed with RFC 9421, the
+        default) got 401, the same request went again in draft-cavage at once, and the answer was
+        remembered for the peer's origin: every later request, POST or GET, was draft-cavage."""
+        expect(len(self.peer.knocks) == 1, f"bovine refused {len(self.peer.knocks)} RFC 9421 requests, expected exactly "
+                                           f"one (the first): {self.peer.knocks[:5]}")
+        remembered = self.blog.scalar("SELECT rfc9421 FROM signature_memory WHERE origin = ?", self.peer.base)
+        expect(remembered == 0, f"the blog remembers {remembered!r} for {self.peer.base}, expected 0 (draft-cavage)")
+        method, path = self.peer.knocks[0]
+        return f"one knock ({method} {path}) refused, then draft-cavage only: {len(self.peer.received)} POSTs verified"
+
+    async def followers_sync_step(self):
+        """FEP-8fcf: the Create to alice carried `Collection-Synchronization` whose digest is the
+        peer's own (hashlib) over its actors that follow the blog, and the partial collection it
+        names answers a bovine-signed GET with exactly them."""
+        params = synchronization(self.first_create)
+        expect(params, f"the Create to alice had no Collection-Synchronization header: {self.first_create.headers}")
+        expect(params.get("collectionId") == self.blog.actor + "/followers", f"collectionId is {params.get('collectionId')}")
+        mine = [self.peer.actor_id("alice")]
+        expect(params.get("digest") == followers_digest(mine),
+               f"digest {params.get('digest')} is not the peer's own {followers_digest(mine)} over {mine}")
+        status, collection, text = await self.peer.get("alice", params.get("url", ""))
+        expect(status == 200 and isinstance(collection, dict), f"the partial collection answered {status}: {text[:200]}")
+        items = [id_of(item) for item in as_list(collection.get("orderedItems") or collection.get("items"))]
+        expect(sorted(items) == sorted(mine), f"the partial collection lists {items}, expected {mine}")
+        status, _ = await self.blog.get(params["url"], accept="application/activity+json")
+        expect(status == 401, f"an unsigned GET of the partial collection answered {status}, expected 401")
+        return f"digest matches, {params['url']} lists {len(items)} follower(s) to a signed GET, 401 unsigned"
+
+    async def modern_step(self):
+        """dana, on a server that takes RFC 9421 only (http-message-signatures), follows with an
+        RFC 9421-signed Follow; her Accept and the next post's Create reach her verified by that
+        library at the first try, and no draft-cavage request is ever sent there."""
+        follow = {"@context": "https://www.w3.org/ns/activitystreams", "id": self.modern.actor_id("dana") + "/follows/1",
+                  "type": "Follow", "actor": self.modern.actor_id("dana"), "object": self.blog.actor}
+        since = time.monotonic()
+        status = await self.modern.post("dana", self.blog.shared_inbox, follow)
+        expect(status == 202, f"the blog answered {status} to dana's RFC 9421-signed Follow")
+        accept = None
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and accept is None:
+            accept = next((r for r in self.modern.received if r.type == "Accept" and r.at >= since), None)
+            await asyncio.sleep(0.05)
+        expect(accept is not None and accept.verified, f"no verified Accept at dana's inbox: {describe(accept)}")
+        _, path = await self.write_post(f"Modern interop {self.token}", f"interop-modern-{self.token}", "For dana too.")
+        article = self.blog.base + path
+        since = time.monotonic()
+        await self.blog.run("publish")
+        create = None
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and create is None:
+            create = next((r for r in self.modern.received if r.type == "Create" and r.at >= since
+                           and isinstance(r.object, dict) and r.object.get("id") == article), None)
+            await asyncio.sleep(0.05)
+        expect(create is not None and create.verified, f"no verified Create({article}) at dana's inbox: {describe(create)}")
+        expect(self.modern.refused_cavage == 0, f"{self.modern.refused_cavage} draft-cavage requests reached the RFC 9421-only peer")
+        unverified = [r for r in self.modern.received if not r.verified]
+        expect(not unverified, f"{len(unverified)} requests to dana did not verify: {[describe(r) for r in unverified[:3]]}")
+        params = synchronization(create)
+        expect(params.get("digest") == followers_digest([self.modern.actor_id("dana")]),
+               f"the Create to dana carried digest {params.get('digest')}, expected the one over dana alone")
+        gets = self.modern.gets
+        expect(gets["signed"] >= 1 and gets["signed"] == gets["verified"],
+               f"{gets['verified']} of {gets['signed']} of the blog's GETs verified by http-message-signatures")
+        return (f"Follow (RFC 9421, signed by the library) → 202; Accept and Create verified by http-message-signatures; "
+                f"{gets['verified']} signed GETs verified; no draft-cavage request sent")
 
     async def reply_step(self):
         """alice's public reply (Mastodon's addressing, with a Mention) is on the page within 5 s."""
@@ -310,6 +401,9 @@ class Story:
             ("forged signature → 401", self.forgery_step),
             ("Follow → signed Accept", self.follow_step),
             ("publish → signed Create(Article), signed GET", self.publish_step),
+            ("draft-cavage-only peer: one refused RFC 9421 knock, then remembered", self.knock_step),
+            ("followers sync (FEP-8fcf): digest and partial collection", self.followers_sync_step),
+            ("RFC 9421-only peer: Follow, Accept, Create verified by http-message-signatures", self.modern_step),
             ("public reply → comment on the page", self.reply_step),
             ("digest → signed direct Note to the owner", self.digest_step),
             ("Update(Note) → edited comment", self.edit_step),
