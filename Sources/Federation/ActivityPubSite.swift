@@ -49,6 +49,8 @@ public final class ActivityPubSite: Sendable {
     public let remoteKeys: RemoteKeyProvider
     /// The hosts signed requests may be addressed to, read from the configuration once.
     public let audience: SignatureAudience
+    /// Readers' activity intents (FEP-3b86), for the reply form.
+    let intentLookup: IntentLookup
 
     /// `published` is the actor's creation time; by default, when its key was made.
     public init(config: SiteConfig, store: Store, keys: KeyStore, published: Date? = nil) throws {
@@ -82,6 +84,7 @@ public final class ActivityPubSite: Sendable {
                                     instanceKeyID: urls.instanceKeyID, instanceKey: { try keysInUse.instance.value },
                                     signatures: Self.signatureKnock(config), memory: Self.signatureMemory(store, config))
         remoteKeys = RemoteKeyProvider(fetcher: fetcher, store: store)
+        intentLookup = IntentLookup(fetcher: fetcher)
         audience = SignatureAudience(config: config)
     }
 

@@ -30,11 +30,34 @@ public struct RemoteInteraction: Sendable {
     /// Where to send the reader. `instance` may be typed as `mastodon.social`, `https://mastodon.social/`
     /// or a handle (`@me@mastodon.social`); `uri` must be one of this blog's URLs.
     public func redirect(instance: String, uri: String) throws -> String {
-        guard uri.hasPrefix(baseURL + "/"), Origin(uri) != nil, !uri.contains(where: { $0.isWhitespace }) else { throw Refusal.notOurs }
+        try check(uri: uri)
         guard let host = Self.hostname(instance) else { throw Refusal.notAHostname }
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return "https://\(host)/authorize_interaction?uri=" + (uri.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+    }
+
+    /// Refuses anything but one of this blog's URLs.
+    public func check(uri: String) throws {
+        guard uri.hasPrefix(baseURL + "/"), Origin(uri) != nil, !uri.contains(where: { $0.isWhitespace }) else { throw Refusal.notOurs }
+    }
+
+    /// The account in a typed handle (`@me@social.example`, `me@social.example`): its user and
+    /// server; nil for a bare server name or anything odd. `allowLoopback` (development only,
+    /// with `allowPrivateAddresses`) also takes `127.0.0.1:PORT` as the server.
+    static func account(_ typed: String, allowLoopback: Bool = false) -> (user: String, host: String)? {
+        var text = Substring(typed.trimmingCharacters(in: .whitespacesAndNewlines))
+        if text.hasPrefix("@") { text = text.dropFirst() }
+        guard let at = text.firstIndex(of: "@") else { return nil }
+        let user = text[..<at], server = text[text.index(after: at)...]
+        guard (1...64).contains(user.count),
+              user.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }) else { return nil }
+        guard !server.contains("@"), !server.contains("/") else { return nil }
+        if let host = hostname(String(server)) { return (String(user), host) }
+        if allowLoopback, server.hasPrefix("127.0.0.1:"), let port = Int(server.dropFirst(10)), (1...65535).contains(port) {
+            return (String(user), String(server))
+        }
+        return nil
     }
 
     /// The DNS name in what the reader typed, lower-cased; nil unless it is a plain hostname
