@@ -8,7 +8,8 @@ struct ActorBuilder {
     let config: SiteConfig
     let urls: FederationURLs
 
-    func blogActor(publicKeyPEM: String, keyID: String, published: Date, movedTo: String? = nil) -> ActorDocument {
+    func blogActor(publicKeyPEM: String, keyID: String, assertionKey: MultikeyDocument? = nil, published: Date,
+                   movedTo: String? = nil) -> ActorDocument {
         let profile = config.profile
         let summary = config.description.isEmpty ? "" : "<p>\(HTMLText.escape(config.description))</p>"
         var actor = ActorDocument(
@@ -25,6 +26,7 @@ struct ActorBuilder {
                 PropertyValue(name: link.name, value: Self.fieldValue(link.value))
             })
         actor.movedTo = movedTo
+        actor.assertionMethod = assertionKey.map { [$0] }
         return actor
     }
 
