@@ -191,6 +191,7 @@ import Testing
         // Replayed, by the relay or anyone: the same activity id, taken once (the new sender's key
         // and signature are all that is recorded).
         let kept = ["comments", "received_activities", "inbox_queue", "mentions", "pending_replies"]
+        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
         let before = try blog.store.rowCounts().filter { kept.contains($0.key) }
         #expect(try await relay.send(create, as: "group", to: blog.sharedInbox) == 202)
         #expect(try await eventually { try blog.store.inboundBacklog() == 0 })

@@ -138,7 +138,8 @@ public struct InboxGate: Sendable {
             let signature = (fingerprint: Data(verified.replayKey).base64EncodedString(), until: until)
             let result = try await store.enqueueInbound(activityID: id, actorID: actor, json: json, signature: signature, now: now)
             // Hearing from a host that was failing resumes deliveries to it.
-            if sender.hostTroubled, let host = Origin(actor)?.host { try await store.hostIsBack(host, now: now) }
+            // (A relayed activity says nothing of its actor's host.)
+            if sender.hostTroubled, relayedBy == nil, let host = Origin(actor)?.host { try await store.hostIsBack(host, now: now) }
             switch result {
             case .queued:
                 return Outcome(status: 202, reason: "\(type) \(id) queued" + (relayedBy.map { ", relayed by \($0) with \(actor)'s proof" } ?? ""),
