@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "LecternCrypto", dependencies: ["CCrypto"], swiftSettings: swiftSettings),
         .target(name: "CivilTime", swiftSettings: swiftSettings),
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto", "CivilTime"], swiftSettings: swiftSettings),
+        // Object integrity proofs (FEP-8b32): RFC 8785 canonical JSON, base58btc/Multikey, eddsa-jcs-2022.
+        .target(name: "DataIntegrity", dependencies: ["LecternCrypto", "CivilTime"], swiftSettings: swiftSettings),
         // One HTML tokenizer (the sanitizer's and the importer's readings as options), character
         // references, the remote-HTML sanitizer and `WebURL`.
         .target(name: "HTMLMarkup", swiftSettings: swiftSettings),
@@ -57,7 +59,8 @@ let package = Package(
                             .embedInCode("0003_trust_identity.sql"), .embedInCode("0004_silence.sql"),
                             .embedInCode("0005_digest_numbers.sql"), .embedInCode("0006_search.sql"),
                             .embedInCode("0007_search_state.sql"), .embedInCode("0008_tombstones_and_limits.sql"),
-                            .embedInCode("0009_signature_memory.sql")]),
+                            .embedInCode("0009_signature_memory.sql"),
+                            .embedInCode("0012_assertion_keys.sql")]),
         // sqlite3_db_config, which is variadic (Swift cannot call it), and a WAL hook in C.
         .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
@@ -73,7 +76,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl", "Parallel"], swiftSettings: swiftSettings),
         .target(
             name: "Federation",
-            dependencies: ["ActivityStreams", "CivilTime", "HTMLMarkup", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store",
+            dependencies: ["ActivityStreams", "CivilTime", "DataIntegrity", "HTMLMarkup", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store",
                            "Site",
                            .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: swiftSettings
@@ -114,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "Site", "LecternServer", "LecternRuntime", "LecternCrypto", "HTTPSignatures", "Federation", "Delivery", "Store",
+                "Site", "LecternServer", "LecternRuntime", "LecternCrypto", "HTTPSignatures", "Federation", "Delivery", "Store", "DataIntegrity",
                 "HTTPClient", "Import", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -137,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "LecternServerTests",
             dependencies: [
-                "LecternServer", "LecternRuntime", "Site", "HTTPClient", "HTTPSignatures", "LecternCrypto", "Store", "Delivery",
+                "LecternServer", "LecternRuntime", "Site", "HTTPClient", "HTTPSignatures", "LecternCrypto", "Store", "Delivery", "DataIntegrity",
                 "Federation",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -149,8 +152,10 @@ let package = Package(
             exclude: ["Support/html_allowlist.py"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FederationTests", dependencies: ["Federation", "Site", "Store", "LecternCrypto"],
+        .testTarget(name: "FederationTests", dependencies: ["Federation", "Site", "Store", "LecternCrypto", "DataIntegrity"],
                     resources: [.copy("Golden")], swiftSettings: swiftSettings),
+        .testTarget(name: "DataIntegrityTests", dependencies: ["DataIntegrity", "LecternCrypto"], resources: [.copy("Vectors")],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportTests", dependencies: ["Import", "HTMLMarkup", "Site", .product(name: "Yams", package: "Yams")],
                     swiftSettings: swiftSettings),

@@ -23,6 +23,8 @@ public struct ActorDocument: Encodable, Sendable {
     public var featured: String?
     public var endpoints: Endpoints
     public var publicKey: PublicKeyDocument
+    /// FEP-521a: the Ed25519 key of the actor's object integrity proofs (FEP-8b32).
+    public var assertionMethod: [MultikeyDocument]?
     public var manuallyApprovesFollowers: Bool
     public var discoverable: Bool
     public var indexable: Bool
@@ -40,7 +42,7 @@ public struct ActorDocument: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case context = "@context"
         case id, type, preferredUsername, name, summary, url, icon, image, inbox, outbox, followers, following
-        case featured, endpoints, publicKey, manuallyApprovesFollowers, discoverable, indexable, published
+        case featured, endpoints, publicKey, assertionMethod, manuallyApprovesFollowers, discoverable, indexable, published
         case attributionDomains, alsoKnownAs, movedTo, attachment, webfinger, interactionPolicy
     }
 
@@ -57,6 +59,19 @@ public struct ActorDocument: Encodable, Sendable {
         (self.publicKey, self.manuallyApprovesFollowers, self.discoverable, self.indexable, self.published) =
             (publicKey, manuallyApprovesFollowers, discoverable, indexable, published)
         (self.attributionDomains, self.alsoKnownAs, self.attachment) = (attributionDomains, alsoKnownAs, attachment)
+    }
+}
+
+/// A public key as FEP-521a lists it in an actor's `assertionMethod`: `Multikey`, controlled by
+/// the actor, `publicKeyMultibase` = `z` + base58btc(multicodec prefix + key).
+public struct MultikeyDocument: Encodable, Equatable, Sendable {
+    public var id: String
+    public var type = "Multikey"
+    public var controller: String
+    public var publicKeyMultibase: String
+
+    public init(id: String, controller: String, publicKeyMultibase: String) {
+        (self.id, self.controller, self.publicKeyMultibase) = (id, controller, publicKeyMultibase)
     }
 }
 

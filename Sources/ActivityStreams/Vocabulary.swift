@@ -7,9 +7,11 @@ public enum AS {
     public static let mediaType = "application/activity+json"
     public static let ldMediaType = "application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\""
 
-    /// The `@context` of actors: ActivityStreams, security (publicKey) and Mastodon's terms.
+    /// The `@context` of actors: ActivityStreams, security (publicKey), data integrity and
+    /// Multikey (FEP-521a's `assertionMethod`, as Mastodon and Fedify list them) and Mastodon's terms.
     public static let actorContext: JSONValue = [
-        .string(namespace), "https://w3id.org/security/v1",
+        .string(namespace), "https://w3id.org/security/v1", "https://w3id.org/security/data-integrity/v1",
+        "https://w3id.org/security/multikey/v1",
         [
             "manuallyApprovesFollowers": "as:manuallyApprovesFollowers", "toot": "http://joinmastodon.org/ns#",
             "featured": ["@id": "toot:featured", "@type": "@id"], "discoverable": "toot:discoverable",

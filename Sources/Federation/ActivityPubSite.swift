@@ -1,4 +1,5 @@
 import ActivityStreams
+import DataIntegrity
 import Foundation
 import HTTPClient
 import HTTPSignatures
@@ -35,7 +36,14 @@ public final class ActivityPubSite: Sendable {
     public let published: Date
     /// Signs outgoing GETs.
     public var instanceKey: PrivateKey { get throws { try keysInUse.instance.value } }
-    private let keysInUse: (actor: OnFirstUse<PrivateKey>, instance: OnFirstUse<PrivateKey>)
+    /// Makes the object integrity proofs (FEP-8b32) of what the blog sends; its public half is the
+    /// actor's `assertionMethod`.
+    public var assertionKey: PrivateKey { get throws { try keysInUse.assertion.value } }
+    /// The id of `assertionKey` (`<actor>#ed25519-key` until a rotation).
+    public let assertionKeyID: String
+    /// Signs the activities the blog queues (with the current key, read from the keyring each time).
+    public let proofs: ActivityProofs
+    private let keysInUse: (actor: OnFirstUse<PrivateKey>, instance: OnFirstUse<PrivateKey>, assertion: OnFirstUse<PrivateKey>)
     /// The blog's and the instance's actor documents, built and encoded on first use: 1.2 ms of
     /// every command that opens the blog, most of which never show them.
     private let actors: OnFirstUse<ActorDocuments>
@@ -62,20 +70,28 @@ public final class ActivityPubSite: Sendable {
         // Made now if missing (a new blog's keys date its actor), read when first needed; a file
         // gone by then is an error naming it, never a new key.
         let (actorKeyFile, instanceKeyFile) = (keys.url(named: keyring.keyName), keys.url(named: KeyStore.instanceActor))
+        let assertionKeyFile = keys.url(named: keyring.assertionKeyName)
         try keys.create(named: keyring.keyName)
         try keys.create(named: KeyStore.instanceActor)
-        let keysInUse = (actor: OnFirstUse { try KeyFile.load(at: actorKeyFile) }, instance: OnFirstUse { try KeyFile.load(at: instanceKeyFile) })
+        // A blog made before object integrity proofs gets its Ed25519 key here, on first use.
+        try keys.create(named: keyring.assertionKeyName, type: .ed25519)
+        let keysInUse = (actor: OnFirstUse { try KeyFile.load(at: actorKeyFile) }, instance: OnFirstUse { try KeyFile.load(at: instanceKeyFile) },
+                         assertion: OnFirstUse { try KeyFile.load(at: assertionKeyFile) })
         self.keysInUse = keysInUse
+        assertionKeyID = keyring.assertionKeyID(urls)
+        proofs = ActivityProofs(store: store, urls: urls, keys: keys)
         let builder = ActorBuilder(config: config, urls: urls)
         // The actor's `published`: when its first key was made, which is when the blog first federated.
         // One `stat`: Foundation's `attributesOfItem` also looks up the file owner's and group's names.
         let created = published ?? keyring.published ?? FileStamp(path: keys.url(named: KeyStore.actor).path)?.modifiedDate
             ?? Date(timeIntervalSince1970: 0)
         self.published = created
-        let (keyID, movedTo) = (actorKeyID, try store.setting(Self.movedToKey))
+        let (keyID, movedTo, assertionKeyID, actorID) = (actorKeyID, try store.setting(Self.movedToKey), assertionKeyID, urls.actor)
         actors = OnFirstUse {
             let (actorPEM, instancePEM) = (try keysInUse.actor.value.publicKey.pemSPKI(), try keysInUse.instance.value.publicKey.pemSPKI())
-            let actor = builder.blogActor(publicKeyPEM: actorPEM, keyID: keyID, published: created, movedTo: movedTo)
+            let multikey = MultikeyDocument(id: assertionKeyID, controller: actorID,
+                                            publicKeyMultibase: Multikey.ed25519(publicKey: try keysInUse.assertion.value.publicKey.rawEd25519()))
+            let actor = builder.blogActor(publicKeyPEM: actorPEM, keyID: keyID, assertionKey: multikey, published: created, movedTo: movedTo)
             return ActorDocuments(actor: actor, actorJSON: try ASEncoder.encode(actor),
                                   instanceJSON: try ASEncoder.encode(builder.instanceActor(publicKeyPEM: instancePEM, published: created)))
         }
@@ -91,7 +107,7 @@ public final class ActivityPubSite: Sendable {
     /// Reads both keys now: what a server does before it listens or takes new settings, so that
     /// a key it cannot read stops it there rather than at its first signature.
     public func readKeys() throws {
-        _ = try (actorKey, instanceKey)
+        _ = try (actorKey, instanceKey, assertionKey)
     }
 
     public var actorDocument: ActorDocument { get throws { try actorDocuments().actor } }

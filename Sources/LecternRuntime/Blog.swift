@@ -69,7 +69,7 @@ public final class Blog: Sendable {
     /// a running server hears of them through `ChangeKind.deliveries` (see `queued()`).
     public var outbox: Outbox {
         let signal = deliverySignal
-        return Outbox(store: store) { signal.signal() }
+        return Outbox(store: store, proofs: activityPub.proofs) { signal.signal() }
     }
 
     /// Opens the site at `root`: reads `lectern.yml`, opens (and migrates) `data/lectern.sqlite`,
@@ -157,7 +157,8 @@ public final class Blog: Sendable {
     /// The inbox's processor as the configuration says now (moderation, owner, addresses).
     public func inboxProcessor() -> InboxProcessor {
         let activityPub = activityPub
-        return InboxProcessor(store: store, config: activityPub.config, outbox: outbox, fetcher: activityPub.remoteKeys.fetcher)
+        return InboxProcessor(store: store, config: activityPub.config, outbox: outbox, fetcher: activityPub.remoteKeys.fetcher,
+                              proofs: ProofCheck(keys: activityPub.remoteKeys))
     }
 
     public func publisher() -> Publisher { Publisher(site: activityPub, outbox: outbox) }

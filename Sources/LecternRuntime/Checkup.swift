@@ -63,7 +63,7 @@ public struct Checkup: Sendable {
     func keysCheck(_ site: ActivityPubSite) -> Check {
         do {
             try site.readKeys()
-            return Check(name: "keys", status: .ok, detail: "blog actor \(try site.actorKey.type), instance actor \(try site.instanceKey.type)")
+            return Check(name: "keys", status: .ok, detail: "blog actor \(try site.actorKey.type) and \(try site.assertionKey.type), instance actor \(try site.instanceKey.type)")
         } catch {
             return Check(name: "keys", status: .failed, detail: "\(error)",
                          fix: "a key others can read: chmod 600 it; a damaged or missing one: put data/keys back from a backup "

@@ -33,16 +33,45 @@ extension Store {
     /// fetched from its own URL just now, may change hands. So an actor's `Update` listing
     /// someone else's key id cannot take it over.
     public func saveRemoteActor(_ actor: RemoteActor, keys: [(keyID: String, pem: String)], authoritativeKeyID: String? = nil,
-                                now: Date = Date()) throws {
-        try write { db in try Self.saveRemoteActor(db, actor, keys: keys, authoritativeKeyID: authoritativeKeyID, now: now) }
+                                assertionKeys: [AssertionKey]? = nil, now: Date = Date()) throws {
+        try write { db in
+            try Self.saveRemoteActor(db, actor, keys: keys, authoritativeKeyID: authoritativeKeyID, now: now)
+            if let assertionKeys { try Self.saveAssertionKeys(db, actorID: actor.id, assertionKeys, now: now) }
+        }
     }
 
     /// The same, without holding a thread of the caller's while the database is busy.
     public func saveRemoteActor(_ actor: RemoteActor, keys: [(keyID: String, pem: String)], authoritativeKeyID: String? = nil,
-                                now: Date = Date()) async throws {
+                                assertionKeys: [AssertionKey]? = nil, now: Date = Date()) async throws {
         let keys = keys.map { KeyRow(keyID: $0.keyID, pem: $0.pem) }
         try await writeAsync { db in
             try Self.saveRemoteActor(db, actor, keys: keys.map { ($0.keyID, $0.pem) }, authoritativeKeyID: authoritativeKeyID, now: now)
+            if let assertionKeys { try Self.saveAssertionKeys(db, actorID: actor.id, assertionKeys, now: now) }
+        }
+    }
+
+    /// An actor's assertion keys as its own document lists them now: keys it no longer lists
+    /// are forgotten, and a key id another actor holds is never taken over.
+    static func saveAssertionKeys(_ db: Database, actorID: String, _ keys: [AssertionKey], now: Date) throws {
+        let listed = Set(keys.map(\.keyID))
+        for stale in try String.fetchAll(db, sql: "SELECT key_id FROM actor_assertion_keys WHERE actor_id = ?", arguments: [actorID])
+        where !listed.contains(stale) {
+            try db.execute(sql: "DELETE FROM actor_assertion_keys WHERE key_id = ?", arguments: [stale])
+        }
+        for key in keys where key.actorID == actorID {
+            try db.execute(sql: """
+                INSERT INTO actor_assertion_keys (key_id, actor_id, multibase, fetched_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(key_id) DO UPDATE SET multibase = excluded.multibase, fetched_at = excluded.fetched_at
+                WHERE actor_assertion_keys.actor_id = excluded.actor_id
+                """, arguments: [key.keyID, actorID, key.multibase, now])
+        }
+    }
+
+    /// A remote actor's assertion key (FEP-521a), as last fetched from the actor's own document.
+    public func assertionKey(id: String) throws -> AssertionKey? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT key_id, actor_id, multibase FROM actor_assertion_keys WHERE key_id = ?",
+                             arguments: [id]).map { AssertionKey(keyID: $0["key_id"], actorID: $0["actor_id"], multibase: $0["multibase"]) }
         }
     }
 
@@ -90,5 +119,17 @@ extension Store {
                             inbox: $0["inbox"], sharedInbox: $0["shared_inbox"])
             }
         }
+    }
+}
+
+/// A key an actor lists in its `assertionMethod` (FEP-521a): it signs that actor's objects.
+public struct AssertionKey: Sendable, Equatable {
+    public var keyID: String
+    public var actorID: String
+    /// `publicKeyMultibase`.
+    public var multibase: String
+
+    public init(keyID: String, actorID: String, multibase: String) {
+        (self.keyID, self.actorID, self.multibase) = (keyID, actorID, multibase)
     }
 }

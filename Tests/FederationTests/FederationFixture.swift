@@ -34,6 +34,9 @@ struct FederationFixture {
             try FileManager.default.copyItem(at: pem, to: target)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
         }
+        // A fixed Ed25519 key too (the actor's `assertionMethod`), from a seed of sevens.
+        try KeyFile.write(try PrivateKey(rawEd25519Seed: [UInt8](repeating: 7, count: 32)),
+                          to: keys.appendingPathComponent(KeyStore.actor + "-ed25519.pem"))
         var config = Self.config
         config.federation.followersPublic = followersPublic
         store = try Store.inMemory()

@@ -44,7 +44,7 @@ async def main(args) -> int:
     started = time.monotonic()
     import bovine  # noqa: F401 - fail early and clearly when it is missing
     from importlib.metadata import version
-    log(f"interop: Lectern ({args.lectern}) with bovine {version('bovine')}")
+    log(f"interop: Lectern ({args.lectern}) with bovine {version('bovine')} and apsig {version('apsig')}")
 
     names = {"alice", "bob", "carol", "mallory", "owner", "instance"}
     if not args.no_fixtures:
@@ -122,6 +122,32 @@ async def main(args) -> int:
         else:
             passed.append(title)
             log(f"  ✓ {title}: {len(posts)} POSTs")
+        # Every delivery carries a FEP-8b32 proof that apsig (an independent implementation) verifies
+        # with the key the blog's actor lists in its assertionMethod.
+        title = "every delivery's integrity proof verified by apsig"
+        from apsig.proof import ProofVerifier
+        import copy
+        methods = {key.get("id"): key.get("publicKeyMultibase") for key in story.actor.get("assertionMethod", [])
+                   if isinstance(key, dict)}
+        unproven = []
+        for r in posts:
+            proof = r.activity.get("proof") if isinstance(r.activity.get("proof"), dict) else {}
+            multikey = methods.get(proof.get("verificationMethod"))
+            verdict = ProofVerifier(multikey).verify(copy.deepcopy(r.activity)) if multikey else None
+            if verdict != proof.get("verificationMethod") or verdict is None:
+                unproven.append((r.type, proof.get("verificationMethod")))
+        tampered_ok = False
+        if posts and methods:
+            sample = copy.deepcopy(posts[0].activity)
+            sample["id"] = str(sample.get("id")) + "x"
+            tampered_ok = ProofVerifier(next(iter(methods.values()))).verify(sample) is None
+        if unproven or not posts or not tampered_ok:
+            failed.append(title)
+            log(f"  ✗ {title}: {len(unproven)} of {len(posts)} without a proof apsig verifies, e.g. {unproven[:3]}; "
+                f"a changed copy refused: {tampered_ok}")
+        else:
+            passed.append(title)
+            log(f"  ✓ {title}: {len(posts)} POSTs (eddsa-jcs-2022 by {', '.join(methods)}); a changed copy fails")
         title = "bovine's verification is not vacuous"
         sample = next((r for r in posts if r.verified and r.body), None)
         if sample is None:

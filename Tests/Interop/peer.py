@@ -13,6 +13,11 @@ Everything that makes it ActivityPub comes from bovine (PyPI), not from Lectern:
   signature), with keys parsed by `bovine.crypto.types.CryptographicIdentifier.from_public_key`;
 - WebFinger lookups: `bovine.clients.lookup_uri_with_webfinger`.
 
+Object integrity proofs (FEP-8b32) are apsig's (PyPI, an independent implementation):
+`apsig.proof.ProofSigner` signs the peer's documents with eddsa-jcs-2022, `apsig.proof.ProofVerifier`
+checks the blog's; each actor's Ed25519 key (`cryptography`) is listed in its `assertionMethod`
+as a Multikey encoded by `multiformats` (FEP-521a).
+
 This file only wires them to routes and records what arrives. bovine 0.5.19 checks draft-cavage
 only, so the peer is what such a server is: a request signed with RFC 9421 gets 401 (counted in
 `knocks`), and the blog must knock again with draft-cavage.
@@ -29,6 +34,10 @@ from urllib.parse import urlparse
 
 import aiohttp
 from aiohttp import web
+from apsig.proof import ProofSigner
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from multiformats import multibase, multicodec
 
 from bovine.activitystreams import Actor, factories_for_actor_object
 from bovine.clients.signed_http import SignedHttpClient
@@ -122,6 +131,10 @@ class Peer:
         self.names = sorted(set(names))
         # bovine generates the key pairs: (public SPKI PEM, private PKCS#8 PEM).
         self.keys = {name: generate_rsa_public_private_key() for name in self.names}
+        #: Ed25519 keys for object integrity proofs, listed in each actor's `assertionMethod`
+        self.assertion_keys = {name: Ed25519PrivateKey.generate() for name in self.names}
+        #: GETs the blog made, per path
+        self.get_paths: dict[str, int] = {}
         self.base = ""
         #: documents served as they are at exact paths (fixtures' remote objects)
         self.documents: dict[str, dict] = {}
@@ -173,6 +186,22 @@ class Peer:
             public_key=self.keys[name][0],
             public_key_name="main-key",
         ).build(visibility=Visibility.OWNER)
+
+    def assertion_key_id(self, name: str) -> str:
+        return self.actor_id(name) + "#ed25519-key"
+
+    def multikey(self, name: str) -> dict:
+        """FEP-521a: the Ed25519 key as a Multikey (multicodec ed25519-pub, multibase base58btc)."""
+        raw = self.assertion_keys[name].public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        return {"id": self.assertion_key_id(name), "type": "Multikey", "controller": self.actor_id(name),
+                "publicKeyMultibase": multibase.encode(multicodec.wrap("ed25519-pub", raw), "base58btc")}
+
+    def prove(self, name: str, document: dict) -> dict:
+        """`document` with an eddsa-jcs-2022 proof by `name`'s key, made by apsig."""
+        created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        return ProofSigner(self.assertion_keys[name]).sign(document, {
+            "type": "DataIntegrityProof", "cryptosuite": "eddsa-jcs-2022",
+            "verificationMethod": self.assertion_key_id(name), "proofPurpose": "assertionMethod", "created": created})
 
     def factories(self, name: str):
         """bovine's (ActivityFactory, ObjectFactory) for `name`."""
@@ -282,6 +311,7 @@ class Peer:
             return web.Response(status=401, text="draft-cavage signatures only")
         if request.method == "GET":
             self.gets["total"] += 1
+            self.get_paths[request.path] = self.get_paths.get(request.path, 0) + 1
             if "signature" in request.headers:
                 self.gets["signed"] += 1
                 url = self.base + request.raw_path
@@ -316,7 +346,11 @@ class Peer:
         name = request.match_info["name"]
         if name not in self.keys:
             return web.Response(status=404)
-        return self._json(self.profile(name))
+        profile = self.profile(name)
+        profile["@context"] = as_list(profile.get("@context")) + ["https://w3id.org/security/data-integrity/v1",
+                                                                 "https://w3id.org/security/multikey/v1"]
+        profile["assertionMethod"] = [self.multikey(name)]
+        return self._json(profile)
 
     async def _inbox(self, request: web.Request) -> web.Response:
         body = await request.read()

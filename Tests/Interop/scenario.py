@@ -10,6 +10,7 @@ import html
 import time
 import uuid
 from datetime import datetime, timezone
+from urllib.parse import urlparse
 
 from bovine.clients import lookup_uri_with_webfinger
 from bovine.crypto.types import CryptographicIdentifier
@@ -391,6 +392,72 @@ class Story:
         expect(queued == 0, f"{queued} deliveries to alice were queued after her Undo")
         return "bob got the second post, alice nothing"
 
+    async def proofs_step(self):
+        """Object integrity proofs made by apsig (FEP-8b32, an independent implementation): carol's
+        Create relayed by bob (bob signs the request) and carol's note announced by bob are taken
+        without a GET of carol's note; with the proof broken, the relayed Create is refused (401,
+        as without a proof) and the announced note is fetched from carol's server instead."""
+        activities, objects = self.peer.factories("carol")
+        bob = self.peer.actor_id("bob")
+
+        def carols_note(text: str):
+            note_id = self.peer.new_id("carol", "statuses")
+            note = objects.note(id=note_id, url=note_id, content=f"<p>{text}</p>", in_reply_to=self.article_id,
+                                to={PUBLIC}, cc={self.peer.followers("carol"), self.blog.actor},
+                                tag=self.mention_blog()).build()
+            path = urlparse(note_id).path
+            self.peer.documents[path] = note  # carol's server serves it at its id
+            return note_id, path, note
+
+        def announce(note: dict) -> dict:
+            return {"@context": "https://www.w3.org/ns/activitystreams", "id": self.peer.new_id("bob", "announces"),
+                    "type": "Announce", "actor": bob, "object": note, "to": [PUBLIC]}
+
+        async def shown(note_id: str) -> bool:
+            await self.blog.inbox_drained()
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                if self.blog.comment(note_id) is not None:
+                    return True
+                await asyncio.sleep(0.05)
+            return False
+
+        # Relayed, proven: taken as carol's, with no GET of the note or the activity.
+        note_id, path, note = carols_note(f"Relayed and proven {self.token}")
+        create = self.peer.prove("carol", activities.create(note, id=note_id + "/activity").build())
+        status = await self.send("bob", create, to=self.blog.shared_inbox)
+        expect(status == 202, f"carol's proven Create relayed by bob answered {status}, expected 202\n{self.blog.log_tail(10)}")
+        expect(await shown(note_id), "carol's relayed, proven reply was not stored")
+        expect(self.blog.comment(note_id)["author_id"] == self.peer.actor_id("carol"), "the relayed reply is not carol's")
+        expect(self.peer.get_paths.get(path, 0) == 0 and self.peer.get_paths.get(path + "/activity", 0) == 0,
+               f"the blog fetched the relayed note anyway: {self.peer.get_paths}")
+
+        # Relayed, proof broken (the content changed after apsig signed): refused as before.
+        note_id, path, note = carols_note(f"Relayed, then changed {self.token}")
+        broken = self.peer.prove("carol", activities.create(note, id=note_id + "/activity").build())
+        broken["object"] = dict(broken["object"], content="<p>Changed by the relay.</p>")
+        status = await self.send("bob", broken, to=self.blog.shared_inbox)
+        expect(status == 401, f"a relayed Create whose proof is broken answered {status}, expected 401")
+        expect(self.blog.comment(note_id) is None, "the broken relayed reply was stored")
+
+        # Announced, proven: the embedded copy is used, no GET of the note.
+        note_id, path, note = carols_note(f"Announced and proven {self.token}")
+        status = await self.send("bob", announce(self.peer.prove("carol", note)), to=self.blog.shared_inbox)
+        expect(status == 202, f"bob's Announce answered {status}")
+        expect(await shown(note_id), "carol's announced, proven note was not stored")
+        expect(self.peer.get_paths.get(path, 0) == 0, f"the blog fetched the proven note anyway: {self.peer.get_paths}")
+
+        # Announced, proof broken: fetched from carol's server, and her words are what is stored.
+        original = f"Announced, then changed {self.token}"
+        note_id, path, note = carols_note(original)
+        changed = dict(self.peer.prove("carol", note), content="<p>Changed by the announcer.</p>")
+        status = await self.send("bob", announce(changed), to=self.blog.shared_inbox)
+        expect(status == 202, f"bob's Announce answered {status}")
+        expect(await shown(note_id), "carol's announced note (broken proof) was not stored")
+        expect(self.peer.get_paths.get(path, 0) >= 1, "the note whose proof is broken was not fetched from carol's server")
+        expect(original in self.blog.comment(note_id)["content_html"], "the stored note is not the one carol's server serves")
+        return "relayed and announced with apsig's proofs: taken without fetching; broken: 401 / fetched from the origin"
+
     async def _settle(self, seconds: float = 0.4):
         """Lets the debounced re-render (250 ms) happen before checking that something did not change."""
         await asyncio.sleep(seconds)
@@ -409,6 +476,7 @@ class Story:
             ("Update(Note) → edited comment", self.edit_step),
             ("Delete by someone else → no effect", self.foreign_delete_step),
             ("Delete(Tombstone) → comment gone", self.delete_step),
+            ("apsig's integrity proofs → relayed and announced without a fetch", self.proofs_step),
             ("followers-only reply → automatic direct reply", self.followers_only_step),
             ("post removed → signed Delete, 410 + Tombstone", self.remove_step),
             ("Undo(Follow) → no more deliveries", self.unfollow_step),

@@ -66,7 +66,7 @@ import Testing
         // A rotation that cannot read the key it retires writes no new one.
         #expect(try lectern(["keys", "rotate"], site: root, expectSuccess: false).contains("actor.pem"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: key.deletingLastPathComponent().path).sorted()
-                == ["actor.pem", "instance-actor.pem"])
+                == ["actor-ed25519.pem", "actor.pem", "instance-actor.pem"])
         // A server taking new settings keeps the ones it has when a key cannot be read.
         let blog = try Blog.open(root: root)
         #expect(throws: (any Error).self) { try blog.reloadSettings() }

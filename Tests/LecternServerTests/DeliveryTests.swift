@@ -30,7 +30,7 @@ import Testing
 
     /// Queues a Create with id `<actor>#<name>` for `inboxes`.
     func queueCreate(_ blog: BlogFixture, _ name: String, to inboxes: [String]) throws {
-        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#\(name)", type: .create, actor: blog.actor,
+        try Outbox(store: blog.store, proofs: nil).send(Activity(id: blog.actor + "#\(name)", type: .create, actor: blog.actor,
                                                     object: blog.actor + "#\(name)/object"), to: inboxes)
     }
 

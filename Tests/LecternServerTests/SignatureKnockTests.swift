@@ -20,7 +20,7 @@ import Testing
     }
 
     func queue(_ blog: BlogFixture, _ name: String, to inbox: String) throws {
-        try Outbox(store: blog.store).send(Activity(id: blog.actor + "#\(name)", type: .create, actor: blog.actor,
+        try Outbox(store: blog.store, proofs: nil).send(Activity(id: blog.actor + "#\(name)", type: .create, actor: blog.actor,
                                                     object: blog.actor + "#\(name)/object"), to: [inbox])
     }
 

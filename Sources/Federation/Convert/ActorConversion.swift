@@ -1,4 +1,5 @@
 import ActivityStreams
+import DataIntegrity
 import Foundation
 import HTMLMarkup
 import Site
@@ -42,6 +43,22 @@ enum ActorConversion {
             guard let id = key["id"] as? String, let pem = key["publicKeyPem"] as? String,
                   (key["owner"] as? String ?? owner) == owner, Origin.same(id, owner) else { return nil }
             return (id, pem)
+        }
+    }
+
+    /// The Ed25519 keys an actor document lists in `assertionMethod` (FEP-521a `Multikey`s) that
+    /// name this actor as their `controller` and sit on its origin: the keys its object integrity
+    /// proofs (FEP-8b32) may be made with. A key that states an expiry is left out (FEP-521a: no
+    /// signature by an expired key is accepted; one not yet expired is simply not used).
+    static func assertionKeys(from document: [String: Any], owner: String) -> [AssertionKey] {
+        let raw: [Any] = document["assertionMethod"] as? [Any] ?? (document["assertionMethod"] as? [String: Any]).map { [$0] } ?? []
+        return raw.prefix(maximumKeys).compactMap { entry in
+            guard let key = entry as? [String: Any],
+                  ((key["type"] as? String).map { [$0] } ?? (key["type"] as? [Any])?.compactMap { $0 as? String } ?? []).contains("Multikey"),
+                  let id = key["id"] as? String, key["controller"] as? String == owner, Origin.same(id, owner),
+                  key["expires"] == nil, let multibase = key["publicKeyMultibase"] as? String,
+                  Multikey.ed25519PublicKey(multibase) != nil else { return nil }
+            return AssertionKey(keyID: id, actorID: owner, multibase: multibase)
         }
     }
 

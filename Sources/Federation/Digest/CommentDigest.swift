@@ -37,7 +37,7 @@ public struct CommentDigest: Sendable {
         let recipient = try await owner.resolve(ownerHandle)
         let digest = try Activities(urls: site.urls, config: site.config)
             .directNote(to: recipient, html: html(items), inReplyTo: nil, now: now)
-        try store.recordDigest(items: items, activity: (digest.activity.id, String(decoding: try ASEncoder.encode(digest.activity), as: UTF8.self),
+        try store.recordDigest(items: items, activity: (digest.activity.id, try Outbox.json(digest.activity, proofs: site.proofs, now: now),
                                                         recipient.inbox), note: digest.kept, numbers: Self.numbers(items), now: now)
         outbox.wake()
         return .sent(items: items.count, to: recipient.handle ?? recipient.id)

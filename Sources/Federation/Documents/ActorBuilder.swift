@@ -8,7 +8,8 @@ struct ActorBuilder {
     let config: SiteConfig
     let urls: FederationURLs
 
-    func blogActor(publicKeyPEM: String, keyID: String, published: Date, movedTo: String? = nil) -> ActorDocument {
+    func blogActor(publicKeyPEM: String, keyID: String, assertionKey: MultikeyDocument? = nil, published: Date,
+                   movedTo: String? = nil) -> ActorDocument {
         let profile = config.profile
         let summary = config.description.isEmpty ? "" : "<p>\(HTMLText.escape(config.description))</p>"
         var actor = ActorDocument(
@@ -27,6 +28,7 @@ struct ActorBuilder {
         actor.movedTo = movedTo
         actor.webfinger = urls.webfingerAddress
         actor.interactionPolicy = InteractionPolicy(canFeature: urls.approvalRule(config.federation.featurePolicy))
+        actor.assertionMethod = assertionKey.map { [$0] }
         return actor
     }
 

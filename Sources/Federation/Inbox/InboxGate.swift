@@ -1,4 +1,5 @@
 import ActivityStreams
+import DataIntegrity
 import Foundation
 import HTTPSignatures
 import LecternCrypto
@@ -7,7 +8,8 @@ import Store
 
 /// The inbox's front: decides, quickly and without side effects on refusal, whether an incoming
 /// activity is accepted, and records it for `InboxProcessor`. Checks in order: content type,
-/// JSON (depth ≤ 32), signature, signer = actor, origin rules, blocks; then stores the activity
+/// JSON (depth ≤ 32), signature, signer = actor (or, relayed, the actor's own integrity proof),
+/// origin rules, blocks; then stores the activity
 /// with its signature (a replay is refused) and answers 202.
 ///
 /// Nothing here blocks a thread: key fetches suspend on the network thread, the write runs on
@@ -108,7 +110,18 @@ public struct InboxGate: Sendable {
             guard let signer = try keys.owner(ofKey: verified.keyId) else {
                 return .refuse(401, "key-owner", "key \(verified.keyId) has no known owner")
             }
-            guard signer == actor else { return .refuse(401, "not-the-signer", "signed by \(signer) but the activity's actor is \(actor)") }
+            var relayedBy: String?
+            if signer != actor {
+                // Relayed (forwarded by another server, FEP-8b32's use case): taken as the actor's
+                // only when the activity carries the actor's own integrity proof; otherwise refused
+                // as it always was. A blocked relay is not heard either way.
+                if try store.isBlocked(actorID: signer) { return .refuse(403, "blocked", "relayed by \(signer), which is blocked") }
+                let verdict = await Self.proof(of: body, by: actor, keys: keys, now: now)
+                guard verdict.isProven else {
+                    return .refuse(401, "not-the-signer", "signed by \(signer) but the activity's actor is \(actor) (proof: \(verdict))")
+                }
+                relayedBy = signer
+            }
             guard let id = activity.id else {
                 return .ignore(InboxOutcome.unsupportedType(type), "\(type) without an id, which the blog does not act on")
             }
@@ -125,9 +138,12 @@ public struct InboxGate: Sendable {
             let signature = (fingerprint: Data(verified.replayKey).base64EncodedString(), until: until)
             let result = try await store.enqueueInbound(activityID: id, actorID: actor, json: json, signature: signature, now: now)
             // Hearing from a host that was failing resumes deliveries to it.
-            if sender.hostTroubled, let host = Origin(actor)?.host { try await store.hostIsBack(host, now: now) }
+            // (A relayed activity says nothing of its actor's host.)
+            if sender.hostTroubled, relayedBy == nil, let host = Origin(actor)?.host { try await store.hostIsBack(host, now: now) }
             switch result {
-            case .queued: return Outcome(status: 202, reason: "\(type) \(id) queued", queued: true)
+            case .queued:
+                return Outcome(status: 202, reason: "\(type) \(id) queued" + (relayedBy.map { ", relayed by \($0) with \(actor)'s proof" } ?? ""),
+                               queued: true)
             case .duplicate: return .ignore("duplicate", "duplicate \(id)")
             case .replayed: return .refuse(401, "replay", "replayed signature")
             }
@@ -136,6 +152,12 @@ public struct InboxGate: Sendable {
         } catch {
             return .refuse(500, "store-error", "store: \(error)")
         }
+    }
+
+    /// Whether the body is vouched for by `actor`'s own object integrity proof (FEP-8b32).
+    static func proof(of body: [UInt8], by actor: String, keys: RemoteKeyProvider, now: Date) async -> ProofCheck.Verdict {
+        guard let document = (try? CanonicalJSON.parse(body))?.members else { return .unproven("the body is not I-JSON") }
+        return await ProofCheck(keys: keys).check(document, author: actor, now: now)
     }
 
     /// The count's name for a signature refusal.

@@ -148,7 +148,8 @@ extension InboxProcessor {
         guard let fetcher else { return .ignored("unknown-object") }
         let document = try await fetcher.fetchAuthentic(actorID).object
         guard let actor = ActorConversion.actor(from: document), actor.id == actorID else { return .ignored("unknown-object") }
-        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actorID), now: now)
+        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actorID),
+                                        assertionKeys: ActorConversion.assertionKeys(from: document, owner: actorID), now: now)
         let posts = Set(try store.comments(state: .approved, authorID: actorID, limit: Int.max).map(\.comment.postPath))
         return .applied("profile-update", posts: posts)
     }

@@ -1,4 +1,5 @@
 import ActivityStreams
+import DataIntegrity
 import Foundation
 import Site
 import Store
@@ -17,18 +18,22 @@ public struct InboxProcessor: Sendable {
     let urls: FederationURLs
     let outbox: Outbox
     let fetcher: RemoteFetcher?
+    /// Checks the integrity proofs (FEP-8b32) of what an `Announce` embeds: a proven copy is
+    /// used without fetching it again. nil checks none (everything is fetched).
+    let proofs: ProofCheck?
     let activities: Activities
     /// How far up a thread missing parents are fetched.
     static let maximumAncestors = 8
     /// Replies one author may have waiting for their parents.
     static let maximumPendingPerAuthor = 100
 
-    public init(store: Store, config: SiteConfig, outbox: Outbox, fetcher: RemoteFetcher?) {
+    public init(store: Store, config: SiteConfig, outbox: Outbox, fetcher: RemoteFetcher?, proofs: ProofCheck? = nil) {
         self.store = store
         self.config = config
         self.urls = FederationURLs(config: config)
         self.outbox = outbox
         self.fetcher = fetcher
+        self.proofs = proofs
         self.activities = Activities(urls: urls, config: config)
     }
 
@@ -52,6 +57,11 @@ public struct InboxProcessor: Sendable {
 
     /// Applies one activity signed by `actorID`.
     public func apply(_ activity: APObject, signedBy actorID: String, now: Date = Date()) async throws -> Effects {
+        try await apply(activity, signedBy: actorID, raw: nil, now: now)
+    }
+
+    /// `raw`: the activity as received, read strictly (RFC 8785), for the proofs of what it embeds.
+    func apply(_ activity: APObject, signedBy actorID: String, raw: [String: CanonicalJSON]?, now: Date) async throws -> Effects {
         switch activity.activityType {
         case .follow: return try follow(activity, actorID: actorID, now: now)
         case .undo: return try undo(activity, actorID: actorID)
@@ -59,7 +69,7 @@ public struct InboxProcessor: Sendable {
         case .update: return try await update(activity, actorID: actorID, now: now)
         case .delete: return try delete(activity, actorID: actorID, now: now)
         case .like: return try react(.like, activity, actorID: actorID, now: now)
-        case .announce: return try await announce(activity, actorID: actorID, now: now)
+        case .announce: return try await announce(activity, actorID: actorID, raw: raw, now: now)
         case .quoteRequest: return try quoteRequest(activity, actorID: actorID, now: now)
         default: return .ignored(InboxOutcome.unsupportedType(activity.types.first))
         }
@@ -67,7 +77,12 @@ public struct InboxProcessor: Sendable {
 
     /// Decodes a stored activity and applies it.
     public func apply(json: String, signedBy actorID: String, now: Date = Date()) async throws -> Effects {
-        try await apply(APObject(json: Array(json.utf8)), signedBy: actorID, now: now)
+        let bytes = Array(json.utf8)
+        let activity = try APObject(json: bytes)
+        // Read a second time, strictly, only where a proof could save a fetch.
+        let raw = activity.activityType == .announce && activity.object?.embedded != nil && proofs != nil
+            ? (try? CanonicalJSON.parse(bytes))?.members : nil
+        return try await apply(activity, signedBy: actorID, raw: raw, now: now)
     }
 
     // MARK: lookups
@@ -96,7 +111,8 @@ public struct InboxProcessor: Sendable {
         guard let fetcher, Origin(id) != nil, try !store.isBlocked(actorID: id) else { return nil }
         guard let document = try? await fetcher.fetchAuthentic(id).object,
               let actor = ActorConversion.actor(from: document), actor.id == id else { return nil }
-        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: id))
+        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: id),
+                                        assertionKeys: ActorConversion.assertionKeys(from: document, owner: id))
         return actor
     }
 }

@@ -6,7 +6,9 @@ import Store
 /// that a switch is atomic. The first key is `data/keys/actor.pem` with id `<actor>#main-key`
 /// (Mastodon's shape); each rotation makes `actor-<token>.pem` with id `<actor>/keys/<token>`, a
 /// URL of its own that answers with the key document. A retired key keeps answering for 7 days,
-/// so that verifications of requests signed just before the switch still resolve.
+/// so that verifications of requests signed just before the switch still resolve. Beside each RSA
+/// key is an Ed25519 key (`actor-ed25519.pem`, `actor-ed25519-<token>.pem`) for object integrity
+/// proofs, rotated with it.
 public struct ActorKeyring: Codable, Sendable, Equatable {
     public struct Retired: Codable, Sendable, Equatable {
         public var id: String
@@ -44,6 +46,20 @@ public struct ActorKeyring: Codable, Sendable, Equatable {
 
     /// The current key's name in the `KeyStore`.
     public var keyName: String { current.map { KeyStore.actor + "-" + $0 } ?? KeyStore.actor }
+
+    /// The current Ed25519 key's id (FEP-521a: a fragment of the actor, another one for each key):
+    /// `<actor>#ed25519-key` until a rotation, then `<actor>#ed25519-key-<token>`.
+    public func assertionKeyID(_ urls: FederationURLs) -> String {
+        urls.actor + "#" + Self.assertionKeyFragment + (current.map { "-" + $0 } ?? "")
+    }
+
+    static let assertionKeyFragment = "ed25519-key"
+
+    /// The current Ed25519 key's name in the `KeyStore` (`actor-ed25519`, `actor-ed25519-<token>`):
+    /// it makes the object integrity proofs (FEP-8b32) of what the blog sends.
+    public var assertionKeyName: String { Self.assertionKeyName(token: current) }
+
+    static func assertionKeyName(token: String?) -> String { KeyStore.actor + "-ed25519" + (token.map { "-" + $0 } ?? "") }
 
     /// A retired key that still answers at `now`.
     public func retiredKey(id: String, now: Date) -> Retired? {

@@ -3,7 +3,8 @@ import Foundation
 import LecternCrypto
 import Store
 
-/// `lectern keys rotate`: a new key pair under a new key id. The actor's `publicKey` and every
+/// `lectern keys rotate`: a new key pair under a new key id (and a new Ed25519 key, the actor's
+/// `assertionMethod`, under a new fragment id). The actor's `publicKey` and every
 /// signature switch at once (one store setting), the old private key is deleted (it never signs
 /// again), its public half keeps answering at its id for 7 days, and `Update(Person)` with the
 /// new key goes to every follower's inbox, so their servers need not wait for a failed
@@ -32,7 +33,10 @@ public struct KeyRotation: Sendable {
         let retiringPEM = try site.actorKey.publicKey.pemSPKI()  // read before anything is written
         let newKey = try PrivateKey.generate(.rsa(bits: 2048))
         try KeyFile.write(newKey, to: keys.url(named: KeyStore.actor + "-" + token))
+        // The Ed25519 key of object integrity proofs turns with it, under a new fragment id.
+        try KeyFile.write(try PrivateKey.generate(.ed25519), to: keys.url(named: ActorKeyring.assertionKeyName(token: token)))
         let oldFile = keys.url(named: keyring.keyName)
+        let oldAssertionFile = keys.url(named: keyring.assertionKeyName)
         keyring.retired = keyring.retired.filter { now.timeIntervalSince($0.retiredAt) < ActorKeyring.retiredKeysAnswer }
             + [ActorKeyring.Retired(id: site.actorKeyID, publicKeyPem: retiringPEM, retiredAt: now)]
         keyring.published = keyring.published ?? site.published
@@ -40,8 +44,10 @@ public struct KeyRotation: Sendable {
         keyring.currentPublicKeyPem = try newKey.publicKey.pemSPKI()
         try keyring.save(to: site.store)
         var leftBehind: String?
-        do { try FileManager.default.removeItem(at: oldFile) } catch CocoaError.fileNoSuchFile {} catch {
-            leftBehind = "\(oldFile.path): \(error)"
+        for file in [oldFile, oldAssertionFile] {
+            do { try FileManager.default.removeItem(at: file) } catch CocoaError.fileNoSuchFile {} catch {
+                leftBehind = (leftBehind.map { $0 + "; " } ?? "") + "\(file.path): \(error)"
+            }
         }
 
         let rotated = try ActivityPubSite(config: site.config, store: site.store, keys: keys)

@@ -62,9 +62,9 @@ public struct Publisher: Sendable {
                 // A post the catalog does not have (a draft's leftover row) is not sent.
                 if document == nil, needed != .delete { continue }
                 switch (needed, document) {
-                case (.create, let document?): encoded = try Self.encoded(activities.create(document), inboxes)
-                case (.update, let document?): encoded = try Self.encoded(activities.update(document, now: now), inboxes)
-                case (.delete, _): encoded = try Self.encoded(activities.delete(objectID: post.apID, now: now), inboxes)
+                case (.create, let document?): encoded = try encode(activities.create(document), inboxes, now)
+                case (.update, let document?): encoded = try encode(activities.update(document, now: now), inboxes, now)
+                case (.delete, _): encoded = try encode(activities.delete(objectID: post.apID, now: now), inboxes, now)
                 default: break
                 }
             }
@@ -84,9 +84,10 @@ public struct Publisher: Sendable {
         return report
     }
 
-    static func encoded<Object>(_ activity: Activity<Object>, _ inboxes: [String]) throws
+    /// The activity as queued: signed with the blog's proof key (FEP-8b32).
+    func encode<Object>(_ activity: Activity<Object>, _ inboxes: [String], _ now: Date) throws
         -> (id: String, type: String, json: String, inboxes: [String]) {
-        (activity.id, activity.type.rawValue, String(decoding: try ASEncoder.encode(activity), as: UTF8.self), inboxes)
+        (activity.id, activity.type.rawValue, try Outbox.json(activity, proofs: site.proofs, now: now), inboxes)
     }
 
     /// A post that was deleted (and its deletion sent) and now is back: announce it again.

@@ -47,7 +47,8 @@ public struct OwnerResolver: Sendable {
         if try store.isBlocked(actorID: actorURL) { throw ResolveError.blocked(actorURL) }
         let document = try await fetcher.fetchAuthentic(actorURL).object
         guard let actor = ActorConversion.actor(from: document) else { throw ResolveError.notAnActor(actorURL) }
-        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actor.id))
+        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actor.id),
+                                        assertionKeys: ActorConversion.assertionKeys(from: document, owner: actor.id))
         return (actor, document)
     }
 

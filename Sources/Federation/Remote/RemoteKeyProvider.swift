@@ -1,3 +1,4 @@
+import DataIntegrity
 import Foundation
 import HTTPSignatures
 import LecternCrypto
@@ -19,6 +20,9 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
     let parsed = ParsedKeys()
     let recent = RecentFetches()
     let budget = KeyFetchBudget()
+    /// The same for assertion keys (FEP-521a), kept apart: a key serves the purpose it is listed for.
+    let parsedAssertionKeys = ParsedKeys()
+    let recentAssertionKeys = RecentFetches()
     /// A key fetched this recently is what its server publishes now: a failing signature does
     /// not fetch it again. Short, so a rotated key is taken up within seconds; the per-host
     /// `KeyFetchBudget` is what keeps bad requests from making the blog hammer a third party.
@@ -136,8 +140,73 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
         let key = try Self.acceptable(try PublicKey(pem: pem), keyId)
         // Only the key just fetched from its own URL may change owner; other keys the document
         // lists are recorded but never taken from another actor.
-        try await store.saveRemoteActor(actor, keys: keys, authoritativeKeyID: keyId)
+        try await store.saveRemoteActor(actor, keys: keys, authoritativeKeyID: keyId,
+                                        assertionKeys: ActorConversion.assertionKeys(from: actorDocument.object, owner: actor.id))
         return (actor.id, key)
+    }
+
+    /// An actor's assertion key (FEP-521a): the Ed25519 key `id` that `controller` lists in its
+    /// own `assertionMethod`, for object integrity proofs (FEP-8b32). The same origin rules as
+    /// `publicKey(for:)`: the key sits on its controller's origin, the documents are fetched from
+    /// their own URLs, the controller's own document lists it; the same per-host budget. With
+    /// `refresh`, the document is fetched again unless it was fetched in the last 30 seconds.
+    public func assertionKey(id: String, controller: String, refresh: Bool = false) async throws -> PublicKey {
+        guard Origin.same(id, controller) else {
+            throw SignatureError.keyUnavailable("key \(id) is not on the origin of \(controller)")
+        }
+        if !refresh, let hit = parsedAssertionKeys[id], hit.owner == controller { return hit.key }
+        if !refresh, let cached = try store.assertionKey(id: id), cached.actorID == controller,
+           let raw = Multikey.ed25519PublicKey(cached.multibase) {
+            let key = try PublicKey(rawEd25519: raw)
+            parsedAssertionKeys.set(id, owner: controller, key: key)
+            return key
+        }
+        let now = Date()
+        switch recentAssertionKeys.lookup(id, now: now) {
+        case .key(let key)?: return key
+        case .failed(let error)?: throw error
+        case nil: break
+        }
+        if try store.isBlocked(actorID: controller) { throw SignatureError.keyUnavailable("\(controller) is blocked") }
+        guard let host = HostName.of(url: id), budget.take(host: host, now: now) else {
+            throw SignatureError.keyTemporarilyUnavailable("key lookups to \(HostName.of(url: id) ?? id) are over their budget")
+        }
+        do {
+            let key = try await fetchAssertionKey(id, controller: controller)
+            parsedAssertionKeys.set(id, owner: controller, key: key)
+            recentAssertionKeys.record(id, .key(key), now: now)
+            return key
+        } catch let error as RemoteFetchError where error.isTemporary {
+            budget.hostFailed(host, now: now)
+            throw SignatureError.keyTemporarilyUnavailable(error.description)
+        } catch {
+            let refusal = error as? SignatureError ?? SignatureError.keyUnavailable("\(error)")
+            recentAssertionKeys.record(id, .failed(refusal), now: now)
+            throw refusal
+        }
+    }
+
+    /// Fetches the controller's document (the key id without its fragment, or the controller a
+    /// key document names) and takes the key from its `assertionMethod`; saves the actor.
+    func fetchAssertionKey(_ id: String, controller: String) async throws -> PublicKey {
+        var document = try await fetcher.fetchAuthentic(Origin.withoutFragment(id))
+        if !Self.isActor(document.object) {
+            guard document.object["controller"] as? String == controller else {
+                throw SignatureError.keyUnavailable("\(document.url) is neither \(controller) nor a key it controls")
+            }
+            document = try await fetcher.fetchAuthentic(controller)
+        }
+        guard Self.isActor(document.object), Origin.normalized(document.id ?? "") == Origin.normalized(controller),
+              let actor = ActorConversion.actor(from: document.object) else {
+            throw SignatureError.keyUnavailable("\(controller) is not an actor document")
+        }
+        let keys = ActorConversion.assertionKeys(from: document.object, owner: actor.id)
+        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document.object, owner: actor.id), assertionKeys: keys)
+        guard actor.id == controller, let listed = keys.first(where: { $0.keyID == id }),
+              let raw = Multikey.ed25519PublicKey(listed.multibase) else {
+            throw SignatureError.keyUnavailable("\(controller) does not list \(id) in its assertionMethod")
+        }
+        return try PublicKey(rawEd25519: raw)
     }
 
     /// RSA keys of 2048 to 4096 bits (the sizes Mastodon and its peers make) with a public

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DataIntegrity
 import Foundation
 import LecternCrypto
 import Site
@@ -58,6 +59,14 @@ struct KeysCommand: AsyncParsableCommand {
                 print("\(name) key (\(key.type)) in \(KeyStore(folder: root.appendingPathComponent("data/keys")).url(named: name).path)")
                 print("keyId: \(keyID)")
                 print(try key.publicKey.pemSPKI(), terminator: "")
+                if !instance {
+                    // Its Ed25519 key, the actor's assertionMethod (FEP-521a): object integrity proofs.
+                    let assertion = try site.assertionKey
+                    print("\(site.keyring.assertionKeyName) key (\(assertion.type)) in "
+                          + KeyStore(folder: root.appendingPathComponent("data/keys")).url(named: site.keyring.assertionKeyName).path)
+                    print("assertionMethod: \(site.assertionKeyID)")
+                    print("publicKeyMultibase: \(Multikey.ed25519(publicKey: try assertion.publicKey.rawEd25519()))")
+                }
             }
         }
     }

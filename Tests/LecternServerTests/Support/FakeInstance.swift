@@ -1,3 +1,4 @@
+import DataIntegrity
 import Foundation
 import HTTPClient
 import HTTPSignatures
@@ -48,8 +49,27 @@ final class FakeInstance: Sendable {
     let signedRequests = Box<[(method: String, path: String, standard: SignatureStandard)]>([])
     private let application = Box<RunningApplication?>(nil)
 
-    init(names: [String] = FakeInstance.names) throws {
+    /// Ed25519 keys for object integrity proofs (FEP-8b32), listed in each actor's
+    /// `assertionMethod` (FEP-521a) as `<actor>#ed25519-key` when `assertionMethods` is set.
+    let assertionKeys: [String: PrivateKey]
+    let assertionMethods: Bool
+
+    init(names: [String] = FakeInstance.names, assertionMethods: Bool = false) throws {
         keys = Dictionary(uniqueKeysWithValues: try names.map { ($0, try PrivateKey.generate(.rsa(bits: 2048))) })
+        assertionKeys = Dictionary(uniqueKeysWithValues: try names.map { ($0, try PrivateKey.generate(.ed25519)) })
+        self.assertionMethods = assertionMethods
+    }
+
+    func assertionKeyID(_ name: String) -> String { actorID(name) + "#ed25519-key" }
+
+    /// `document` with an eddsa-jcs-2022 proof by `name`'s Ed25519 key (or `key`, under `keyID`).
+    func prove(_ document: [String: Any], by name: String, keyID: String? = nil, key: PrivateKey? = nil,
+               created: Date = Date()) throws -> [String: Any] {
+        let value = try CanonicalJSON.parse(Array(try JSONSerialization.data(withJSONObject: document))).members!
+        let formatter = ISO8601DateFormatter()
+        let signed = try EddsaJcs2022.sign(value, key: key ?? assertionKeys[name]!, verificationMethod: keyID ?? assertionKeyID(name),
+                                           created: formatter.string(from: created))
+        return try JSONSerialization.jsonObject(with: Data(CanonicalJSON.object(signed).canonical())) as! [String: Any]
     }
 
     /// Serves `document` at `path` from now on.
@@ -69,6 +89,7 @@ final class FakeInstance: Sendable {
 
     func start() async throws {
         let pems = try keys.mapValues { try $0.publicKey.pemSPKI() }
+        let multikeys = assertionMethods ? try assertionKeys.mapValues { Multikey.ed25519(publicKey: try $0.publicKey.rawEd25519()) } : [:]
         let base = self.base
         let router = Router()
         router.add(middleware: SignatureStandardGate(refuses: refuses, acceptSignature: acceptSignature, log: signedRequests))
@@ -86,6 +107,9 @@ final class FakeInstance: Sendable {
             actor["publicKey"] = name == "bob"
                 ? [["id": "\(base.value)/keys/bob", "owner": id, "publicKeyPem": pem]]
                 : ["id": "\(id)#main-key", "owner": id, "publicKeyPem": pem] as [String: Any]
+            if let multikey = multikeys[name] {
+                actor["assertionMethod"] = [["id": "\(id)#ed25519-key", "type": "Multikey", "controller": id, "publicKeyMultibase": multikey]]
+            }
             return Self.json(actor)
         }
         router.get("/keys/bob") { _, _ in

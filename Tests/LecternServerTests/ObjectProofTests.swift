@@ -1,0 +1,251 @@
+import DataIntegrity
+import Foundation
+import HTTPSignatures
+import LecternCrypto
+import Store
+import Testing
+@testable import LecternServer
+
+/// Object integrity proofs (FEP-8b32) through the real server: a proof by the author's own key
+/// saves the blog fetching the object from the author's server, and nothing else. Every way a
+/// proof can lie — another origin's key, another actor's, a document changed after signing, a
+/// proof on the wrapper only, an old one replayed — ends on the path the blog took before proofs:
+/// the object fetched from its origin (an `Announce`), or the request refused (a relayed
+/// activity). The hostile cases come first.
+@Suite(.serialized) struct ObjectProofTests {
+    let honest: FakeInstance
+    /// Another origin: a group that boosts (announces) and relays, or an attacker.
+    let relay: FakeInstance
+    let blog: BlogFixture
+
+    init() async throws {
+        honest = try FakeInstance(assertionMethods: true)
+        try await honest.start()
+        relay = try FakeInstance(names: ["group", "eve"], assertionMethods: true)
+        try await relay.start()
+        blog = try await BlogFixture(remote: honest)
+    }
+
+    func stop() {
+        blog.stop()
+        honest.stop()
+        relay.stop()
+    }
+
+    /// alice's reply to the blog's post, served by her server at its id.
+    func aliceNote(_ name: String, content: String = "<p>Hello from alice.</p>") -> (id: String, path: String, note: [String: Any]) {
+        let path = "/notes/\(name)"
+        let id = honest.base.value + path
+        var note = blog.note(id, by: honest, "alice", inReplyTo: blog.postID, content: content)
+        note["@context"] = ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/data-integrity/v1"]
+        honest.serve(path, note)
+        return (id, path, note)
+    }
+
+    /// The group's `Announce` of `object`, embedded.
+    func announce(_ object: [String: Any], _ number: Int) -> [String: Any] {
+        let group = relay.actorID("group")
+        return ["@context": "https://www.w3.org/ns/activitystreams", "id": group + "/announces/\(number)", "type": "Announce",
+                "actor": group, "object": object, "to": ["https://www.w3.org/ns/activitystreams#Public"]]
+    }
+
+    /// Sends the group's Announce and waits for the inbox to settle.
+    func announced(_ object: [String: Any], _ number: Int) async throws {
+        #expect(try await relay.send(announce(object, number), as: "group", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+    }
+
+    // MARK: hostile: each ends on today's path
+
+    @Test func aDocumentChangedAfterSigningIsFetchedFromItsOrigin() async throws {
+        defer { stop() }
+        let (id, path, note) = aliceNote("changed", content: "<p>What alice wrote.</p>")
+        var forged = try honest.prove(note, by: "alice")
+        forged["content"] = "<p>What the group says alice wrote.</p>"
+        try await announced(forged, 1)
+        #expect(honest.getCount(path) == 1, "fetched from alice's server")
+        #expect(try blog.store.comment(id: id)?.contentHTML.contains("What alice wrote.") == true)
+    }
+
+    @Test func aProofByAKeyOfAnotherOriginIsNoProof() async throws {
+        defer { stop() }
+        let (id, path, note) = aliceNote("other-origin", content: "<p>Real.</p>")
+        var changed = note
+        changed["content"] = "<p>Forged.</p>"
+        // eve's key, on her origin, under her id and under a made-up id there; and a key document
+        // on the relay's origin that claims alice as its controller.
+        relay.serve("/keys/alice", ["id": relay.base.value + "/keys/alice", "type": "Multikey", "controller": honest.actorID("alice"),
+                                    "publicKeyMultibase": Multikey.ed25519(publicKey: try relay.assertionKeys["eve"]!.publicKey.rawEd25519())])
+        let methods = [relay.assertionKeyID("eve"), relay.base.value + "/keys/alice"]
+        for (number, method) in methods.enumerated() {
+            try await announced(try relay.prove(changed, by: "eve", keyID: method), number + 1)
+        }
+        #expect(honest.getCount(path) == methods.count, "fetched from alice's server, each time")
+        #expect(relay.getCount("/keys/alice") == 0, "a key on another origin than the author's is never even looked up")
+        #expect(try blog.store.comment(id: id)?.contentHTML.contains("Real.") == true)
+    }
+
+    @Test func aProofByAnotherActorOfTheSameServerIsNoProof() async throws {
+        defer { stop() }
+        let (id, path, note) = aliceNote("mallory", content: "<p>Real.</p>")
+        var changed = note
+        changed["content"] = "<p>Mallory's words in alice's mouth.</p>"
+        // mallory's own key, properly listed in her own document: her controller is not the author.
+        try await announced(try honest.prove(changed, by: "mallory"), 1)
+        #expect(honest.getCount(path) == 1)
+        #expect(try blog.store.comment(id: id)?.contentHTML.contains("Real.") == true)
+        // mallory's key under alice's key id: the key alice lists is not mallory's.
+        let (id2, path2, note2) = aliceNote("mallory-2", content: "<p>Real too.</p>")
+        var changed2 = note2
+        changed2["content"] = "<p>Forged.</p>"
+        try await announced(try honest.prove(changed2, by: "alice", key: honest.assertionKeys["mallory"]!), 2)
+        #expect(honest.getCount(path2) == 1)
+        #expect(try blog.store.comment(id: id2)?.contentHTML.contains("Real too.") == true)
+        // alice's RSA key id (her `publicKey`, not her `assertionMethod`), and a key id she does not list.
+        for (number, method) in [honest.keyID("alice"), honest.actorID("alice") + "#other-key"].enumerated() {
+            let (id3, path3, note3) = aliceNote("unlisted-\(number)", content: "<p>Real three.</p>")
+            try await announced(try honest.prove(note3, by: "alice", keyID: method), 3 + number)
+            #expect(honest.getCount(path3) == 1, "\(method)")
+            #expect(try blog.store.comment(id: id3) != nil)
+        }
+    }
+
+    @Test func aProofOnTheAnnounceButNotTheObjectVouchesForTheAnnouncerOnly() async throws {
+        defer { stop() }
+        let (id, path, note) = aliceNote("wrapper", content: "<p>Real.</p>")
+        var changed = note
+        changed["content"] = "<p>The group's version.</p>"
+        let signedAnnounce = try relay.prove(announce(changed, 1), by: "group")
+        #expect(try await relay.send(signedAnnounce, as: "group", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        #expect(honest.getCount(path) == 1)
+        #expect(try blog.store.comment(id: id)?.contentHTML.contains("Real.") == true)
+    }
+
+    @Test func aStaleOrFutureProofIsNoProof() async throws {
+        defer { stop() }
+        for (number, created) in [Date().addingTimeInterval(-2 * 86_400), Date().addingTimeInterval(3 * 3600)].enumerated() {
+            let (id, path, note) = aliceNote("dated-\(number)")
+            try await announced(try honest.prove(note, by: "alice", created: created), number + 1)
+            #expect(honest.getCount(path) == 1, "\(created)")
+            #expect(try blog.store.comment(id: id) != nil)
+        }
+    }
+
+    @Test func aRelayedActivityWithoutTheActorsProofIsRefusedAsBefore() async throws {
+        defer { stop() }
+        let (id, _, note) = aliceNote("relayed-forged", content: "<p>Forged.</p>")
+        let create = blog.create(note, by: honest, "alice")
+        let attempts: [(String, [String: Any])] = [
+            ("no proof", create),
+            ("eve's key under alice's key id", try relay.prove(create, by: "eve", keyID: honest.assertionKeyID("alice"))),
+            ("eve's own key", try relay.prove(create, by: "eve")),
+            ("mallory's key", try honest.prove(create, by: "mallory")),
+            ("alice's proof, then changed", {
+                var changed = try! honest.prove(create, by: "alice")
+                changed["to"] = ["https://www.w3.org/ns/activitystreams#Public", relay.actorID("eve")]
+                return changed
+            }()),
+            ("alice's proof of two days ago", try honest.prove(create, by: "alice", created: Date().addingTimeInterval(-2 * 86_400))),
+        ]
+        for (name, activity) in attempts {
+            #expect(try await relay.send(activity, as: "eve", to: blog.sharedInbox) == 401, "\(name)")
+        }
+        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        #expect(try blog.store.comment(id: id) == nil)
+    }
+
+    // MARK: what a valid proof saves
+
+    @Test func anAnnouncedObjectWithItsAuthorsProofIsNotFetched() async throws {
+        defer { stop() }
+        let (id, path, note) = aliceNote("proven", content: "<p>Proven.</p>")
+        try await announced(try honest.prove(note, by: "alice"), 1)
+        #expect(try blog.store.comment(id: id)?.authorID == honest.actorID("alice"))
+        #expect(honest.getCount(path) == 0, "the object was not fetched")
+        // The key was recorded with alice, from her own document, for the next proof.
+        #expect(try blog.store.assertionKey(id: honest.assertionKeyID("alice"))?.actorID == honest.actorID("alice"))
+        // Without a proof, as before: fetched.
+        let (id2, path2, note2) = aliceNote("unproven")
+        try await announced(note2, 2)
+        #expect(honest.getCount(path2) == 1)
+        #expect(try blog.store.comment(id: id2) != nil)
+    }
+
+    @Test func anAnnouncedActivityWithItsActorsProofIsNotFetched() async throws {
+        defer { stop() }
+        let (id, path, note) = aliceNote("proven-activity", content: "<p>Proven activity.</p>")
+        let create = try honest.prove(blog.create(note, by: honest, "alice"), by: "alice")
+        try await announced(create, 1)
+        #expect(try blog.store.comment(id: id)?.authorID == honest.actorID("alice"))
+        #expect(honest.getCount(path) == 0 && honest.getCount(path + "/activity") == 0)
+    }
+
+    @Test func aRelayedActivityWithTheActorsProofIsTakenAsTheActors() async throws {
+        defer { stop() }
+        let (id, path, note) = aliceNote("relayed", content: "<p>Relayed.</p>")
+        let create = try honest.prove(blog.create(note, by: honest, "alice"), by: "alice")
+        #expect(try await relay.send(create, as: "eve", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try blog.store.comment(id: id)?.authorID == honest.actorID("alice") })
+        #expect(honest.getCount(path) == 0)
+        // Replayed, by the relay or anyone: the same activity id, taken once (the new sender's key
+        // and signature are all that is recorded).
+        let kept = ["comments", "received_activities", "inbox_queue", "mentions", "pending_replies"]
+        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        let before = try blog.store.rowCounts().filter { kept.contains($0.key) }
+        #expect(try await relay.send(create, as: "group", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        #expect(try blog.store.rowCounts().filter { kept.contains($0.key) } == before)
+        #expect(honest.getCount(path) == 0)
+        // A relay the blog blocked is not heard, whatever it carries.
+        _ = try blog.store.block(.actor, relay.actorID("eve"))
+        let (_, _, other) = aliceNote("relayed-by-blocked")
+        #expect(try await relay.send(try honest.prove(blog.create(other, by: honest, "alice"), by: "alice"), as: "eve",
+                                     to: blog.sharedInbox) == 403)
+    }
+
+    // MARK: outgoing
+
+    @Test func everyActivityTheBlogSendsCarriesAProofByItsActorsKey() async throws {
+        defer { stop() }
+        try await blog.follow(by: honest, "alice")
+        #expect(try await eventually { !honest.activities(type: "Accept").isEmpty })
+        let actor = try await blog.getJSON("/actor")
+        let listed = try #require((actor["assertionMethod"] as? [[String: Any]])?.first)
+        #expect(listed["id"] as? String == blog.actor + "#ed25519-key")
+        #expect(listed["type"] as? String == "Multikey" && listed["controller"] as? String == blog.actor)
+        #expect((actor["@context"] as? [Any])?.contains { $0 as? String == "https://w3id.org/security/multikey/v1" } == true)
+        #expect((actor["@context"] as? [Any])?.contains { $0 as? String == "https://w3id.org/security/data-integrity/v1" } == true)
+        let multibase = try #require(listed["publicKeyMultibase"] as? String)
+        #expect(multibase.hasPrefix("z6Mk"))
+        let key = try PublicKey(rawEd25519: try #require(Multikey.ed25519PublicKey(multibase)))
+
+        let accept = try #require(honest.activities(type: "Accept").first)
+        #expect(accept.verifiedKeyID == blog.actor + "#main-key", "the HTTP signature is there too")
+        let document = try CanonicalJSON.parse(Array(try JSONSerialization.data(withJSONObject: accept.activity))).members!
+        let proofs = EddsaJcs2022.proofs(in: document)
+        #expect(proofs.map(\.verificationMethod) == [blog.actor + "#ed25519-key"])
+        #expect(EddsaJcs2022.verify(proofs[0], of: document, key: key))
+
+        // A post's Create, through the publisher, signed too; and a rotation turns the key.
+        try "---\ntitle: Signed\ndate: \(ISO8601DateFormatter().string(from: Date()))\n---\n\nA signed post.\n"
+            .write(to: blog.root.appendingPathComponent("content/posts/signed.md"), atomically: true, encoding: .utf8)
+        try blog.rebuild()
+        #expect(try await eventually { !honest.activities(type: "Create").isEmpty })
+        let create = try CanonicalJSON.parse(Array(try JSONSerialization.data(withJSONObject: honest.activities(type: "Create")[0].activity))).members!
+        #expect(EddsaJcs2022.proofs(in: create).contains { EddsaJcs2022.verify($0, of: create, key: key) })
+
+        let report = try blog.runtime.rotateActorKey()
+        #expect(report.newKeyID != report.oldKeyID)
+        #expect(try await eventually { !honest.activities(type: "Update").isEmpty })
+        let update = try CanonicalJSON.parse(Array(try JSONSerialization.data(withJSONObject: honest.activities(type: "Update")[0].activity))).members!
+        let rotated = try #require(update["object"]?["assertionMethod"]?.elements?.first)
+        let newID = try #require(rotated["id"]?.string)
+        #expect(newID.hasPrefix(blog.actor + "#ed25519-key-") && rotated["publicKeyMultibase"]?.string != multibase)
+        let newKey = try PublicKey(rawEd25519: try #require(Multikey.ed25519PublicKey(rotated["publicKeyMultibase"]!.string!)))
+        let updateProofs = EddsaJcs2022.proofs(in: update)
+        #expect(updateProofs.map(\.verificationMethod) == [newID])
+        #expect(EddsaJcs2022.verify(updateProofs[0], of: update, key: newKey))
+        #expect(!FileManager.default.fileExists(atPath: blog.root.appendingPathComponent("data/keys/actor-ed25519.pem").path))
+    }
+}
