@@ -15,8 +15,8 @@ public enum SignaturePreference: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The double-knock (as Mastodon ≥ 4.5, WordPress and Fedify do it): sign with RFC 9421 first;
-/// a host that answers 400 or 401 gets the same request signed with draft-cavage at once; the
-/// standard that got a 2xx is remembered per host for `memory` and used first from then on.
+/// a host that answers 400 or 401 gets the same request signed with draft-cavage at once; a
+/// host that took only draft-cavage is remembered for `memory` and gets it first from then on.
 /// A host whose 401 carries `Accept-Signature` gets RFC 9421 as it asks, whatever was tried.
 ///
 /// Only a success teaches anything: a 401 that both standards get (an unknown key, a clock
@@ -58,11 +58,17 @@ public struct SignatureKnock: Sendable, Equatable {
         return nil
     }
 
-    /// What a 2xx to `used` teaches about the host: nil when there is nothing new to remember.
+    /// What a 2xx to `used` teaches about the host, only where it changes what is sent next:
+    /// `false` when only draft-cavage worked, `true` when a host remembered as cavage-only took
+    /// RFC 9421 (it is then forgotten: RFC 9421 first is the default). nil: nothing to keep,
+    /// so a stranger's server that takes RFC 9421, like most, leaves no row behind.
     public func lesson(used: SignatureStandard, remembered: Bool?) -> Bool? {
         guard preference == .auto else { return nil }
-        let learned = used == .rfc9421
-        return learned == remembered ? nil : learned
+        switch (used, remembered) {
+        case (.cavage, nil), (.cavage, true?): return false
+        case (.rfc9421, false?): return true
+        default: return nil
+        }
     }
 
     /// What the memory is keyed by: `scheme://host:port` (port always written), lower-cased.

@@ -206,10 +206,15 @@ extension Store {
                        arguments: [now.timeIntervalSince1970, host.lowercased()])
     }
 
-    /// Remembers whether `origin` (`scheme://host:port`) accepts RFC 9421 signatures, as the
-    /// double-knock learned it.
+    /// Remembers that `origin` (`scheme://host:port`) takes only draft-cavage (`false`), as the
+    /// double-knock learned it; `true` forgets it again (RFC 9421 first is the default, and a
+    /// row is kept only where it changes what is sent).
     public func setAcceptsRFC9421(origin: String, _ accepts: Bool, now: Date = Date()) throws {
         try write { db in
+            guard !accepts else {
+                try db.execute(sql: "DELETE FROM signature_memory WHERE origin = ?", arguments: [origin])
+                return
+            }
             try db.execute(sql: """
                 INSERT INTO signature_memory (origin, rfc9421, learned_at) VALUES (?, ?, ?)
                 ON CONFLICT(origin) DO UPDATE SET rfc9421 = excluded.rfc9421, learned_at = excluded.learned_at
@@ -217,8 +222,16 @@ extension Store {
         }
     }
 
-    /// What the double-knock learned about `origin` within `memory`: true (RFC 9421), false
-    /// (draft-cavage only), nil (nothing, or too long ago).
+    /// Forgets what the double-knock learned before `cutoff` (it is not used after its memory
+    /// runs out): the table holds at most the servers that refused RFC 9421 within that time.
+    public func pruneSignatureMemory(before cutoff: Date) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM signature_memory WHERE learned_at < ?", arguments: [cutoff.timeIntervalSince1970])
+        }
+    }
+
+    /// What the double-knock learned about `origin` within `memory`: false (draft-cavage only),
+    /// nil (nothing, or too long ago).
     public func acceptsRFC9421(origin: String, memory: TimeInterval, now: Date = Date()) throws -> Bool? {
         try read { db in
             try Bool.fetchOne(db, sql: "SELECT rfc9421 FROM signature_memory WHERE origin = ? AND learned_at >= ?",

@@ -1,6 +1,7 @@
 import Delivery
 import Federation
 import Foundation
+import HTTPSignatures
 import Logging
 import ServiceLifecycle
 import Store
@@ -81,8 +82,9 @@ public struct DigestService: Service {
 }
 
 /// Housekeeping: every 10 seconds the inbox's refusal counts are written; every hour, received
-/// activity ids older than 30 days and replay fingerprints of expired signatures are forgotten,
-/// and replies that waited a day for their parent are settled.
+/// activity ids older than 30 days, replay fingerprints of expired signatures and signature
+/// standards learned more than 7 days ago are forgotten, and replies that waited a day for
+/// their parent are settled.
 public struct MaintenanceService: Service {
     public let blog: Blog
     /// Tells the site lane which posts' discussions changed (settled replies).
@@ -114,6 +116,7 @@ public struct MaintenanceService: Service {
                 try store.pruneReceivedActivities(before: Date().addingTimeInterval(-30 * 86_400))
                 try store.pruneSeenSignatures()
                 try store.pruneTombstones()
+                try store.pruneSignatureMemory(before: Date().addingTimeInterval(-SignatureKnock.defaultMemory))
             }
             let settled = try await blog.inboxProcessor().settlePendingReplies()
             if !settled.posts.isEmpty { changed(settled.posts) }
