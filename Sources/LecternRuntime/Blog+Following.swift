@@ -33,13 +33,12 @@ extension Blog {
         return account
     }
 
-    /// Unfollows the bridge's bot (Bridgy Fed then stops bridging) and forgets the handle;
-    /// nil when the bridge was not on.
-    public func bridgeBlueskyOff(now: Date = Date()) async throws -> RemoteActor? {
-        guard let bot = try BlueskyBridge.status(store: store).bot else { return nil }
-        let actor = try store.followedAccount(actorID: bot) != nil ? try await unfollow(bot, now: now) : try store.remoteActor(id: bot)
-        try BlueskyBridge.setBot(nil, store: store)
-        return actor
+    /// Stops the bridge: the bot is sent `stop` and unfollowed, its handle forgotten; nil when
+    /// the bridge was not on.
+    public func bridgeBlueskyOff(now: Date = Date()) throws -> RemoteActor? {
+        let bot = try BlueskyBridge.stop(site: activityPub, outbox: outbox, now: now)
+        if bot != nil { try followingChanged() }
+        return bot
     }
 
     public func blueskyBridge() throws -> BlueskyBridge.Status { try BlueskyBridge.status(store: store) }
@@ -72,5 +71,12 @@ extension Blog {
         logger[metadataKey: "component"] = "followers-sync"
         return FollowersSynchronization(store: store, urls: activityPub.urls, outbox: outbox, fetcher: activityPub.remoteKeys.fetcher,
                                         logger: logger)
+    }
+}
+
+extension Blog {
+    /// Asks Bridgy Fed's bot to use `domain` as the blog's Bluesky handle (`username DOMAIN`).
+    public func requestBlueskyHandle(_ domain: String, now: Date = Date()) throws {
+        try BlueskyBridge.requestHandle(domain, site: activityPub, outbox: outbox, now: now)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPSignatures
+import Site
 import Store
 import Testing
 @testable import Federation
@@ -294,10 +295,52 @@ import Testing
             #expect(page.contains("Alice on Bluesky"))
             #expect(try blog.runtime.blueskyBridge().handle == handle, "still the bot's handle")
 
-            // Off: the bot is unfollowed (Undo), the handle forgotten.
+            // A custom domain: the bot is sent `username DOMAIN`; its answer names the new handle.
+            #expect(try lectern(["bridge", "bluesky", "--handle", "Blog.Example"], site: blog.root).contains("asked Bridgy Fed"))
+            #expect(try await eventually { !bridge.activities(at: "/users/bsky.brid.gy/inbox", type: "Create").isEmpty })
+            let command = try #require(bridge.activities(at: "/users/bsky.brid.gy/inbox", type: "Create").first)
+            #expect(command.verifiedKeyID == blog.actor + "#main-key")
+            let commandNote = try #require(command.object)
+            #expect((commandNote["content"] as? String)?.contains("username blog.example") == true)
+            #expect(commandNote["to"] as? [String] == [bot], "a direct message to the bot alone")
+            let answer: [String: Any] = [
+                "id": bridge.base.value + "/notes/username", "type": "Note", "attributedTo": bot, "to": [blog.actor], "cc": [],
+                "inReplyTo": commandNote["id"] as? String ?? "",
+                "content": "<p>Your username in Bluesky is now <a href=\"https://bsky.app/profile/blog.example\">@blog.example</a>.</p>",
+            ]
+            #expect(try await bridge.send(["id": bridge.base.value + "/notes/username/activity", "type": "Create", "actor": bot,
+                                           "to": [blog.actor], "object": answer], as: "bsky.brid.gy", to: blog.actor + "/inbox") == 202)
+            #expect(try await eventually { try blog.runtime.blueskyBridge().handle == "blog.example" })
+            #expect(try lectern(["bridge", "bluesky", "--handle", "not a domain"], site: blog.root, expectSuccess: false).contains("error:"))
+
+            // Off: the bot is told `stop` and unfollowed (Undo), the handle forgotten.
             #expect(try lectern(["bridge", "bluesky", "--off"], site: blog.root).contains("unfollowed"))
             #expect(try await eventually { !bridge.activities(at: "/users/bsky.brid.gy/inbox", type: "Undo").isEmpty })
+            let stop = bridge.activities(at: "/users/bsky.brid.gy/inbox", type: "Create").last?.object?["content"] as? String
+            #expect(stop?.contains("stop") == true, "\(stop ?? "no command")")
             #expect(try blog.runtime.blueskyBridge() == BlueskyBridge.Status())
         }
+    }
+
+    /// Without a running server the command delivers the Follow itself (the queue is durable:
+    /// what it could not send waits for `lectern serve` or `lectern deliver`).
+    @Test func followWithoutARunningServer() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-follow-\(UUID().uuidString)")
+        try SiteScaffold.create(at: root)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let config = root.appendingPathComponent("lectern.yml")
+        try (try String(contentsOf: config, encoding: .utf8) + "\nfederation:\n  allowPrivateAddresses: true\n")
+            .write(to: config, atomically: true, encoding: .utf8)
+        let output = try lectern(["follow", "@alice@\(remote.host)"], site: root)
+        #expect(output.contains("1 delivered"), "\(output)")
+        let follow = try #require(remote.activities(at: "/users/alice/inbox", type: "Follow").first)
+        #expect(follow.activity["object"] as? String == remote.actorID("alice"))
+        let listed = try lectern(["following"], site: root)
+        #expect(listed.contains("@alice@\(remote.host)") && listed.contains("pending"), "\(listed)")
+        let unknown = try lectern(["unfollow", "@nobody@\(remote.host)"], site: root, expectSuccess: false)
+        #expect(unknown.contains("error:"), "\(unknown)")
     }
 }

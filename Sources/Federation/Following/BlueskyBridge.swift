@@ -48,6 +48,48 @@ public enum BlueskyBridge {
         }
     }
 
+    public enum BridgeError: Error, CustomStringConvertible {
+        case off
+        case notADomain(String)
+
+        public var description: String {
+            switch self {
+            case .off: return "the Bluesky bridge is not on (lectern bridge bluesky)"
+            case .notADomain(let text): return "'\(text)' is not a domain name such as blog.example"
+            }
+        }
+    }
+
+    /// Asks the bot for a custom-domain handle: a direct note `username DOMAIN`, Bridgy Fed's
+    /// command (its docs: "Can I use my own domain as my Bluesky handle?"). The domain must first
+    /// prove the bridged account's DID (`_atproto` TXT record or `/.well-known/atproto-did`); the
+    /// bot's answer names the handle, recorded like its first message.
+    public static func requestHandle(_ domain: String, site: ActivityPubSite, outbox: Outbox, now: Date = Date()) throws {
+        let domain = domain.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@ "))
+        guard isHandle(domain) else { throw BridgeError.notADomain(domain) }
+        try tell("username " + domain, site: site, outbox: outbox, now: now)
+    }
+
+    /// Sends the bot one of its DM commands (`username DOMAIN`, `stop`…) as a direct note.
+    static func tell(_ command: String, site: ActivityPubSite, outbox: Outbox, now: Date) throws {
+        guard let id = try site.store.setting(botKey), let bot = try site.store.remoteActor(id: id) else { throw BridgeError.off }
+        let note = try Activities(urls: site.urls, config: site.config)
+            .directNote(to: bot, html: "<p>\(HTMLText.escape(command))</p>", inReplyTo: nil, now: now)
+        try outbox.send(note.activity, to: [bot.inbox], keeping: note.kept, now: now)
+    }
+
+    /// Stops the bridge as Bridgy Fed's docs say (unfollowing alone leaves the bridged account
+    /// up): the `stop` command, then `Undo(Follow)`; the bot and its messages are forgotten.
+    /// Returns the bot, nil when the bridge was not on.
+    public static func stop(site: ActivityPubSite, outbox: Outbox, now: Date = Date()) throws -> RemoteActor? {
+        guard let id = try site.store.setting(botKey) else { return nil }
+        let bot = try site.store.remoteActor(id: id)
+        if bot != nil { try tell("stop", site: site, outbox: outbox, now: now) }
+        try Follows(store: site.store, urls: site.urls, outbox: outbox).unfollow(id, now: now)
+        try setBot(nil, store: site.store)
+        return bot
+    }
+
     /// The Bluesky handle a message from the bot names: the handle of a `bsky.app/profile/…`
     /// link, else the first `….brid.gy` name in the text (the bridged handle Bridgy Fed gives
     /// fediverse accounts is `user.instance.ap.brid.gy`).

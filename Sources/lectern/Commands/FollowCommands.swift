@@ -89,20 +89,32 @@ struct BridgeCommand: AsyncParsableCommand {
             message with the blog's Bluesky handle (such as blog.example.ap.brid.gy); run this command again, or \
             `lectern status`, to see it. Replies from Bluesky come back as comments. See docs/following.md.
 
+            With --handle DOMAIN, asks the bot to make DOMAIN the handle, once DOMAIN proves the bridged \
+            account's DID (an _atproto TXT record or /.well-known/atproto-did).
+
             Example: lectern bridge bluesky -s /var/lib/lectern
+                     lectern bridge bluesky -s /var/lib/lectern --handle blog.example
                      lectern bridge bluesky -s /var/lib/lectern --off
             """)
 
         @OptionGroup var siteOptions: SiteOptions
-        @Flag(help: "Stop bridging: unfollow the bot.") var off = false
+        @Flag(help: "Stop bridging: send the bot `stop` and unfollow it.") var off = false
+        @Option(help: ArgumentHelp("Ask the bot for your own domain as the Bluesky handle (prove it first: docs/following.md).",
+                                   valueName: "domain")) var handle: String?
         @Flag(help: "Print the bridge's state as JSON.") var json = false
 
         func run() async throws {
             try await reportingErrors {
                 let blog = try siteOptions.openBlog()
                 if off {
-                    guard let bot = try await blog.bridgeBlueskyOff() else { print("the Bluesky bridge is not on"); return }
-                    print("unfollowed \(bot.handle ?? bot.id): Bridgy Fed stops bridging the blog")
+                    guard let bot = try blog.bridgeBlueskyOff() else { print("the Bluesky bridge is not on"); return }
+                    print("sent `stop` to \(bot.handle ?? bot.id) and unfollowed it: Bridgy Fed stops bridging the blog")
+                    try await DeliverCommand.deliverOrHandOver(blog)
+                    return
+                }
+                if let handle {
+                    try blog.requestBlueskyHandle(handle)
+                    print("asked Bridgy Fed for the handle \(handle); its answer shows here and in `lectern status`")
                     try await DeliverCommand.deliverOrHandOver(blog)
                     return
                 }
