@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func blogrollEscapesNamesAndChecksURLs() async throws {
-        try await withBlog(extraConfig: "following:\n  page: true\n  title: Blogroll\n") { remote, blog in
+        try await withBlog(extraConfig: "following:\n  page: true\n  title: Blogroll\n  menu: 5\n") { remote, blog in
             try remote.serveActor("carol", ["name": "<script>alert(1)</script>Carol", "url": "javascript:alert(2)"])
             let followed = try await blog.runtime.follow("@carol@\(remote.host)")
             #expect(try await eventually { !remote.activities(at: "/users/carol/inbox", type: "Follow").isEmpty })
@@ -119,6 +119,7 @@ import Testing
             #expect(try await eventually { try await blog.get("/following/").body.contains("Carol") })
             let page = try await blog.get("/following/").body
             #expect(page.contains("Blogroll"))
+            #expect(try await blog.get("/").body.contains("href=\"/following/\""), "in the navigation (menu: 5)")
             #expect(!page.contains("<script>alert(1)"))
             #expect(page.contains("&lt;script&gt;"))
             #expect(!page.contains("javascript:"), "a profile URL that is not http(s) is not linked")

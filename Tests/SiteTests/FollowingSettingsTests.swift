@@ -9,10 +9,11 @@ import Testing
     }
 
     @Test func pagePathAndTitle() throws {
-        let config = try SiteConfig.parse("baseURL: https://blog.example\nfollowing: { page: true, path: /blogroll/, title: Blogroll }\n")
+        let config = try SiteConfig.parse("baseURL: https://blog.example\nfollowing: { page: true, path: /blogroll/, title: Blogroll, menu: 3 }\n")
         #expect(config.following.page)
         #expect(config.following.path == "/blogroll/")
         #expect(config.following.title == "Blogroll")
+        #expect(config.following.menuOrder == 3)
     }
 
     @Test func badPathsAndKeysAreErrors() {

@@ -8,12 +8,15 @@ import Foundation
 ///   page: true
 ///   path: /blogroll/      # default /following/
 ///   title: Blogroll       # default "Following"
+///   menu: 3               # in the navigation, ordered with pages' menu:
 /// ```
 public struct FollowingSettings: Sendable, Equatable {
     public var page = false
     /// Where the page is built: a site path ending in `/`.
     public var path = "/following/"
     public var title = "Following"
+    /// Its place in the navigation (nil: not there).
+    public var menuOrder: Int?
     public init() {}
 }
 
@@ -21,7 +24,8 @@ extension YAMLFields {
     func followingSettings() throws -> FollowingSettings {
         var settings = FollowingSettings()
         guard let block = try nested("following") else { return settings }
-        try block.rejectUnknown(allowed: ["page", "path", "title"])
+        try block.rejectUnknown(allowed: ["page", "path", "title", "menu"])
+        settings.menuOrder = try block.int("menu")
         settings.page = try block.bool("page") ?? false
         settings.title = try block.string("title") ?? settings.title
         if let path = try block.string("path") {
