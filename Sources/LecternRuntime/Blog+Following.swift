@@ -80,3 +80,16 @@ extension Blog {
         try BlueskyBridge.requestHandle(domain, site: activityPub, outbox: outbox, now: now)
     }
 }
+
+extension Blog {
+    /// Blocking an account the blog follows (or its domain) ends the follow: `Undo(Follow)` is
+    /// queued and the blogroll drops it. Returns whether any follow ended.
+    func unfollowBlocked(now: Date = Date()) throws -> Bool {
+        let follows = following().follows
+        var ended = false
+        for account in try store.followedAccounts() where try store.isBlocked(actorID: account.actor.id) {
+            ended = try follows.unfollow(account.actor.id, now: now) || ended
+        }
+        return ended
+    }
+}

@@ -124,6 +124,11 @@ import Testing
             #expect(page.contains("&lt;script&gt;"))
             #expect(!page.contains("javascript:"), "a profile URL that is not http(s) is not linked")
             #expect(page.contains("href=\"\(remote.actorID("carol"))\""), "the actor id stands in for it")
+            _ = try blog.runtime.block([(kind: .actor, value: remote.actorID("carol"), reason: "test")])
+            #expect(try await eventually { !remote.activities(at: "/users/carol/inbox", type: "Undo").isEmpty },
+                    "the blog unfollows an account it blocks")
+            #expect(try follow(blog, remote.actorID("carol")) == nil)
+            #expect(try await eventually { try await !blog.get("/following/").body.contains("Carol") })
         }
     }
 
