@@ -43,7 +43,7 @@ import Testing
 
             // An Accept signed by someone else (bob, on the same server), naming our Follow: refused
             // at the gate (the blog does not follow bob), nothing stored.
-            let before = try counts(blog.store)
+            let before = try counts(blog.store), remembered = try blog.store.rowCounts()["received_activities"] ?? 0
             #expect(try await answer("Accept", from: remote, "bob", to: blog, followID: followID) == 202)
             // An Accept from alice for a Follow the blog never sent.
             #expect(try await answer("Accept", from: remote, "alice", to: blog, followID: blog.actor + "#follows/made-up") == 202)
@@ -59,6 +59,8 @@ import Testing
             #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
             #expect(try follow(blog, remote.actorID("alice"))?.state == .pending, "no forged answer moved the follow")
             #expect(try counts(blog.store) == before, "nothing was stored")
+            #expect(try blog.store.rowCounts()["received_activities"] == remembered + 1,
+                    "only alice's Accept (of a Follow never sent) was queued; bob's was not even stored")
 
             // alice's own Accept.
             #expect(try await answer("Accept", from: remote, "alice", to: blog, followID: followID) == 202)

@@ -111,7 +111,8 @@ public struct FollowersSynchronization: Sendable {
             // Their side thinks the blog follows them: tell it otherwise.
             let follow = ActivityReference(id: urls.actor + "#follows/" + ContentHash(signer).hex + "/unknown",
                                            type: "Follow", actor: urls.actor, object: signer)
-            guard let inbox = try store.remoteActor(id: signer)?.inbox else { return nil }
+            // Only to the signer's own server: a header must not aim the blog at a third party.
+            guard let inbox = try store.remoteActor(id: signer)?.inbox, Origin.same(inbox, signer) else { return nil }
             try outbox.send(Activity(id: urls.actor + "#undos/sync/" + ContentHash(signer + String(now.timeIntervalSince1970)).hex,
                                      type: .undo, actor: urls.actor, to: [signer], object: follow), to: [inbox], now: now)
             outcome.undone = true
