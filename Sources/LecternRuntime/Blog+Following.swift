@@ -11,8 +11,13 @@ extension Blog {
     func following() -> BlogFollowing { BlogFollowing(site: activityPub, outbox: outbox) }
 
     /// Resolves `handleOrURL` (WebFinger, signed fetch) and queues a Follow; the follow is pending
-    /// until its Accept.
+    /// until its Accept. An account that already accepted is returned as it is, nothing sent.
     public func follow(_ handleOrURL: String, now: Date = Date()) async throws -> FollowedAccount {
+        try await following().follow(handleOrURL, now: now).account
+    }
+
+    /// The same, saying whether the account had already accepted (then nothing was sent).
+    public func followReporting(_ handleOrURL: String, now: Date = Date()) async throws -> (account: FollowedAccount, alreadyAccepted: Bool) {
         try await following().follow(handleOrURL, now: now)
     }
 

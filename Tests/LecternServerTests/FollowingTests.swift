@@ -71,6 +71,11 @@ import Testing
             #expect(try await eventually { try await blog.get("/following/").body.contains(remote.base.value + "/@alice") },
                     "the blogroll lists alice, with her profile link")
 
+            // Following again an account that accepted sends nothing.
+            let followsSent = remote.activities(at: "/users/alice/inbox", type: "Follow").count
+            #expect(try lectern(["follow", remote.actorID("alice")], site: blog.root).contains("already following"))
+            #expect(try follow(blog, remote.actorID("alice"))?.state == .accepted)
+            #expect(remote.activities(at: "/users/alice/inbox", type: "Follow").count == followsSent)
             let listed = try lectern(["following", "--json"], site: blog.root)
             #expect(listed.contains("\"state\" : \"accepted\""))
 

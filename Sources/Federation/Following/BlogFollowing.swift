@@ -15,17 +15,19 @@ public struct BlogFollowing: Sendable {
 
     var store: Store { resolver.store }
 
-    /// Resolves and follows an account; returns it as recorded (pending).
-    public func follow(_ handleOrURL: String, now: Date = Date()) async throws -> FollowedAccount {
+    /// Resolves and follows an account; returns it as recorded (pending). An account whose server
+    /// already accepted is left as it is (`alreadyAccepted`); a pending or rejected follow is sent again.
+    public func follow(_ handleOrURL: String, now: Date = Date()) async throws -> (account: FollowedAccount, alreadyAccepted: Bool) {
         let actor: RemoteActor
         do {
             actor = try await resolver.lookUp(handleOrURL).actor
         } catch OwnerResolver.ResolveError.blocked(let id) {
             throw Follows.FollowError.blocked(id)
         }
+        if let existing = try store.followedAccount(actorID: actor.id), existing.state == .accepted { return (existing, true) }
         try follows.follow(actor, now: now)
         guard let recorded = try store.followedAccount(actorID: actor.id) else { throw Follows.FollowError.notFollowed(actor.id) }
-        return recorded
+        return (recorded, false)
     }
 
     /// Unfollows an account the blog follows, named as `lectern following` lists it (actor URL or

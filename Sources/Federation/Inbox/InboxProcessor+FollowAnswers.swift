@@ -38,6 +38,12 @@ extension InboxProcessor {
         }
         guard let followed = try store.followedAccount(actorID: actorID), followed.state != .rejected else { return .ignored("not-followed") }
         if try store.isBlocked(actorID: target) { return .ignored("blocked") }
+        // Already followed (a Move sent again): no fetch, nothing to do but drop the old account.
+        if try store.followedAccount(actorID: target) != nil {
+            try Follows(store: store, urls: urls, outbox: outbox).unfollow(actorID, now: now)
+            try blogrollChanged()
+            return .applied("followed-move")
+        }
         guard let fetcher else { return .ignored("cannot-fetch") }
         let document: [String: Any]
         do { document = try await fetcher.fetchAuthentic(target).object } catch { return .ignored("target-unavailable") }
@@ -46,7 +52,7 @@ extension InboxProcessor {
         try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actor.id))
         let follows = Follows(store: store, urls: urls, outbox: outbox)
         try follows.unfollow(actorID, now: now)
-        if try store.followedAccount(actorID: target) == nil { try follows.follow(actor, now: now) }
+        try follows.follow(actor, now: now)
         if try store.setting(BlueskyBridge.botKey) == actorID { try BlueskyBridge.setBot(target, store: store) }
         try blogrollChanged()
         return .applied("followed-move")

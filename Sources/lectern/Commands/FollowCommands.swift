@@ -22,8 +22,10 @@ struct FollowCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let blog = try siteOptions.openBlog()
-            let followed = try await blog.follow(account)
-            print("following \(followed.actor.handle ?? followed.actor.id) (\(followed.actor.id)): pending until its server accepts")
+            let (followed, already) = try await blog.followReporting(account)
+            let name = followed.actor.handle ?? followed.actor.id
+            guard !already else { print("already following \(name) (accepted)"); return }
+            print("following \(name) (\(followed.actor.id)): pending until its server accepts")
             try await DeliverCommand.deliverOrHandOver(blog)
         }
     }
