@@ -18,12 +18,7 @@ public struct BlogFollowing: Sendable {
     /// Resolves and follows an account; returns it as recorded (pending). An account whose server
     /// already accepted is left as it is (`alreadyAccepted`); a pending or rejected follow is sent again.
     public func follow(_ handleOrURL: String, now: Date = Date()) async throws -> (account: FollowedAccount, alreadyAccepted: Bool) {
-        let actor: RemoteActor
-        do {
-            actor = try await resolver.lookUp(handleOrURL).actor
-        } catch OwnerResolver.ResolveError.blocked(let id) {
-            throw Follows.FollowError.blocked(id)
-        }
+        let actor = try await lookUp(handleOrURL)
         if let existing = try store.followedAccount(actorID: actor.id), existing.state == .accepted { return (existing, true) }
         try follows.follow(actor, now: now)
         guard let recorded = try store.followedAccount(actorID: actor.id) else { throw Follows.FollowError.notFollowed(actor.id) }
@@ -45,9 +40,26 @@ public struct BlogFollowing: Sendable {
         if let account = accounts.first(where: { $0.actor.id == handleOrURL || $0.actor.handle?.lowercased() == wanted }) {
             return account.actor
         }
-        if handleOrURL.contains("://") { throw Follows.FollowError.notFollowed(handleOrURL) }
-        let actor = try await resolver.lookUp(handleOrURL).actor
+        // Only a handle that is not the one stored (a server whose WebFinger domain differs) is looked up.
+        guard !handleOrURL.contains("://"), let actor = try? await lookUp(handleOrURL) else {
+            throw Follows.FollowError.notFollowed(handleOrURL)
+        }
         guard accounts.contains(where: { $0.actor.id == actor.id }) else { throw Follows.FollowError.notFollowed(handleOrURL) }
         return actor
+    }
+
+    /// The account a handle or URL names, fetched now; a failure says which account and why.
+    func lookUp(_ handleOrURL: String) async throws -> RemoteActor {
+        do {
+            return try await resolver.lookUp(handleOrURL).actor
+        } catch OwnerResolver.ResolveError.blocked(let id) {
+            throw Follows.FollowError.blocked(id)
+        } catch OwnerResolver.ResolveError.badHandle {
+            throw Follows.FollowError.lookUp(handleOrURL, "not @name@host nor an actor URL")
+        } catch let error as OwnerResolver.ResolveError {
+            throw Follows.FollowError.lookUp(handleOrURL, error.description)
+        } catch let error as RemoteFetchError {
+            throw Follows.FollowError.lookUp(handleOrURL, error.description)
+        }
     }
 }

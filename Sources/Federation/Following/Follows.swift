@@ -20,12 +20,15 @@ public struct Follows: Sendable {
         case itself
         case blocked(String)
         case notFollowed(String)
+        /// The account could not be looked up: why, as the lookup said.
+        case lookUp(String, String)
 
         public var description: String {
             switch self {
             case .itself: return "that is this blog's own actor"
             case .blocked(let id): return "\(id) is blocked (lectern blocks list); unblock it first to follow it"
             case .notFollowed(let who): return "the blog does not follow \(who) (lectern following lists whom it does)"
+            case .lookUp(let who, let why): return "could not look up \(who): \(why)"
             }
         }
     }
