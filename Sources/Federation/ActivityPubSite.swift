@@ -286,8 +286,13 @@ public final class ActivityPubSite: Sendable {
         return try CollectionBuilder.page(page, of: urls.followers, total: total, items: ids.map(JSONValue.string))
     }
 
-    /// The blog follows no one.
-    public func following() throws -> Data { try CollectionBuilder.inline(id: urls.following, items: []) }
+    /// The accounts the blog follows whose servers accepted (`lectern follow`), oldest first.
+    public func following(page: Int?) throws -> Data {
+        let total = try store.acceptedFollowCount()
+        guard let page else { return try CollectionBuilder.collection(id: urls.following, total: total) }
+        let ids = try store.acceptedFollowIDs(limit: CollectionBuilder.pageSize, offset: (page - 1) * CollectionBuilder.pageSize)
+        return try CollectionBuilder.page(page, of: urls.following, total: total, items: ids.map(JSONValue.string))
+    }
 
     /// Posts with `pinned: true`, newest first, embedded.
     public func featured() throws -> Data {

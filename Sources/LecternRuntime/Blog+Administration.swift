@@ -81,7 +81,8 @@ extension Blog {
     public func block(_ entries: [(kind: Block.Kind, value: String, reason: String?)]) throws -> Set<String> {
         var changedPosts = Set<String>()
         for entry in entries { changedPosts.formUnion(try store.block(entry.kind, entry.value, reason: entry.reason)) }
-        try discussionsChanged([.blocks, .followers])
+        let unfollowed = try unfollowBlocked()
+        try discussionsChanged(unfollowed ? [.blocks, .followers, .deliveries] : [.blocks, .followers])
         return changedPosts
     }
 

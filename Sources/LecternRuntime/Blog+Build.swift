@@ -36,10 +36,12 @@ extension Blog {
         // updated while the rendered pages move into place, and committed once they are.
         var indexSearch: SiteBuilder.Options.AlongsidePublishing?
         if outputFolder == nil && !options.isPreview { indexSearch = { [self] posts, published in try updateSearchIndex(posts, beforeCommit: published) } }
-        var report = try builder.build(SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,
-                                                           outputFolder: outputFolder, discussions: shown,
-                                                           contentTree: inputs?.content, alongsidePublishing: indexSearch,
-                                                           cacheRead: cacheRead))
+        var buildOptions = SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,
+                                               outputFolder: outputFolder, discussions: shown,
+                                               contentTree: inputs?.content, alongsidePublishing: indexSearch,
+                                               cacheRead: cacheRead)
+        buildOptions.blogroll = try blogroll()
+        var report = try builder.build(buildOptions)
         trace.mark("build and search index")
         if let inputs {
             do {

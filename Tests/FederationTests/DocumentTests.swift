@@ -99,7 +99,7 @@ import Store
         try golden("outbox", try fixture.site.outbox(page: nil))
         try golden("outbox-page-1", try fixture.site.outbox(page: 1))
         try golden("featured", try fixture.site.featured())
-        try golden("following", try fixture.site.following())
+        try golden("following", try fixture.site.following(page: nil))
         try golden("followers", try fixture.site.followers(page: nil))
         try golden("replies", try #require(try fixture.site.replies(postPath: "/2025/first-post/", page: nil)))
         #expect(try fixture.site.replies(postPath: "/2025/nope/", page: nil) == nil)

@@ -135,6 +135,31 @@ class Story:
         self.follow = follow
         return f"Accept signed with {accept.key_id}, object {'embedded' if isinstance(accepted, dict) else 'by id'}"
 
+    async def blog_follows_step(self):
+        """`lectern follow @carol@peer` → a Follow bovine verifies; bovine's Accept (object by id) →
+        the follow is recorded as accepted and listed in the blog's `following` collection."""
+        since = time.monotonic()
+        output = await self.blog.run("follow", f"@carol@{self.peer.host}")
+        follow = await self.peer.wait_for(lambda r: True, 10, paths={self.peer.inbox("carol")}, type="Follow", since=since)
+        expect(follow is not None, f"no Follow reached carol's inbox within 10 s ({output.strip()})\n" + self.blog.log_tail(15))
+        expect(follow.verified, f"bovine did not verify the Follow's signature: {describe(follow)}")
+        expect(follow.signer == self.blog.actor, f"the Follow was signed by {follow.signer}")
+        expect(id_of(follow.activity.get("object")) == self.peer.actor_id("carol"), f"Follow.object is {follow.activity.get('object')!r}")
+        state = self.blog.scalar("SELECT state FROM following WHERE actor_id = ?", self.peer.actor_id("carol"))
+        expect(state == "pending", f"the follow is {state!r} before the Accept, expected 'pending'")
+        activities, _ = self.peer.factories("carol")
+        accept = activities.accept(follow.activity, id=self.peer.new_id("carol", "accepts")).build()
+        status = await self.send("carol", accept)
+        expect(status == 202, f"the blog answered {status} to carol's Accept (expected 202)")
+        expect(await self.blog.inbox_drained(), "the inbox queue did not drain within 5 s")
+        state = self.blog.scalar("SELECT state FROM following WHERE actor_id = ?", self.peer.actor_id("carol"))
+        expect(state == "accepted", f"the follow is {state!r} after bovine's Accept, expected 'accepted'")
+        status, collection, text = await self.peer.get("alice", self.actor["following"] + "?page=1")
+        expect(status == 200 and isinstance(collection, dict), f"signed GET of the following collection answered {status}: {text[:200]}")
+        items = as_list(collection.get("orderedItems"))
+        expect(items == [self.peer.actor_id("carol")], f"the following collection lists {items}")
+        return f"Follow verified by bovine ({follow.key_id}), Accept by id recorded, following lists carol"
+
     async def publish_step(self):
         """A new post + `lectern publish` → alice gets a verified Create(Article); its id answers a
         bovine-signed GET with itself (and an unsigned one with 401: authorized fetch)."""
@@ -467,6 +492,7 @@ class Story:
             ("WebFinger + signed GET of the actor", self.discover),
             ("forged signature → 401", self.forgery_step),
             ("Follow → signed Accept", self.follow_step),
+            ("lectern follow → Follow verified by bovine, its Accept recorded", self.blog_follows_step),
             ("publish → signed Create(Article), signed GET", self.publish_step),
             ("draft-cavage-only peer: one refused RFC 9421 knock, then remembered", self.knock_step),
             ("followers sync (FEP-8fcf): digest and partial collection", self.followers_sync_step),

@@ -10,6 +10,7 @@ import Testing
         "deliveries retry", "deliveries purge", "import", "highlight", "followers", "followers count", "followers remove",
         "comments", "comments show", "comments approve", "comments reject", "comments delete", "blocks", "blocks add",
         "blocks remove", "blocks import", "blocks export", "digest", "keys", "keys show", "keys rotate", "move", "migrate", "version",
+        "follow", "unfollow", "following", "bridge bluesky",
     ]
 
     @Test func everyCommandHasHelpWithAnExample() throws {

@@ -8,7 +8,7 @@
 /// ```
 public struct Activity<Object: ActivityObject>: Encodable, Sendable {
     public enum Kind: String, Encodable, Sendable { case accept = "Accept", reject = "Reject", create = "Create"
-        case update = "Update", delete = "Delete", move = "Move" }
+        case update = "Update", delete = "Delete", move = "Move", follow = "Follow", undo = "Undo" }
 
     public var context: JSONValue? = AS.objectContext
     public var id: String

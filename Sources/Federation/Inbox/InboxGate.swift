@@ -27,6 +27,8 @@ public struct InboxGate: Sendable {
     public let counter: InboxCounter?
     /// The hosts signed requests must be addressed to; nil accepts any.
     public let audience: SignatureAudience?
+    /// FEP-8fcf: what a verified delivery's `Collection-Synchronization` header is handed to.
+    public var followersSync: FollowersSynchronization?
     /// Types the blog never acts on: accepted (with no effect) even without an id, which some
     /// servers leave out (Mastodon's `Add` to a featured collection).
     static let ignoredTypes: Set<String> = ["Add", "Remove", "Block", "Flag", "Listen", "Read", "View", "Accept", "Reject"]
@@ -48,6 +50,8 @@ public struct InboxGate: Sendable {
         public var retryAfter: Int?
         /// A short code for the counts: `bad-signature`, `origin`, `duplicate`…
         public var code = "queued"
+        /// The verified signer of an activity that was queued.
+        public var signer: String?
 
         public init(status: Int, reason: String, queued: Bool, retryAfter: Int? = nil, code: String = "queued") {
             (self.status, self.reason, self.queued, self.retryAfter, self.code) = (status, reason, queued, retryAfter, code)
@@ -66,6 +70,10 @@ public struct InboxGate: Sendable {
     /// accepted without effect are counted by reason.
     public func receive(_ request: HTTPRequestParts, now: Date = Date()) async -> Outcome {
         let outcome = await decide(request, now: now)
+        if outcome.queued, let signer = outcome.signer, let sync = followersSync,
+           let header = request.field("collection-synchronization") {
+            sync.received(header: header, signer: signer)
+        }
         if !outcome.queued {
             counter?.record(InboxOutcome(outcome.status == 202 ? .ignored : .refused, outcome.code))
         }
@@ -130,6 +138,11 @@ public struct InboxGate: Sendable {
                 return .ignore(InboxOutcome.unsupportedType(type), "\(type.prefix(64)), which the blog does not act on")
             }
             if let violation = OriginRules.violation(activity, actor: actor) { return .refuse(401, "origin", violation) }
+            // Answers to the blog's follows and moves of followed accounts: only from an account
+            // the blog follows (anyone else's would be rows for nothing).
+            if InboxProcessor.followAnswerTypes.contains(type), try !store.isFollowing(actor) {
+                return .ignore("not-followed", "\(type) from \(actor), whom the blog does not follow")
+            }
             guard let json = String(validating: body, as: UTF8.self) else { return .refuse(400, "malformed", "the body is not UTF-8") }
             // Remembered past the last moment it could pass the date checks (in `Signature` or
             // `Authorization` alike): the window is always shorter than the memory.
@@ -142,8 +155,10 @@ public struct InboxGate: Sendable {
             if sender.hostTroubled, relayedBy == nil, let host = Origin(actor)?.host { try await store.hostIsBack(host, now: now) }
             switch result {
             case .queued:
-                return Outcome(status: 202, reason: "\(type) \(id) queued" + (relayedBy.map { ", relayed by \($0) with \(actor)'s proof" } ?? ""),
-                               queued: true)
+                var outcome = Outcome(status: 202, reason: "\(type) \(id) queued" + (relayedBy.map { ", relayed by \($0) with \(actor)'s proof" } ?? ""),
+                                      queued: true)
+                outcome.signer = actor
+                return outcome
             case .duplicate: return .ignore("duplicate", "duplicate \(id)")
             case .replayed: return .refuse(401, "replay", "replayed signature")
             }

@@ -9,6 +9,7 @@ extension InboxProcessor {
     func create(_ activity: APObject, actorID: String, now: Date) async throws -> Effects {
         guard let note = try await embeddedOrFetched(activity, actorID: actorID) else { return .ignored("unknown-object") }
         guard note.attributedTo.isEmpty || note.attributedTo.contains(actorID) else { return .ignored("not-author") }
+        if let effects = try bridgeMessage(note, authorID: actorID, now: now) { return effects }
         return try await reply(note, authorID: actorID, activity: activity, now: now)
     }
 

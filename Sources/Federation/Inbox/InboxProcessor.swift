@@ -53,7 +53,8 @@ public struct InboxProcessor: Sendable {
     }
 
     /// The activity types `apply` acts on: the inbox stores no other (they are accepted and dropped).
-    public static let actedOnTypes: Set<String> = ["Follow", "Undo", "Create", "Update", "Delete", "Like", "Announce", "QuoteRequest"]
+    public static let actedOnTypes = Set(["Follow", "Undo", "Create", "Update", "Delete", "Like", "Announce", "QuoteRequest"])
+        .union(followAnswerTypes)
 
     /// Applies one activity signed by `actorID`.
     public func apply(_ activity: APObject, signedBy actorID: String, now: Date = Date()) async throws -> Effects {
@@ -71,6 +72,9 @@ public struct InboxProcessor: Sendable {
         case .like: return try react(.like, activity, actorID: actorID, now: now)
         case .announce: return try await announce(activity, actorID: actorID, raw: raw, now: now)
         case .quoteRequest: return try quoteRequest(activity, actorID: actorID, now: now)
+        case .accept: return try answer(activity, actorID: actorID, accepted: true, now: now)
+        case .reject: return try answer(activity, actorID: actorID, accepted: false, now: now)
+        case .move: return try await move(activity, actorID: actorID, now: now)
         default: return .ignored(InboxOutcome.unsupportedType(activity.types.first))
         }
     }

@@ -28,8 +28,10 @@ public final class BlogServices: Sendable {
 
     /// The gate of the inbox routes, as the settings and keys are now.
     public var gate: InboxGate {
-        InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys, audience: blog.activityPub.audience,
-                  counter: blog.inboxCounter)
+        var gate = InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys, audience: blog.activityPub.audience,
+                             counter: blog.inboxCounter)
+        gate.followersSync = blog.followersSynchronization()
+        return gate
     }
 
     /// Called by the inbox route for each activity it queued.

@@ -53,7 +53,7 @@ enum ActivityPubRoutes {
             if let domain = request.uri.queryParameters["domain"] { return try await partialFollowers(domain: String(domain), request) }
             return try await signed.check(request) ?? json(try current().followers(page: try page(request)))
         }
-        router.get("/actor/following") { request, _ -> Response in try await signed.check(request) ?? json(try current().following()) }
+        router.get("/actor/following") { request, _ -> Response in try await signed.check(request) ?? json(try current().following(page: try page(request))) }
         router.get("/actor/featured") { request, _ -> Response in try await signed.check(request) ?? json(try current().featured()) }
         postCollection("replies") { site, path, request in try site.replies(postPath: path, page: try page(request)) }
         postCollection("context") { site, path, request in try site.threadContext(postPath: path, page: try page(request)) }

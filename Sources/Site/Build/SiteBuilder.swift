@@ -26,6 +26,8 @@ public struct SiteBuilder: Sendable {
         public typealias AlongsidePublishing = @Sendable (_ posts: [Post], _ published: () throws -> Void) throws -> Void
         /// The parse cache as `readingCache` started reading it; read here when nil.
         public var cacheRead: CacheRead?
+        /// The accounts the blog follows, for the blogroll page (built only when it is on).
+        public var blogroll: [BlogrollEntry] = []
 
         public init(includeDrafts: Bool = false, includeFuture: Bool = false, outputFolder: URL? = nil,
                     discussions: [String: Discussion] = [:], contentTree: ContentTree? = nil,
@@ -83,8 +85,9 @@ public struct SiteBuilder: Sendable {
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = config.timeZone
-        let plan = SitePlan(model: model, theme: theme, configText: configText, includeDrafts: options.includeDrafts,
+        var plan = SitePlan(model: model, theme: theme, configText: configText, includeDrafts: options.includeDrafts,
                             year: calendar.component(.year, from: Date()))
+        plan.blogroll = options.blogroll
         let files = try plan.files()
         trace.mark("plan")
         var alongsideError: (any Error)?  // set on the other thread, read after `write` joined it

@@ -11,6 +11,8 @@ struct SitePlan {
     let model: SiteModel
     let renderer: PageRenderer
     let global: ContentHash
+    /// The accounts the blog follows, for the blogroll page (`following:` in `lectern.yml`).
+    var blogroll: [BlogrollEntry] = []
     init(model: SiteModel, theme: Theme, configText: String, includeDrafts: Bool, year: Int) {
         self.model = model
         self.renderer = PageRenderer(model: model, theme: theme, year: year)
@@ -51,6 +53,7 @@ struct SitePlan {
         }
         files += feedFiles(FeedScope(title: model.config.title, htmlPath: "/", indices: model.homeIndices))
         files += singleFiles()
+        files += blogrollFiles()
         files += assetFiles()
         files += staticFiles()
         return files

@@ -95,13 +95,15 @@ final class SiteModel: Sendable {
     func categoryPath(_ name: String) -> String { "/categories/\(Slug.make(name))/" }
     func tagPath(_ name: String) -> String { "/tags/\(Slug.make(name))/" }
 
-    /// The navigation: pages with `menu:` and sections with `menu:` in `lectern.yml`, lower first.
+    /// The navigation: pages with `menu:`, sections and the blogroll with `menu:` in `lectern.yml`, lower first.
     var menu: [(title: String, path: String, order: Int)] {
         let pages = pages.compactMap { page in page.menuOrder.map { (page.title, page.path, $0) } }
         let sections = zip(sectionFolders, sections).compactMap { folder, term in
             config.section(folder).menuOrder.map { (term.name, term.path, $0) }
         }
-        return (pages + sections).sorted { ($0.2, $0.0) < ($1.2, $1.0) }
+        let following = config.following
+        let blogroll = following.page ? following.menuOrder.map { [(following.title, following.path, $0)] } ?? [] : []
+        return (pages + sections + blogroll).sorted { ($0.2, $0.0) < ($1.2, $1.0) }
     }
 
     /// The next newer and older posts in the post's stream (its section, or `posts/`).

@@ -22,6 +22,7 @@ public struct Theme: Sendable {
         "list.mustache": PackageResources.list_mustache,
         "archive.mustache": PackageResources.archive_mustache,
         "tags.mustache": PackageResources.tags_mustache,
+        "following.mustache": PackageResources.following_mustache,
         "search.mustache": PackageResources.search_mustache,
         "page.mustache": PackageResources.page_mustache,
         "not-found.mustache": PackageResources.not_found_mustache,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Federation
 import Foundation
 import LecternRuntime
 import Site
@@ -39,6 +40,8 @@ struct StatusCommand: AsyncParsableCommand {
         var lastBuild: Date?
         var lastDigest: Date?
         var server: Server
+        /// The Bluesky bridge (`lectern bridge bluesky`): its bot, the follow's state, the handle.
+        var bluesky: BlueskyBridge.Status
     }
 
     func run() async throws {
@@ -74,7 +77,7 @@ struct StatusCommand: AsyncParsableCommand {
                               failingHosts: stats.hosts.filter { $0.failingSince != nil || $0.paused }
                                   .map { .init(host: $0.host, failingSince: $0.failingSince, paused: $0.paused) }),
             inbox: inbox, lastBuild: built, lastDigest: try blog.lastDigestSentAt(),
-            server: .init(running: presence != nil, address: presence?["address"]))
+            server: .init(running: presence != nil, address: presence?["address"]), bluesky: try blog.blueskyBridge())
     }
 
     static func text(_ status: Status, now: Date) -> String {
@@ -100,6 +103,8 @@ struct StatusCommand: AsyncParsableCommand {
             "last build  \(ago(status.lastBuild))",
             "last digest \(ago(status.lastDigest))",
             "server      " + (status.server.running ? "running on \(status.server.address ?? "?")" : "not running"),
+            "bluesky     " + (status.bluesky.bot == nil ? "not bridged"
+                : status.bluesky.handle.map { "@" + $0 } ?? "bridge \(status.bluesky.follow ?? "pending"), no handle yet"),
         ]
         return lines.joined(separator: "\n")
     }

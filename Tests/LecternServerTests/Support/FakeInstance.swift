@@ -97,17 +97,9 @@ final class FakeInstance: Sendable {
         router.get("/users/:name") { _, context -> Response in
             let name = context.parameters.get("name") ?? ""
             guard let pem = pems[name] else { return Response(status: .notFound) }
-            let id = "\(base.value)/users/\(name)"
-            var actor: [String: Any] = [
-                "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
-                "id": id, "type": "Person", "preferredUsername": name, "name": name.capitalized,
-                "url": "\(base.value)/@\(name)", "inbox": "\(id)/inbox", "endpoints": ["sharedInbox": "\(base.value)/inbox"],
-                "icon": ["type": "Image", "url": "\(base.value)/avatars/\(name).png"],
-            ]
-            actor["publicKey"] = name == "bob"
-                ? [["id": "\(base.value)/keys/bob", "owner": id, "publicKeyPem": pem]]
-                : ["id": "\(id)#main-key", "owner": id, "publicKeyPem": pem] as [String: Any]
+            var actor = Self.actorDocument(name, base: base.value, pem: pem)
             if let multikey = multikeys[name] {
+                let id = "\(base.value)/users/\(name)"
                 actor["assertionMethod"] = [["id": "\(id)#ed25519-key", "type": "Multikey", "controller": id, "publicKeyMultibase": multikey]]
             }
             return Self.json(actor)
@@ -118,7 +110,7 @@ final class FakeInstance: Sendable {
         }
         router.get("/.well-known/webfinger") { request, _ -> Response in
             let resource = request.uri.queryParameters["resource"].map(String.init) ?? ""
-            guard let name = Self.names.first(where: { resource == "acct:\($0)@\(base.value.dropFirst("http://".count))" }) else {
+            guard let name = pems.keys.first(where: { resource == "acct:\($0)@\(base.value.dropFirst("http://".count))" }) else {
                 return Response(status: .notFound)
             }
             return Self.json(["subject": resource, "links": [["rel": "self", "type": "application/activity+json",
@@ -178,6 +170,29 @@ final class FakeInstance: Sendable {
     }
 
     func stop() { application.value?.stop() }
+
+    /// The actor document of `name` as served (alice publishes her key inline, bob a key document).
+    static func actorDocument(_ name: String, base: String, pem: String) -> [String: Any] {
+        let id = "\(base)/users/\(name)"
+        var actor: [String: Any] = [
+            "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
+            "id": id, "type": "Person", "preferredUsername": name, "name": name.capitalized,
+            "url": "\(base)/@\(name)", "inbox": "\(id)/inbox", "endpoints": ["sharedInbox": "\(base)/inbox"],
+            "icon": ["type": "Image", "url": "\(base)/avatars/\(name).png"],
+        ]
+        actor["publicKey"] = name == "bob"
+            ? [["id": "\(base)/keys/bob", "owner": id, "publicKeyPem": pem]]
+            : ["id": "\(id)#main-key", "owner": id, "publicKeyPem": pem] as [String: Any]
+        return actor
+    }
+
+    /// Serves `name`'s actor document with `fields` changed (a profile URL elsewhere, an
+    /// `alsoKnownAs`, a `followers` collection…).
+    func serveActor(_ name: String, _ fields: [String: Any]) throws {
+        var actor = Self.actorDocument(name, base: base.value, pem: try keys[name]!.publicKey.pemSPKI())
+        actor.merge(fields) { _, new in new }
+        serve("/users/\(name)", actor)
+    }
 
     static func json(_ object: [String: Any]) -> Response {
         let data = try! JSONSerialization.data(withJSONObject: object)

@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+
+/// An account the blog follows (`lectern follow`), with what the CLI and the blogroll show of it.
+public struct FollowedAccount: Sendable, Equatable {
+    public enum State: String, Sendable { case pending, accepted, rejected }
+
+    public var actor: RemoteActor
+    public var followActivityID: String
+    public var state: State
+    public var since: Date
+    /// When the Accept or Reject came.
+    public var answeredAt: Date?
+}
+
+extension Store {
+    /// Records a Follow the blog is sending (the actor must be saved first): pending, with this
+    /// activity id, whatever was recorded before (a follow sent again after a Reject).
+    public func recordFollow(actorID: String, followActivityID: String, now: Date = Date()) throws {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO following (actor_id, follow_activity_id, state, created_at) VALUES (?, ?, 'pending', ?)
+                ON CONFLICT(actor_id) DO UPDATE SET follow_activity_id = excluded.follow_activity_id, state = 'pending',
+                    created_at = excluded.created_at, answered_at = NULL
+                """, arguments: [actorID, followActivityID, now.timeIntervalSince1970])
+        }
+    }
+
+    /// Applies the followed account's answer to the Follow `followActivityID`: only that follow's
+    /// own answer counts (the row is found by both the actor and the id the blog sent). Pending
+    /// becomes accepted or rejected, and an accepted follow may still be rejected (the account
+    /// removed the blog); a rejected one is never accepted again by a late Accept. Returns
+    /// whether anything changed.
+    public func answerFollow(actorID: String, followActivityID: String, accepted: Bool, now: Date = Date()) throws -> Bool {
+        try write { db in
+            let from = accepted ? "('pending')" : "('pending', 'accepted')"
+            try db.execute(sql: """
+                UPDATE following SET state = ?, answered_at = ?
+                WHERE actor_id = ? AND follow_activity_id = ? AND state IN \(from)
+                """, arguments: [accepted ? "accepted" : "rejected", now.timeIntervalSince1970, actorID, followActivityID])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Forgets a follow; returns the id of the Follow it had (for the Undo), nil when there was none.
+    @discardableResult
+    public func removeFollow(actorID: String) throws -> String? {
+        try write { db in
+            let id = try String.fetchOne(db, sql: "SELECT follow_activity_id FROM following WHERE actor_id = ?", arguments: [actorID])
+            try db.execute(sql: "DELETE FROM following WHERE actor_id = ?", arguments: [actorID])
+            return id
+        }
+    }
+
+    /// Every account the blog follows or asked to follow, oldest first (`state`: only those).
+    public func followedAccounts(state: FollowedAccount.State? = nil) throws -> [FollowedAccount] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT f.*, a.* FROM following f JOIN remote_actors a ON a.id = f.actor_id
+                WHERE ? IS NULL OR f.state = ? ORDER BY f.created_at, f.actor_id
+                """, arguments: [state?.rawValue, state?.rawValue]).map(Self.followedAccount)
+        }
+    }
+
+    public func followedAccount(actorID: String) throws -> FollowedAccount? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT f.*, a.* FROM following f JOIN remote_actors a ON a.id = f.actor_id WHERE f.actor_id = ?",
+                             arguments: [actorID]).map(Self.followedAccount)
+        }
+    }
+
+    /// Whether the blog follows (or asked to follow) this actor: the inbox acts on an `Accept`,
+    /// `Reject` or `Move` only from them.
+    public func isFollowing(_ actorID: String) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM following WHERE actor_id = ?"), arguments: [actorID]) ?? false
+        }
+    }
+
+    /// Accepted follows, for the actor's `following` collection: how many, and one page of ids.
+    public func acceptedFollowCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM following WHERE state = 'accepted'") ?? 0 }
+    }
+
+    public func acceptedFollowIDs(limit: Int, offset: Int) throws -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: """
+                SELECT actor_id FROM following WHERE state = 'accepted' ORDER BY created_at, actor_id LIMIT ? OFFSET ?
+                """, arguments: [limit, offset])
+        }
+    }
+
+    /// FEP-8fcf: claims the hour's reconciliation of a server's (`host:port`) followers collection; false when
+    /// one ran less than `interval` ago.
+    public func claimFollowersSync(host: String, interval: TimeInterval = 3600, now: Date = Date()) async throws -> Bool {
+        let host = host.lowercased()
+        return try await writeAsync { db in
+            try db.execute(sql: """
+                INSERT INTO followers_sync (host, reconciled_at) VALUES (?, ?)
+                ON CONFLICT(host) DO UPDATE SET reconciled_at = excluded.reconciled_at
+                WHERE followers_sync.reconciled_at <= ?
+                """, arguments: [host, now.timeIntervalSince1970, now.timeIntervalSince1970 - interval])
+            return db.changesCount > 0
+        }
+    }
+
+    private static func followedAccount(_ row: Row) -> FollowedAccount {
+        FollowedAccount(actor: RemoteActor(id: row["id"], handle: row["handle"], name: row["name"], url: row["url"], icon: row["icon"],
+                                           inbox: row["inbox"], sharedInbox: row["shared_inbox"]),
+                        followActivityID: row["follow_activity_id"],
+                        state: FollowedAccount.State(rawValue: row["state"]) ?? .pending,
+                        since: Date(timeIntervalSince1970: row["created_at"]),
+                        answeredAt: (row["answered_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+    }
+}

@@ -1,0 +1,18 @@
+-- Accounts the blog follows (`lectern follow`). A follow is pending until the remote's Accept,
+-- rejected after its Reject; `follow_activity_id` is the id of the Follow the blog sent last,
+-- which an Accept or Reject must name. Gone with the actor's row (a deleted account).
+CREATE TABLE following (
+    actor_id           TEXT PRIMARY KEY REFERENCES remote_actors(id) ON DELETE CASCADE,
+    follow_activity_id TEXT NOT NULL UNIQUE,
+    state              TEXT NOT NULL CHECK (state IN ('pending', 'accepted', 'rejected')),
+    created_at         REAL NOT NULL,
+    answered_at        REAL
+);
+CREATE INDEX following_state ON following(state, created_at);
+
+-- FEP-8fcf on the receiving side: when each remote host's followers collection was last
+-- reconciled (at most once an hour per host).
+CREATE TABLE followers_sync (
+    host              TEXT PRIMARY KEY,       -- host:port of the remote server
+    reconciled_at     REAL NOT NULL
+);
