@@ -56,7 +56,8 @@ let package = Package(
                 resources: [.embedInCode("0001_initial.sql"), .embedInCode("0002_inbox_outbox.sql"),
                             .embedInCode("0003_trust_identity.sql"), .embedInCode("0004_silence.sql"),
                             .embedInCode("0005_digest_numbers.sql"), .embedInCode("0006_search.sql"),
-                            .embedInCode("0007_search_state.sql"), .embedInCode("0008_tombstones_and_limits.sql")]),
+                            .embedInCode("0007_search_state.sql"), .embedInCode("0008_tombstones_and_limits.sql"),
+                            .embedInCode("0011_webmention.sql")]),
         // sqlite3_db_config, which is variadic (Swift cannot call it), and a WAL hook in C.
         .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
@@ -79,7 +80,7 @@ let package = Package(
         ),
         // The outbox worker: the store's delivery queue over libcurl's multi interface.
         .target(name: "Delivery",
-                dependencies: ["HTTPClient", "HTTPSignatures", "LecternCrypto", "Parallel", "Store",
+                dependencies: ["HTMLMarkup", "HTTPClient", "HTTPSignatures", "LecternCrypto", "Parallel", "Store",
                                .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
                 swiftSettings: swiftSettings),
         // One way to open a blog, for the server and every command; its background work as services.

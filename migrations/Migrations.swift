@@ -13,5 +13,6 @@ public enum Migrations {
         ("0006_search.sql", String(decoding: PackageResources._006_search_sql, as: UTF8.self)),
         ("0007_search_state.sql", String(decoding: PackageResources._007_search_state_sql, as: UTF8.self)),
         ("0008_tombstones_and_limits.sql", String(decoding: PackageResources._008_tombstones_and_limits_sql, as: UTF8.self)),
+        ("0011_webmention.sql", String(decoding: PackageResources._011_webmention_sql, as: UTF8.self)),
     ]
 }

@@ -31,6 +31,7 @@ public struct SiteConfig: Sendable, Equatable {
     public var comments = CommentSettings()
     public var digest = DigestSettings()
     public var delivery = DeliverySettings()
+    public var webmention = WebmentionSettings()
     /// Content folders besides `posts/` and `pages/`, by folder name (see `SectionSettings`).
     public var sections: [String: SectionSettings] = [:]
 
@@ -95,7 +96,7 @@ extension SiteConfig {
         try fields.rejectUnknown(allowed: ["title", "description", "author", "baseURL", "username", "owner",
                                            "fediverseCreator", "language", "timezone", "postsPerPage",
                                            "feedSize", "server", "federation", "profile", "comments", "digest",
-                                           "delivery", "sections"])
+                                           "delivery", "sections", "webmention"])
         config.title = try fields.string("title") ?? config.title
         config.description = try fields.string("description") ?? ""
         config.author = try fields.string("author") ?? ""
@@ -125,6 +126,7 @@ extension SiteConfig {
         config.digest = try fields.digestSettings()
         config.delivery = try fields.deliverySettings()
         config.sections = try fields.sectionSettings()
+        config.webmention = try fields.webmentionSettings()
         if let server = try fields.nested("server") {
             try server.rejectUnknown(allowed: ["host", "port"])
             config.server.host = try server.string("host") ?? config.server.host
