@@ -290,6 +290,7 @@ public enum Microformats {
 
         func resolve(_ url: String) -> String {
             let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
+            if url.isEmpty, let base { return base.absoluteString }  // "" is the page itself
             guard let base, let resolved = URL(string: url, relativeTo: base) else { return url }
             return resolved.absoluteString
         }
