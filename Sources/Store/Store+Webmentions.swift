@@ -132,10 +132,11 @@ extension Store {
     public func saveWebmentionAuthor(_ author: RemoteActor, now: Date = Date()) async throws {
         try await writeAsync { db in
             try db.execute(sql: """
-                INSERT INTO remote_actors (id, handle, name, url, icon, inbox, shared_inbox, fetched_at) VALUES (?, NULL, ?, ?, ?, '', NULL, ?)
-                ON CONFLICT(id) DO UPDATE SET name = excluded.name, url = excluded.url, icon = excluded.icon, fetched_at = excluded.fetched_at
+                INSERT INTO remote_actors (id, handle, name, url, icon, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, ?, ?, '', NULL, ?)
+                ON CONFLICT(id) DO UPDATE SET handle = excluded.handle, name = excluded.name, url = excluded.url, icon = excluded.icon,
+                    fetched_at = excluded.fetched_at
                 WHERE remote_actors.inbox = ''
-                """, arguments: [author.id, author.name, author.url, author.icon, now.timeIntervalSince1970])
+                """, arguments: [author.id, author.handle, author.name, author.url, author.icon, now.timeIntervalSince1970])
         }
     }
 

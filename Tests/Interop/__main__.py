@@ -24,6 +24,7 @@ from blog import Blog, Failure  # noqa: E402
 from fixtures import FixtureRun, actor_names  # noqa: E402
 from peer import Peer  # noqa: E402
 from scenario import Story  # noqa: E402
+from webmention import WebmentionStory  # noqa: E402
 
 FIXTURES = HERE.parent / "Fixtures" / "activities"
 
@@ -54,6 +55,7 @@ async def main(args) -> int:
         log(f"interop: FAIL: {failure}")
         return 1
     peer = Peer(names)
+    webmention = None
     passed, failed, skipped = [], [], []
     fixtures_result = None
     try:
@@ -64,8 +66,10 @@ async def main(args) -> int:
         log(f"  blog (lectern serve): {blog.base}, site {blog.root}, up after {time.monotonic() - started:.1f} s")
 
         story = Story(peer, blog, log)
+        webmention = WebmentionStory(blog, log)
+        await webmention.start()
         stopped = False
-        for title, step in story.steps():
+        for title, step in story.steps() + webmention.steps():
             if stopped:
                 skipped.append(title)
                 log(f"  - {title}: skipped")
@@ -154,6 +158,8 @@ async def main(args) -> int:
         tail = blog.log_tail(30) if failed else ""
         await blog.stop()
         await peer.stop()
+        if webmention:
+            await webmention.stop()
         if tail:
             log("  lectern serve's last log lines:\n" + tail)
         if args.keep:

@@ -134,8 +134,11 @@ public struct WebmentionVerifier: Sendable {
         var base = source
         if let url = author.url, URLComponents(string: url)?.host?.lowercased() == sourceHost { base = url }
         if let cut = base.firstIndex(of: "#") { base = String(base[..<cut]) }
-        return RemoteActor(id: base + "#webmention-author", name: DisplayText.name(author.name, limit: 100), url: author.url, icon: author.photo,
-                           inbox: "")
+        // Shown where a fediverse author's @handle is: the source's host.
+        let parts = URLComponents(string: source)
+        let host = (parts?.host ?? "") + (parts?.port.map { ":\($0)" } ?? "")
+        return RemoteActor(id: base + "#webmention-author", handle: host, name: DisplayText.name(author.name, limit: 100), url: author.url,
+                           icon: author.photo, inbox: "")
     }
 
     /// The source's entry as the note a fediverse reply would be: public, replying to the target.
