@@ -8,13 +8,13 @@ import Testing
 /// /webmention` is the way in, the page and the store are what a reader and the owner see.
 /// Hostile requests each assert their status and that nothing was stored.
 @Suite(.serialized) struct WebmentionTests {
-    func withSite<T>(privateAddresses: Bool = true, background: Bool = true,
+    func withSite<T>(privateAddresses: Bool = true, background: Bool = true, extraConfig: String = "",
                      _ body: (FakeWebSite, BlogFixture) async throws -> T) async throws -> T {
         let site = FakeWebSite()
         try await site.start()
         defer { site.stop() }
         let remote = try FakeInstance()
-        let blog = try await BlogFixture(remote: remote, privateAddresses: privateAddresses, background: background)
+        let blog = try await BlogFixture(remote: remote, extraConfig: extraConfig, privateAddresses: privateAddresses, background: background)
         defer { blog.stop() }
         return try await body(site, blog)
     }
@@ -93,6 +93,11 @@ import Testing
             #expect(try await eventually { try blog.store.reactionCounts(postPath: blog.post).likes == 1 })
             #expect(try blog.store.comment(id: site.url("/likes/1")) == nil)
 
+            // The like's page no longer links: sent again, the like goes.
+            site.serve("/likes/1", html: "<div class=\"h-entry\"><p class=\"e-content\">changed my mind</p></div>")
+            #expect(try await send(blog, source: site.url("/likes/1"), target: blog.postID).status == 202)
+            #expect(try await eventually { try blog.store.reactionCounts(postPath: blog.post).likes == 0 })
+
             site.serve("/plain", html: "<p>See <a href=\"\(blog.postID)\">this</a>.</p>")
             #expect(try await send(blog, source: site.url("/plain"), target: blog.postID).status == 202)
             #expect(try await eventually { try blog.store.comment(id: site.url("/plain")) != nil })
@@ -129,6 +134,27 @@ import Testing
                 #expect(!answer.text.isEmpty)
             }
             #expect(try tables(blog.store) == [0, 0, 0, 0])
+        }
+    }
+
+    /// The fediverse's rules hold: a blocked domain is refused at once (or dropped when blocked
+    /// while it waited), keyword filters drop, moderation holds.
+    @Test func blocksFiltersAndModerationApply() async throws {
+        try await withSite(extraConfig: "comments:\n  moderation: closed\n  drop: [casino]\n") { (site, blog) async throws in
+            let port = site.host.split(separator: ":").last!
+            _ = try blog.store.block(.domain, "localhost")
+            let blocked = try await send(blog, source: "http://localhost:\(port)/ok", target: blog.postID)
+            #expect(blocked.status == 403, "\(blocked.text)")
+
+            site.serve("/spam", html: reply(to: blog.postID, text: "Visit my casino"))
+            site.serve("/held", html: reply(to: blog.postID, text: "A fine post"))
+            #expect(try await send(blog, source: site.url("/spam"), target: blog.postID).status == 202)
+            #expect(try await send(blog, source: site.url("/held"), target: blog.postID).status == 202)
+            #expect(try await eventually { try blog.store.comment(id: site.url("/held")) != nil })
+            #expect(try blog.store.comment(id: site.url("/held"))?.state == .pending, "closed moderation holds it")
+            #expect(try await !blog.get(blog.post).body.contains("A fine post"))
+            #expect(try blog.store.comment(id: site.url("/spam")) == nil, "dropped by the keyword filter")
+            #expect(try tables(blog.store) == [0, 1, 1, 0])
         }
     }
 
