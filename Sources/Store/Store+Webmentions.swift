@@ -28,6 +28,9 @@ extension Store {
     /// Bounds of the received queue: per source host, and in all.
     public static let webmentionsQueuedPerHost = 20
     public static let webmentionsQueuedInAll = 1_000
+    /// Webmentions from one source host verified and kept in the last hour: past this, its new
+    /// ones wait (429) until the hour has passed, so one domain cannot fill a post's comments.
+    public static let webmentionsKeptPerHostPerHour = 60
 
     public enum WebmentionQueueResult: Sendable, Equatable {
         case queued
@@ -50,6 +53,11 @@ extension Store {
             if db.changesCount > 0 { return .queued }
             let host = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM webmention_queue WHERE source_host = ?", arguments: [sourceHost]) ?? 0
             if host >= Self.webmentionsQueuedPerHost { return .hostFull }
+            let recent = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM webmentions WHERE verified_at > ? AND (source LIKE ? OR source LIKE ? OR source LIKE ? OR source LIKE ?)
+                """, arguments: [seconds - 3600, "https://\(sourceHost)/%", "https://\(sourceHost):%", "http://\(sourceHost)/%",
+                                 "http://\(sourceHost):%"]) ?? 0
+            if recent >= Self.webmentionsKeptPerHostPerHour { return .hostFull }
             let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM webmention_queue") ?? 0
             if all >= Self.webmentionsQueuedInAll { return .queueFull }
             try db.execute(sql: """

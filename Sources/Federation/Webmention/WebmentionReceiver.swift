@@ -70,7 +70,8 @@ public struct WebmentionReceiver: Sendable {
             switch try await store.enqueueWebmention(source: source, target: target, postPath: path, sourceHost: sourceHost, now: now) {
             case .queued: return Outcome(status: 202, message: "accepted: the source will be checked shortly")
             case .hostFull:
-                return Outcome(status: 429, message: "too many webmentions from \(sourceHost) waiting; try again later", retryAfter: 600)
+                return Outcome(status: 429, message: "too many webmentions from \(sourceHost) waiting or just accepted; try again later",
+                               retryAfter: 600)
             case .queueFull: return Outcome(status: 503, message: "too many webmentions waiting; try again later", retryAfter: 600)
             }
         } catch {
