@@ -4,9 +4,10 @@ import Testing
 
 /// Our microformats2 parser (`Microformats`, written for Webmention: no Swift mf2 library exists
 /// in the package mirror) against mf2py, the reference Python parser, on the microformats test
-/// suite's h-entry and h-card cases (`Microformats/`). What is compared is what Webmention
-/// reads: item types, property names, values as text (whitespace runs collapsed), `e-` values'
-/// text, `u-photo`'s alt, nested items and children.
+/// suite's h-entry and h-card cases, some of mf2py's own test pages and pages Lectern built
+/// (`Microformats/`). What is compared is what Webmention reads: item types, property names,
+/// values as text (whitespace runs collapsed), `e-` values' text, `u-photo`'s alt, nested items
+/// and children.
 @Suite struct MicroformatsDifferentialTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Microformats")
 
