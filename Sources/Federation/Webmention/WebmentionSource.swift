@@ -61,8 +61,14 @@ struct WebmentionSource: Equatable {
 
     static func links(_ root: HTMLNode, base: String, to target: String) -> Bool {
         let wanted = normalized(target)
-        let baseURL = URL(string: base)
-        for node in root.descendants() {
+        var baseURL = URL(string: base)
+        let nodes = root.descendants()
+        // As a browser resolves them: against the page's `<base href>` when it has one.
+        if let href = nodes.first(where: { $0.name == "base" && $0.attribute("href") != nil })?.attribute("href"),
+           let resolved = URL(string: href.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: baseURL) {
+            baseURL = resolved.absoluteURL
+        }
+        for node in nodes {
             guard let name = node.name, let attribute = linkAttributes[name], let value = node.attribute(attribute) else { continue }
             let resolved = URL(string: value.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: baseURL)?.absoluteString ?? value
             if normalized(resolved) == wanted { return true }
