@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import Logging
+import Parallel
 import Store
 
 /// Sends the queue's webmention jobs (`deliveries.kind = 'webmention'`): for each, the target
@@ -120,8 +121,15 @@ public struct WebmentionSender: Sendable {
                     continue
                 }
                 guard (200..<300).contains(page.status) else { return .success((page, nil)) }
-                return .success((page, WebmentionDiscovery.endpoint(finalURL: current, headers: page.headers, body: page.body,
-                                                                    contentType: page.header("content-type"))))
+                // The page (up to 1 MiB) is read on a thread of its own, not on the pool that serves requests.
+                let url = current
+                let endpoint = await withCheckedContinuation { continuation in
+                    NamedThread.start("lectern-wm-find") {
+                        continuation.resume(returning: WebmentionDiscovery.endpoint(finalURL: url, headers: page.headers, body: page.body,
+                                                                                    contentType: page.header("content-type")))
+                    }
+                }
+                return .success((page, endpoint))
             }
             return .failure(.transport("more than \(Self.maximumRedirects) redirects"))
         } catch let error as HTTPClientError {

@@ -11,9 +11,9 @@ import Site
 /// - A page without an h-entry is a comment that says only "mentioned at <source>".
 /// - The author: the entry's `author` (an h-card, or a name or URL), else the page's
 ///   representative h-card, else the source's host.
-struct WebmentionSource: Equatable {
-    enum Kind: Equatable { case reply, mention, like, repost }
-    struct Author: Equatable {
+struct WebmentionSource: Equatable, Sendable {
+    enum Kind: Equatable, Sendable { case reply, mention, like, repost }
+    struct Author: Equatable, Sendable {
         var name: String
         var url: String?
         var photo: String?

@@ -2,6 +2,7 @@ import ActivityStreams
 import Foundation
 import HTMLMarkup
 import HTTPClient
+import Parallel
 import Site
 import Store
 
@@ -46,8 +47,14 @@ public struct WebmentionVerifier: Sendable {
         }
         let type = response.header("content-type")?.lowercased() ?? "text/html"
         guard type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") else { return try await removed(mention, "not-html") }
-        let html = String(decoding: response.body, as: UTF8.self)
-        guard let read = WebmentionSource.read(html: html, source: mention.source, target: mention.target) else {
+        // Up to 1 MiB of HTML is parsed on a thread of its own, not on the pool that serves requests.
+        let body = response.body, source = mention.source, target = mention.target
+        let read = await withCheckedContinuation { continuation in
+            NamedThread.start("lectern-mf2") {
+                continuation.resume(returning: WebmentionSource.read(html: String(decoding: body, as: UTF8.self), source: source, target: target))
+            }
+        }
+        guard let read else {
             return try await removed(mention, "no-link")
         }
         return try await apply(read, mention, now: now)
