@@ -131,7 +131,7 @@ public struct WebmentionSender: Sendable {
                 }
                 return .success((page, endpoint))
             }
-            return .failure(.transport("more than \(Self.maximumRedirects) redirects"))
+            return .failure(.badURL("\(target): more than \(Self.maximumRedirects) redirects"))  // final, not retried
         } catch let error as HTTPClientError {
             return .failure(error)
         } catch {

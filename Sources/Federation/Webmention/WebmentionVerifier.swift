@@ -32,7 +32,8 @@ public struct WebmentionVerifier: Sendable {
         if try store.isBlocked(actorID: mention.source) { return try await removed(mention, "blocked") }
         let response: IncomingResponse
         do {
-            response = try await fetch(mention.source)
+            guard let fetched = try await fetch(mention.source) else { return .ignored("too-many-redirects") }
+            response = fetched
         } catch let error as HTTPClientError {
             switch error {
             case .timedOut, .busy, .unavailable, .transport: throw error  // may work later
@@ -61,8 +62,8 @@ public struct WebmentionVerifier: Sendable {
     }
 
     /// The source, following at most `maximumRedirects` redirects (each a new request, so each
-    /// hop's address and scheme are judged again).
-    func fetch(_ url: String) async throws -> IncomingResponse {
+    /// hop's address and scheme are judged again); nil past them.
+    func fetch(_ url: String) async throws -> IncomingResponse? {
         var current = url
         for _ in 0...Self.maximumRedirects {
             let response = try await client.perform(OutgoingRequest(url: current, headers: [("Accept", "text/html, application/xhtml+xml")]))
@@ -72,7 +73,7 @@ public struct WebmentionVerifier: Sendable {
             }
             current = parsed
         }
-        throw HTTPClientError.transport("more than \(Self.maximumRedirects) redirects")
+        return nil
     }
 
     /// Undoes what an earlier webmention from this source became, if anything.
