@@ -105,6 +105,22 @@ import Testing
         }
     }
 
+    /// A source behind redirects is read at the end of at most three (each hop judged again).
+    @Test func redirectsAreFollowedUpToThree() async throws {
+        try await withSite { (site, blog) async throws in
+            func redirect(_ from: String, to: String) { site.serve(from, FakeWebSite.Page(status: 302, headers: [("Location", to)])) }
+            site.serve("/final", html: reply(to: blog.postID, text: "Behind three redirects"))
+            redirect("/a1", to: "/a2"); redirect("/a2", to: "a3"); redirect("/a3", to: site.url("/final"))
+            redirect("/b1", to: "/b2"); redirect("/b2", to: "/b3"); redirect("/b3", to: "/b4"); redirect("/b4", to: "/final")
+            #expect(try await send(blog, source: site.url("/a1"), target: blog.postID).status == 202)
+            #expect(try await send(blog, source: site.url("/b1"), target: blog.postID).status == 202)
+            #expect(try await eventually { try blog.store.comment(id: site.url("/a1")) != nil })
+            #expect(try await eventually { try tables(blog.store)[0] == 0 })
+            #expect(try blog.store.comment(id: site.url("/b1")) == nil, "four redirects are one too many")
+            #expect(site.gets.value["/b4"] == 1 && site.gets.value["/final"] == 1)
+        }
+    }
+
     @Test func aSourceThatDoesNotLinkIsRefused() async throws {
         try await withSite { (site, blog) async throws in
             site.serve("/nolink", html: "<div class=\"h-entry\"><p class=\"e-content\">No link here</p></div>")
