@@ -15,6 +15,7 @@ public enum Migrations {
         ("0008_tombstones_and_limits.sql", String(decoding: PackageResources._008_tombstones_and_limits_sql, as: UTF8.self)),
         ("0009_signature_memory.sql", String(decoding: PackageResources._009_signature_memory_sql, as: UTF8.self)),
         ("0010_following.sql", String(decoding: PackageResources._010_following_sql, as: UTF8.self)),
+        ("0011_webmention.sql", String(decoding: PackageResources._011_webmention_sql, as: UTF8.self)),
         ("0012_assertion_keys.sql", String(decoding: PackageResources._012_assertion_keys_sql, as: UTF8.self)),
     ]
 }

@@ -169,6 +169,11 @@ public final class ActivityPubSite: Sendable {
         catalog.withLock { $0 = fresh }
     }
 
+    /// A post's external links as it is now (the webmentions it sends), nil when not federated.
+    func externalLinks(path: String) -> [String]? {
+        catalog.withLock { $0.byPath[path]?.links }
+    }
+
     /// A post's document (Article or Note) as it federates now, for the publisher.
     func federatedDocument(path: String) -> FederatedPost? {
         catalog.withLock { $0.byPath[path]?.document }

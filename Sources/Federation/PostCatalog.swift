@@ -17,6 +17,8 @@ struct PostCatalog: Sendable {
         let create: JSONValue
         /// The document without `@context`, for embedding (featured collection).
         let embedded: JSONValue
+        /// The external links of its body (webmentions are sent to them).
+        var links: [String] = []
     }
 
     struct Reactions: Equatable, Sendable {
@@ -55,7 +57,8 @@ struct PostCatalog: Sendable {
             }
             let document = builder.document(post: post, rendered: body, record: record, likes: counts.likes, shares: counts.announces)
             catalog.add(Entry(post: post, record: record, document: document, json: try ASEncoder.encode(document), reactions: counts,
-                              create: try ASEncoder.value(builder.create(document)), embedded: try ASEncoder.value(document.embedded)))
+                              create: try ASEncoder.value(builder.create(document)), embedded: try ASEncoder.value(document.embedded),
+                              links: WebmentionLinks.external(html: body.html, baseURL: builder.config.baseURL)))
         }
         for record in deleted {
             let tombstone = TombstoneDocument(id: record.apID, deleted: ASDate.format(record.deletedAt ?? Date()))

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import Prometheus
 import ServiceLifecycle
+import Site
 import Store
 
 /// A blog served: the HTTP server (routing only) with the blog's background work
@@ -29,7 +30,11 @@ public final class BlogServer: Sendable {
     public init(blog: Blog, watch: Bool = false) throws {
         self.blog = blog
         let liveReload = watch ? LiveReload() : nil
-        let site = try LiveSite(publicFolder: blog.builder.publicFolder, liveReload: liveReload)
+        // Every page advertises the webmention endpoint while the blog takes webmentions.
+        let site = try LiveSite(publicFolder: blog.builder.publicFolder, liveReload: liveReload) {
+            let config = blog.activityPub.config
+            return config.webmention.receive ? "<\(config.baseURL)\(WebmentionSettings.endpointPath)>; rel=\"webmention\"" : nil
+        }
         self.site = site
         runtime = try BlogServices(blog: blog, watch: watch, onFailure: { liveReload?.buildFailed($0) }) { try site.reload() }
     }
@@ -51,7 +56,9 @@ public final class BlogServer: Sendable {
                                 background: Bool = true, admin: Admin? = nil,
                                 onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let blog = blog, runtime = runtime
-        let interactions = LecternServer.Interactions(gate: runtime.gate) { runtime.inboxQueued() }
+        var interactions = LecternServer.Interactions(gate: runtime.gate) { runtime.inboxQueued() }
+        interactions.webmention = { blog.webmentionReceiver() }
+        interactions.webmentionQueued = { runtime.webmentionQueued() }
         var logger = blog.logger
         logger[metadataKey: "component"] = "http"
         return LecternServer.makeApplication(site: site, activityPub: { blog.activityPub }, interactions: interactions,

@@ -23,6 +23,10 @@ public enum LecternServer {
         /// Called when the inbox queued an activity.
         public let queued: @Sendable () -> Void
 
+        /// The webmention endpoint's judge (nil: no endpoint), and what to call when it queued one.
+        public var webmention: (@Sendable () -> WebmentionReceiver)?
+        public var webmentionQueued: @Sendable () -> Void = {}
+
         public init(gate: InboxGate, queued: @escaping @Sendable () -> Void) {
             self.gate = gate
             self.queued = queued
@@ -55,6 +59,9 @@ public enum LecternServer {
             InboxRoutes(gate: interactions.gate, baseURL: activityPub().config.baseURL, queued: interactions.queued,
                         logger: logger).add(to: router)
             CommentsRoute(current: activityPub).add(to: router)
+            if let webmention = interactions.webmention {
+                WebmentionRoute(receiver: webmention, queued: interactions.webmentionQueued, logger: logger).add(to: router)
+            }
         }
         var responder = SiteResponder(files: StaticFileResponder(site: site), posts: activityPub.map(PostNegotiation.init),
                                       routes: router.buildResponder(), accessLog: AccessLog(logger: logger))

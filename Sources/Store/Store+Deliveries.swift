@@ -12,6 +12,14 @@ public struct DeliveryJob: Sendable, Equatable {
     public var createdAt: Date
 }
 
+/// What a delivery sends (`deliveries.kind`).
+public enum DeliveryKind: String, Sendable {
+    /// A signed POST of an activity's JSON to an inbox.
+    case activity
+    /// An unsigned form POST of `source` and `target` to the target's discovered endpoint.
+    case webmention
+}
+
 /// Counts for `lectern deliveries`.
 public struct DeliveryStats: Sendable, Equatable {
     public struct Host: Sendable, Equatable {
@@ -65,7 +73,10 @@ extension Store {
     /// Paused hosts are skipped. Hosts take turns: each host's first due delivery comes before
     /// any host's second, so one host with thousands of inboxes (followers without a shared
     /// inbox) fills no lease and slows nobody else's deliveries.
-    public func leaseDeliveries(limit: Int, now: Date = Date(), lease: TimeInterval = 60) throws -> [DeliveryJob] {
+    /// `kind` is what the leasing worker sends: `activity` (the delivery worker) or `webmention`
+    /// (`WebmentionSender`), each leased only by its own.
+    public func leaseDeliveries(limit: Int, now: Date = Date(), lease: TimeInterval = 60,
+                                kind: DeliveryKind = .activity) throws -> [DeliveryJob] {
         try write { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT * FROM (
@@ -73,9 +84,9 @@ extension Store {
                            ROW_NUMBER() OVER (PARTITION BY d.host ORDER BY d.next_attempt_at, d.id) AS turn
                     FROM deliveries d JOIN outbound_activities a ON a.id = d.activity_id
                     LEFT JOIN hosts h ON h.host = d.host
-                    WHERE d.state = 'queued' AND d.next_attempt_at <= ? AND COALESCE(h.paused, 0) = 0
+                    WHERE d.state = 'queued' AND d.next_attempt_at <= ? AND COALESCE(h.paused, 0) = 0 AND d.kind = ?
                 ) ORDER BY turn, next_attempt_at, id LIMIT ?
-                """, arguments: [now.timeIntervalSince1970, limit])
+                """, arguments: [now.timeIntervalSince1970, kind.rawValue, limit])
             let statement = try db.makeStatement(sql: "UPDATE deliveries SET next_attempt_at = ? WHERE id = ?")
             for row in rows {
                 try statement.execute(arguments: [now.timeIntervalSince1970 + lease, row["id"] as Int64])

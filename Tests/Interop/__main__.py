@@ -25,6 +25,7 @@ from fixtures import FixtureRun, actor_names  # noqa: E402
 from modern import ModernPeer  # noqa: E402
 from peer import Peer  # noqa: E402
 from scenario import Story  # noqa: E402
+from webmention import WebmentionStory  # noqa: E402
 
 FIXTURES = HERE.parent / "Fixtures" / "activities"
 
@@ -56,6 +57,7 @@ async def main(args) -> int:
         return 1
     peer = Peer(names)
     modern = ModernPeer({"dana"})
+    webmention = None
     passed, failed, skipped = [], [], []
     fixtures_result = None
     try:
@@ -68,8 +70,10 @@ async def main(args) -> int:
         log(f"  blog (lectern serve): {blog.base}, site {blog.root}, up after {time.monotonic() - started:.1f} s")
 
         story = Story(peer, blog, log, modern)
+        webmention = WebmentionStory(blog, log)
+        await webmention.start()
         stopped = False
-        for title, step in story.steps():
+        for title, step in story.steps() + webmention.steps():
             if stopped:
                 skipped.append(title)
                 log(f"  - {title}: skipped")
@@ -193,6 +197,8 @@ async def main(args) -> int:
         await blog.stop()
         await peer.stop()
         await modern.stop()
+        if webmention:
+            await webmention.stop()
         if tail:
             log("  lectern serve's last log lines:\n" + tail)
         if args.keep:

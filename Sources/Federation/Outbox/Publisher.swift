@@ -72,6 +72,7 @@ public struct Publisher: Sendable {
                                         activity: inboxes.isEmpty ? nil : encoded, objectID: post.apID,
                                         heldFor: generation, now: now)
             if silent { report.skipped.append(post.path); continue }
+            try queueWebmentions(path: post.path, needed, heldFor: generation, now: now)
             report.deliveries += encoded == nil ? 0 : inboxes.count
             switch needed {
             case .create: report.created.append(post.path)

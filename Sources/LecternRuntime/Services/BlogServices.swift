@@ -16,6 +16,8 @@ public final class BlogServices: Sendable {
     public let siteService: SiteService
     /// Wakes the inbox worker when the inbox route queued an activity.
     public let inboxSignal = QueueSignal()
+    /// Wakes the webmention verifier when the endpoint queued one.
+    public let webmentionSignal = QueueSignal()
 
     /// Builds (with every comment), reads the posts and publishes what changed while no server
     /// ran (`SiteService.start`), before anything listens.
@@ -37,8 +39,12 @@ public final class BlogServices: Sendable {
     /// Called by the inbox route for each activity it queued.
     public func inboxQueued() { inboxSignal.signal() }
 
+    /// Called by the webmention endpoint for each webmention it queued.
+    public func webmentionQueued() { webmentionSignal.signal() }
+
     public var services: [any Service] {
         [siteService, InboxService(blog: blog, signal: inboxSignal, site: siteService), DeliveryService(blog: blog),
+         WebmentionService(blog: blog, signal: webmentionSignal, site: siteService),
          DigestService(blog: blog), MaintenanceService(blog: blog) { [siteService] posts in
             siteService.changedPosts.add(posts)
             siteService.wake.signal()

@@ -36,7 +36,8 @@ public struct DeliveryService: Service {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 let worker = blog.delivery
-                let report = await worker.runOnce()
+                var report = await worker.runOnce()
+                if report.unavailable == nil { report.add(await blog.webmentionSender().runOnce()) }
                 if let reason = report.unavailable {
                     blog.logger.error("deliveries wait: \(reason)")
                     await blog.deliverySignal.wait(upTo: .seconds(60))

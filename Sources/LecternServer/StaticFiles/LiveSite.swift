@@ -10,10 +10,16 @@ public final class LiveSite: Sendable {
     public let liveReload: LiveReload?
     private let current: Mutex<(index: StaticIndex, redirects: [String: String])>
 
-    public init(publicFolder: URL, liveReload: LiveReload? = nil) throws {
+    /// The `Link` field every page carries, as the configuration says at each load (the
+    /// webmention endpoint; nil: none).
+    let pageLink: @Sendable () -> String?
+
+    public init(publicFolder: URL, liveReload: LiveReload? = nil, pageLink: @escaping @Sendable () -> String? = { nil }) throws {
         self.publicFolder = publicFolder
         self.liveReload = liveReload
-        self.current = Mutex((try StaticIndex.load(from: publicFolder, liveReload: liveReload != nil), Redirects.load(publicFolder: publicFolder)))
+        self.pageLink = pageLink
+        self.current = Mutex((try StaticIndex.load(from: publicFolder, liveReload: liveReload != nil, pageLink: pageLink()),
+                              Redirects.load(publicFolder: publicFolder)))
     }
 
     var index: StaticIndex { current.withLock { $0.index } }
@@ -26,7 +32,7 @@ public final class LiveSite: Sendable {
 
     /// Re-reads `public/` (after a build swapped a new tree in).
     public func reload() throws {
-        let fresh = try StaticIndex.load(from: publicFolder, reusing: index, liveReload: liveReload != nil)
+        let fresh = try StaticIndex.load(from: publicFolder, reusing: index, liveReload: liveReload != nil, pageLink: pageLink())
         let redirects = Redirects.load(publicFolder: publicFolder)
         current.withLock { $0 = (fresh, redirects) }
         liveReload?.siteChanged()

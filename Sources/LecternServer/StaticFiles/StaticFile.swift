@@ -22,7 +22,7 @@ struct StaticFile: Sendable {
     let errorPageHeaders: HTTPFields
 
     init(body: ByteBuffer?, gzip: ByteBuffer?, diskPath: String, size: Int, contentType: String, etag: String,
-         lastModified: Date, lastModifiedHeader: String, cacheControl: String) {
+         lastModified: Date, lastModifiedHeader: String, cacheControl: String, link: String? = nil) {
         self.body = body
         self.gzip = gzip
         self.diskPath = diskPath
@@ -31,6 +31,7 @@ struct StaticFile: Sendable {
         self.lastModified = lastModified
         var common: HTTPFields = [.contentType: contentType, .acceptRanges: "none"]
         if gzip != nil { common[.vary] = "Accept-Encoding" }
+        if let link { common[.link] = link }
         var errorPage = common
         errorPage[.cacheControl] = "no-cache"
         errorPage[.contentLength] = String(size)

@@ -15,6 +15,8 @@ struct StaticIndex: Sendable {
     /// Size and modification time of each file (and `.gz` twin) as loaded, so a reload after a
     /// small rebuild reads only the files that changed.
     private(set) var stamps: [String: FileStamp] = [:]
+    /// The `Link` field its pages were given.
+    private(set) var pageLink: String?
 
     struct FileStamp: Equatable, Sendable {
         let size: Int
@@ -32,8 +34,11 @@ struct StaticIndex: Sendable {
     /// Files whose stamp (and whose twin's stamp) match `previous` are taken from it unread.
     /// With `liveReload`, every `.html` page gets its script (`LiveReload.inject`), is kept in
     /// memory, and is served without its gzip twin, whose bytes lack it.
-    static func load(from folder: URL, reusing previous: StaticIndex? = nil, liveReload: Bool = false) throws -> StaticIndex {
+    /// `pageLink` is a `Link` field every `.html` page carries (the webmention endpoint).
+    static func load(from folder: URL, reusing previous: StaticIndex? = nil, liveReload: Bool = false,
+                     pageLink: String? = nil) throws -> StaticIndex {
         var index = StaticIndex()
+        index.pageLink = pageLink
         let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
         let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey, .contentModificationDateKey, .fileSizeKey]
         guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: root), includingPropertiesForKeys: keys,
@@ -61,7 +66,8 @@ struct StaticIndex: Sendable {
             entries.append((relative, resolved, values.contentModificationDate ?? Date(), values.fileSize ?? 0))
         }
         for (relative, url, modified, size) in entries {
-            if let previous, let kept = previous.files[relative], previous.stamps[relative] == index.stamps[relative],
+            if let previous, previous.pageLink == pageLink, let kept = previous.files[relative],
+               previous.stamps[relative] == index.stamps[relative],
                previous.stamps[relative + ".gz"] == index.stamps[relative + ".gz"] {
                 index.files[relative] = kept
                 continue
@@ -84,7 +90,7 @@ struct StaticIndex: Sendable {
                 size: body?.readableBytes ?? size,
                 contentType: MediaType.contentType(forPath: relative), etag: "\"\(hash.hex)\"",
                 lastModified: seconds, lastModifiedHeader: HTTPDate.format(seconds),
-                cacheControl: MediaType.cacheControl(forPath: relative))
+                cacheControl: MediaType.cacheControl(forPath: relative), link: relative.hasSuffix(".html") ? pageLink : nil)
         }
         return index
     }

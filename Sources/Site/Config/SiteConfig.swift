@@ -32,6 +32,7 @@ public struct SiteConfig: Sendable, Equatable {
     public var digest = DigestSettings()
     public var delivery = DeliverySettings()
     public var following = FollowingSettings()
+    public var webmention = WebmentionSettings()
     /// Content folders besides `posts/` and `pages/`, by folder name (see `SectionSettings`).
     public var sections: [String: SectionSettings] = [:]
 
@@ -96,7 +97,7 @@ extension SiteConfig {
         try fields.rejectUnknown(allowed: ["title", "description", "author", "baseURL", "username", "owner",
                                            "fediverseCreator", "language", "timezone", "postsPerPage",
                                            "feedSize", "server", "federation", "profile", "comments", "digest",
-                                           "delivery", "sections", "following"])
+                                           "delivery", "sections", "following", "webmention"])
         config.title = try fields.string("title") ?? config.title
         config.description = try fields.string("description") ?? ""
         config.author = try fields.string("author") ?? ""
@@ -127,6 +128,7 @@ extension SiteConfig {
         config.delivery = try fields.deliverySettings()
         config.sections = try fields.sectionSettings()
         config.following = try fields.followingSettings()
+        config.webmention = try fields.webmentionSettings()
         if let server = try fields.nested("server") {
             try server.rejectUnknown(allowed: ["host", "port"])
             config.server.host = try server.string("host") ?? config.server.host

@@ -13,28 +13,31 @@
   }
   function render(comment) {
     var item = document.createElement("li");
-    item.className = "comment depth-" + Math.min(comment.depth, 5);
+    item.className = "comment depth-" + Math.min(comment.depth, 5) + " p-comment h-entry";
     item.id = comment.anchor;
     var meta = document.createElement("header");
     meta.className = "comment-meta";
+    var card = document.createElement("span");  // the template's p-author h-card
+    card.className = "p-author h-card";
     if (comment.author.avatar) {
       var img = document.createElement("img");
-      img.className = "avatar"; img.src = comment.author.avatar; img.alt = ""; img.width = 40; img.height = 40;
+      img.className = "avatar u-photo"; img.src = comment.author.avatar; img.alt = ""; img.width = 40; img.height = 40;
       img.referrerPolicy = "no-referrer";
-      meta.appendChild(img);
+      card.appendChild(img);
     }
-    var author = text("a", "author", comment.author.name);
+    var author = text("a", "author p-name u-url", comment.author.name);
     author.href = comment.author.url; author.rel = "nofollow ugc";
-    meta.appendChild(author);
+    card.appendChild(author);
+    meta.appendChild(card);
     meta.appendChild(document.createTextNode(" "));
     meta.appendChild(text("span", "handle", comment.author.handle));
     meta.appendChild(document.createTextNode(" · "));
-    var link = text("a", "permalink", new Date(comment.published).toLocaleString());
+    var link = text("a", "permalink u-url", new Date(comment.published).toLocaleString());
     link.href = comment.url; link.rel = "nofollow ugc";
     meta.appendChild(link);
     item.appendChild(meta);
     var body = document.createElement("div");
-    body.className = "comment-body";
+    body.className = "comment-body e-content";
     body.innerHTML = comment.content;  // sanitized by an allowlist on the server
     if (comment.summary) {
       var details = document.createElement("details");

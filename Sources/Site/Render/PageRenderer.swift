@@ -28,6 +28,12 @@ struct PageRenderer: Sendable {
         ]
         // Without an owner there is no creator to name: the tag is left out, not left empty.
         if let creator = config.fediverseCreator, !creator.isEmpty { siteContext["fediverseCreator"] = creator }
+        // The post's `p-author h-card`: the author's name (else the blog's title) and avatar.
+        siteContext["authorName"] = config.author.isEmpty ? config.title : config.author
+        if let avatar = config.profile.avatar, !avatar.isEmpty {
+            siteContext["authorPhoto"] = avatar.hasPrefix("http") ? avatar : config.baseURL + (avatar.hasPrefix("/") ? "" : "/") + avatar
+        }
+        if config.webmention.receive { siteContext["webmention"] = config.baseURL + WebmentionSettings.endpointPath }
     }
 
     static func feedLinks(prefix: String) -> [String: any TemplateValue] {

@@ -22,6 +22,12 @@ enum ExamplePosts {
         #   interval: 1h                   # at most one comment digest per interval
         # federation:
         #   allowPrivateAddresses: true    # only to federate with a test server on this machine
+        # Webmention (W3C): other sites' replies, likes and reposts of your posts arrive at
+        # /webmention and become comments like fediverse replies (same moderation and blocks);
+        # each published post notifies the sites it links to. Both off if the block is absent.
+        webmention:
+          receive: true
+          send: true
 
         """
     }

@@ -75,7 +75,8 @@ struct DeliverCommand: AsyncParsableCommand {
             }
         }
         let clock = ContinuousClock.now
-        let report = await blog.delivery.runOnce()
+        var report = await blog.delivery.runOnce()
+        if report.unavailable == nil { report.add(await blog.webmentionSender().runOnce()) }
         ticker.cancel()
         progress.finish()
         if let reason = report.unavailable { throw CLIError("nothing was delivered: \(reason)") }

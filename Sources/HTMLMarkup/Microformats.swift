@@ -1,0 +1,300 @@
+import Foundation
+
+/// microformats2 (https://microformats.org/wiki/microformats2-parsing), read only as far as
+/// Webmention needs: root `h-*` items with their `p-`, `u-`, `dt-` and `e-` properties, nested
+/// items (as properties and as children), the value-class pattern's plain form, and the implied
+/// `name`, `photo` and `url`. No backward-compatible (classic microformats) parsing, no `rels`.
+///
+/// Our own because no Swift mf2 library exists in the package mirror; it reads the page through
+/// the project's one tokenizer (`HTMLNode` over `HTMLTokenizer`), and `MicroformatsTests` check it
+/// differentially against mf2py on the microformats test suite's cases and on real pages.
+///
+/// ```swift
+/// let items = Microformats.parse(html, base: "https://a.example/post")
+/// items.first?.types                     // ["h-entry"]
+/// items.first?.text("name")              // "Hello"
+/// ```
+public enum Microformats {
+    /// One item (`h-entry`, `h-card`…).
+    public struct Item: Sendable, Equatable {
+        public var types: [String]
+        public var properties: [String: [Value]]
+        public var children: [Item]
+        /// Set when the item is a property's value: that property's plain reading.
+        public var value: String?
+
+        /// The first value of `property` as text (an item's `value`, an `e-` property's text).
+        public func text(_ property: String) -> String? { properties[property]?.first?.text }
+
+        public func items(_ property: String) -> [Item] {
+            properties[property, default: []].compactMap { if case .item(let item) = $0 { item } else { nil } }
+        }
+
+        public func has(_ type: String) -> Bool { types.contains(type) }
+    }
+
+    public enum Value: Sendable, Equatable {
+        case text(String)
+        /// A `u-` property from an `<img>` with an `alt`.
+        case image(url: String, alt: String)
+        /// An `e-` property: its HTML (as written, not sanitized) and its text.
+        case html(html: String, text: String)
+        case item(Item)
+
+        public var text: String {
+            switch self {
+            case .text(let text): text
+            case .image(let url, _): url
+            case .html(_, let text): text
+            case .item(let item): item.value ?? ""
+            }
+        }
+    }
+
+    /// The top-level items of a page. `base` is the page's URL (its `<base href>`, when it has
+    /// one, is resolved against it): relative `u-` values are resolved against the result.
+    public static func parse(_ html: String, base: String) -> [Item] {
+        let root = HTMLNode.parse(html)
+        var baseURL = URL(string: base)
+        if let tag = root.descendants().first(where: { $0.name == "base" && $0.attribute("href") != nil }),
+           let href = tag.attribute("href"), let resolved = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: baseURL) {
+            baseURL = resolved.absoluteURL
+        }
+        let parser = Parser(base: baseURL)
+        return parser.items(under: root)
+    }
+
+    struct Parser {
+        let base: URL?
+
+        /// Root classes: `h-` then lower-case letters and digits in `-`-separated runs.
+        static func rootTypes(_ node: HTMLNode) -> [String] {
+            node.classes.filter { isName($0, prefix: "h-") }.sorted()
+        }
+
+        static func isName(_ name: String, prefix: String) -> Bool {
+            guard name.hasPrefix(prefix) else { return false }
+            let rest = name.dropFirst(prefix.count)
+            guard !rest.isEmpty, rest.first != "-", rest.last != "-" else { return false }
+            return rest.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+                && rest.contains { ("a"..."z").contains($0) }
+        }
+
+        /// Property classes of one prefix (`p-`, `u-`, `dt-`, `e-`): the names after it.
+        static func properties(_ node: HTMLNode, prefix: String) -> [String] {
+            node.classes.filter { isName($0, prefix: prefix) }.map { String($0.dropFirst(prefix.count)) }
+        }
+
+        static func hasProperties(_ node: HTMLNode) -> Bool {
+            ["p-", "u-", "dt-", "e-"].contains { !properties(node, prefix: $0).isEmpty }
+        }
+
+        /// The items found below `node` without being inside another item.
+        func items(under node: HTMLNode) -> [Item] {
+            var found: [Item] = []
+            for child in node.elementChildren {
+                if !Self.rootTypes(child).isEmpty { found.append(item(child)) } else { found += items(under: child) }
+            }
+            return found
+        }
+
+        func item(_ node: HTMLNode) -> Item {
+            var item = Item(types: Self.rootTypes(node), properties: [:], children: [], value: nil)
+            var explicit = Set<String>()   // prefixes seen: "p-", "u-", "e-", "dt-"
+            var nested = false
+            collect(under: node, into: &item, explicit: &explicit, nested: &nested)
+            if item.properties["name"] == nil, !explicit.contains("p-"), !explicit.contains("e-"), !nested {
+                item.properties["name"] = [.text(impliedName(node))]
+            }
+            if item.properties["photo"] == nil, !explicit.contains("u-"), !nested, let photo = impliedPhoto(node) {
+                item.properties["photo"] = [photo]
+            }
+            if item.properties["url"] == nil, !explicit.contains("u-"), !nested, let url = impliedURL(node) {
+                item.properties["url"] = [.text(url)]
+            }
+            return item
+        }
+
+        /// Properties of the item at the root of the walk, from the elements below `node`;
+        /// nested items are read whole and not walked into.
+        func collect(under node: HTMLNode, into item: inout Item, explicit: inout Set<String>, nested: inout Bool) {
+            for child in node.elementChildren {
+                let types = Self.rootTypes(child)
+                var names: [(prefix: String, name: String)] = []
+                for prefix in ["p-", "u-", "dt-", "e-"] {
+                    for name in Self.properties(child, prefix: prefix) { names.append((prefix, name)) }
+                }
+                for (prefix, _) in names { explicit.insert(prefix) }
+                if !types.isEmpty {
+                    nested = true
+                    var inner = self.item(child)
+                    if names.isEmpty {
+                        item.children.append(inner)
+                    } else {
+                        for (prefix, name) in names {
+                            inner.value = nestedValue(prefix: prefix, node: child, item: inner)
+                            item.properties[name, default: []].append(.item(inner))
+                        }
+                    }
+                    continue
+                }
+                for (prefix, name) in names { item.properties[name, default: []].append(value(prefix: prefix, node: child)) }
+                collect(under: child, into: &item, explicit: &explicit, nested: &nested)
+            }
+        }
+
+        /// A nested item's `value`: its `name` for `p-`, its `url` for `u-`, else its text.
+        func nestedValue(prefix: String, node: HTMLNode, item: Item) -> String {
+            switch prefix {
+            case "p-": if let name = item.text("name") { return name }
+            case "u-": if let url = item.text("url") { return url }
+            default: break
+            }
+            return plainValue(prefix: prefix, node: node)
+        }
+
+        func plainValue(prefix: String, node: HTMLNode) -> String {
+            switch value(prefix: prefix, node: node) {
+            case .text(let text): text
+            case .image(let url, _): url
+            case .html(_, let text): text
+            case .item(let item): item.value ?? ""
+            }
+        }
+
+        func value(prefix: String, node: HTMLNode) -> Value {
+            let name = node.name ?? ""
+            switch prefix {
+            case "u-":
+                if ["a", "area", "link"].contains(name), let href = node.attribute("href") { return .text(resolve(href)) }
+                if name == "img", let src = node.attribute("src") {
+                    if let alt = node.attribute("alt") { return .image(url: resolve(src), alt: alt) }
+                    return .text(resolve(src))
+                }
+                if ["audio", "video", "source", "iframe"].contains(name), let src = node.attribute("src") { return .text(resolve(src)) }
+                if name == "video", let poster = node.attribute("poster") { return .text(resolve(poster)) }
+                if name == "object", let data = node.attribute("data") { return .text(resolve(data)) }
+                if let parts = valueClass(node) { return .text(resolve(parts)) }
+                if name == "abbr", let title = node.attribute("title") { return .text(resolve(title)) }
+                if ["data", "input"].contains(name), let value = node.attribute("value") { return .text(resolve(value)) }
+                return .text(resolve(trimmed(node.textContent())))
+            case "dt-":
+                if let parts = valueClass(node, dates: true) { return .text(parts) }
+                if ["time", "ins", "del"].contains(name), let datetime = node.attribute("datetime") { return .text(datetime) }
+                if name == "abbr", let title = node.attribute("title") { return .text(title) }
+                if ["data", "input"].contains(name), let value = node.attribute("value") { return .text(value) }
+                return .text(trimmed(node.textContent()))
+            case "e-":
+                return .html(html: trimmed(node.innerHTML), text: trimmed(node.textContent(images: imageText)))
+            default:
+                if let parts = valueClass(node) { return .text(parts) }
+                if ["abbr", "link"].contains(name), let title = node.attribute("title") { return .text(title) }
+                if ["data", "input"].contains(name), let value = node.attribute("value") { return .text(value) }
+                if ["img", "area"].contains(name), let alt = node.attribute("alt") { return .text(alt) }
+                return .text(trimmed(node.textContent(images: imageText)))
+            }
+        }
+
+        /// The value-class pattern: the `value` (or `value-title`) children's values, joined.
+        /// Dates join a date and a time with a space (the pattern's common form).
+        func valueClass(_ node: HTMLNode, dates: Bool = false) -> String? {
+            var parts: [String] = []
+            func walk(_ node: HTMLNode) {
+                for child in node.elementChildren {
+                    let classes = child.classes
+                    if !Self.rootTypes(child).isEmpty { continue }
+                    if classes.contains("value-title"), let title = child.attribute("title") {
+                        parts.append(title)
+                    } else if classes.contains("value") {
+                        let name = child.name ?? ""
+                        if ["img", "area"].contains(name), let alt = child.attribute("alt") {
+                            parts.append(alt)
+                        } else if ["data"].contains(name), let value = child.attribute("value") {
+                            parts.append(value)
+                        } else if ["abbr"].contains(name), let title = child.attribute("title") {
+                            parts.append(title)
+                        } else if dates, ["time", "ins", "del"].contains(name), let datetime = child.attribute("datetime") {
+                            parts.append(datetime)
+                        } else {
+                            parts.append(child.textContent())
+                        }
+                    } else {
+                        walk(child)
+                    }
+                }
+            }
+            walk(node)
+            guard !parts.isEmpty else { return nil }
+            return dates ? parts.map(trimmed).joined(separator: " ") : parts.joined()
+        }
+
+        /// The text an `<img>` stands for in a property's text: its `alt`, else its URL padded with spaces.
+        func imageText(_ node: HTMLNode) -> String {
+            if let alt = node.attribute("alt") { return alt }
+            if let src = node.attribute("src") { return " " + resolve(src) + " " }
+            return ""
+        }
+
+        // MARK: implied properties
+
+        func impliedName(_ node: HTMLNode) -> String {
+            if ["img", "area"].contains(node.name ?? ""), let alt = node.attribute("alt") { return alt }
+            if node.name == "abbr", let title = node.attribute("title") { return title }
+            for candidate in [onlyChild(node), onlyChild(node).flatMap(onlyChild)] {
+                guard let candidate, Self.rootTypes(candidate).isEmpty else { continue }
+                if ["img", "area"].contains(candidate.name ?? ""), let alt = candidate.attribute("alt"), !alt.isEmpty { return alt }
+                if candidate.name == "abbr", let title = candidate.attribute("title"), !title.isEmpty { return title }
+            }
+            return trimmed(node.textContent(images: imageText))
+        }
+
+        func impliedPhoto(_ node: HTMLNode) -> Value? {
+            func photo(_ node: HTMLNode) -> Value? {
+                if node.name == "img", let src = node.attribute("src") {
+                    if let alt = node.attribute("alt") { return .image(url: resolve(src), alt: alt) }
+                    return .text(resolve(src))
+                }
+                if node.name == "object", let data = node.attribute("data") { return .text(resolve(data)) }
+                return nil
+            }
+            if let found = photo(node) { return found }
+            if let only = onlyChild(node, of: ["img"]) ?? onlyChild(node, of: ["object"]), Self.rootTypes(only).isEmpty,
+               let found = photo(only) { return found }
+            if let child = onlyChild(node), Self.rootTypes(child).isEmpty,
+               let only = onlyChild(child, of: ["img"]) ?? onlyChild(child, of: ["object"]), Self.rootTypes(only).isEmpty,
+               let found = photo(only) { return found }
+            return nil
+        }
+
+        func impliedURL(_ node: HTMLNode) -> String? {
+            if ["a", "area"].contains(node.name ?? ""), let href = node.attribute("href") { return resolve(href) }
+            if let only = onlyChild(node, of: ["a"]) ?? onlyChild(node, of: ["area"]), Self.rootTypes(only).isEmpty,
+               let href = only.attribute("href") { return resolve(href) }
+            if let child = onlyChild(node), Self.rootTypes(child).isEmpty,
+               let only = onlyChild(child, of: ["a"]) ?? onlyChild(child, of: ["area"]), Self.rootTypes(only).isEmpty,
+               let href = only.attribute("href") { return resolve(href) }
+            return nil
+        }
+
+        /// The only element child.
+        func onlyChild(_ node: HTMLNode) -> HTMLNode? {
+            let children = node.elementChildren
+            return children.count == 1 ? children[0] : nil
+        }
+
+        /// The only element child among those named `names`.
+        func onlyChild(_ node: HTMLNode, of names: Set<String>) -> HTMLNode? {
+            let matching = node.elementChildren.filter { names.contains($0.name ?? "") }
+            return matching.count == 1 ? matching[0] : nil
+        }
+
+        func resolve(_ url: String) -> String {
+            let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
+            if url.isEmpty, let base { return base.absoluteString }  // "" is the page itself
+            guard let base, let resolved = URL(string: url, relativeTo: base) else { return url }
+            return resolved.absoluteString
+        }
+
+        func trimmed(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+}

@@ -1,0 +1,25 @@
+import Delivery
+import Federation
+import Foundation
+import Store
+
+extension Blog {
+    /// The endpoint's judge, as the configuration says now.
+    public func webmentionReceiver() -> WebmentionReceiver {
+        WebmentionReceiver(store: store, config: activityPub.config)
+    }
+
+    /// Reads queued webmentions' sources, through the inbox's comment paths.
+    public func webmentionVerifier() -> WebmentionVerifier {
+        WebmentionVerifier(processor: inboxProcessor())
+    }
+}
+
+extension Blog {
+    /// Sends queued webmentions with the delivery worker's settings (addresses, user agent, retries).
+    public func webmentionSender() -> WebmentionSender {
+        var logger = logger
+        logger[metadataKey: "component"] = "webmention"
+        return WebmentionSender(store: store, settings: delivery.settings, logger: logger)
+    }
+}

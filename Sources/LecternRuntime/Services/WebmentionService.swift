@@ -1,0 +1,23 @@
+import Federation
+import Foundation
+import ServiceLifecycle
+import Store
+
+/// Verifies received webmentions on a lane of its own (`WebmentionWorker`); tells `SiteService`
+/// which posts' discussions changed, as the inbox does.
+public struct WebmentionService: Service {
+    public let worker: WebmentionWorker
+
+    public init(blog: Blog, signal: QueueSignal, site: SiteService) {
+        var logger = blog.logger
+        logger[metadataKey: "component"] = "webmention"
+        worker = WebmentionWorker(store: blog.store, verifier: { blog.webmentionVerifier() }, signal: signal, logger: logger) { changed in
+            site.changedPosts.add(changed)
+            site.wake.signal()
+        }
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await worker.run() }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+
+/// A webmention received and waiting to be verified.
+public struct QueuedWebmention: Sendable, Equatable {
+    public var seq: Int64
+    public var source: String
+    public var target: String
+    public var postPath: String
+    public var attempts: Int
+}
+
+/// A verified webmention and what it became.
+public struct KeptWebmention: Sendable, Equatable {
+    public enum Kind: String, Sendable { case comment, like, repost }
+    public var source: String
+    public var target: String
+    public var postPath: String
+    public var kind: Kind
+    public var authorID: String
+
+    public init(source: String, target: String, postPath: String, kind: Kind, authorID: String) {
+        (self.source, self.target, self.postPath, self.kind, self.authorID) = (source, target, postPath, kind, authorID)
+    }
+}
+
+extension Store {
+    /// Bounds of the received queue: per source host, and in all.
+    public static let webmentionsQueuedPerHost = 20
+    public static let webmentionsQueuedInAll = 1_000
+    /// Webmentions from one source host verified and kept in the last hour: past this, its new
+    /// ones wait (429) until the hour has passed, so one domain cannot fill a post's comments.
+    public static let webmentionsKeptPerHostPerHour = 60
+
+    public enum WebmentionQueueResult: Sendable, Equatable {
+        case queued
+        /// The source's host already has `webmentionsQueuedPerHost` waiting.
+        case hostFull
+        /// `webmentionsQueuedInAll` are waiting.
+        case queueFull
+    }
+
+    /// Queues a received webmention for verification, within the bounds; a re-send of the same
+    /// (source, target) while it waits is due again now and takes no second row.
+    public func enqueueWebmention(source: String, target: String, postPath: String, sourceHost: String,
+                                  now: Date = Date()) async throws -> WebmentionQueueResult {
+        try await writeAsync { db in
+            let seconds = now.timeIntervalSince1970
+            try db.execute(sql: """
+                UPDATE webmention_queue SET received_at = ?, next_attempt_at = ?, attempts = 0, post_path = ?
+                WHERE source = ? AND target = ?
+                """, arguments: [seconds, seconds, postPath, source, target])
+            if db.changesCount > 0 { return .queued }
+            let host = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM webmention_queue WHERE source_host = ?", arguments: [sourceHost]) ?? 0
+            if host >= Self.webmentionsQueuedPerHost { return .hostFull }
+            let recent = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM webmentions WHERE verified_at > ? AND (source LIKE ? OR source LIKE ? OR source LIKE ? OR source LIKE ?)
+                """, arguments: [seconds - 3600, "https://\(sourceHost)/%", "https://\(sourceHost):%", "http://\(sourceHost)/%",
+                                 "http://\(sourceHost):%"]) ?? 0
+            if recent >= Self.webmentionsKeptPerHostPerHour { return .hostFull }
+            let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM webmention_queue") ?? 0
+            if all >= Self.webmentionsQueuedInAll { return .queueFull }
+            try db.execute(sql: """
+                INSERT INTO webmention_queue (source, target, post_path, source_host, received_at, next_attempt_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [source, target, postPath, sourceHost, seconds, seconds])
+            return .queued
+        }
+    }
+
+    public func dueWebmentions(limit: Int, now: Date = Date()) throws -> [QueuedWebmention] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM webmention_queue WHERE next_attempt_at <= ? ORDER BY seq LIMIT ?",
+                             arguments: [now.timeIntervalSince1970, limit]).map {
+                QueuedWebmention(seq: $0["seq"], source: $0["source"], target: $0["target"], postPath: $0["post_path"],
+                                 attempts: $0["attempts"])
+            }
+        }
+    }
+
+    /// When the next queued webmention is due, if any.
+    public func nextWebmentionDue() throws -> Date? {
+        try read { db in
+            try Double.fetchOne(db, sql: "SELECT MIN(next_attempt_at) FROM webmention_queue").map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    /// Done with one (verified and applied, or refused): it leaves the queue.
+    public func completeWebmention(seq: Int64) async throws {
+        try await writeAsync { db in try db.execute(sql: "DELETE FROM webmention_queue WHERE seq = ?", arguments: [seq]) }
+    }
+
+    /// Tries again at `retryAt` (the source could not be reached), or drops it after `maximumAttempts`.
+    public func failWebmention(seq: Int64, error: String, retryAt: Date, maximumAttempts: Int = 5) async throws {
+        try await writeAsync { db in
+            try db.execute(sql: """
+                UPDATE webmention_queue SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE seq = ?
+                """, arguments: [error, retryAt.timeIntervalSince1970, seq])
+            try db.execute(sql: "DELETE FROM webmention_queue WHERE seq = ? AND attempts >= ?", arguments: [seq, maximumAttempts])
+        }
+    }
+
+    public func webmention(source: String, target: String) throws -> KeptWebmention? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM webmentions WHERE source = ? AND target = ?", arguments: [source, target]).map {
+                KeptWebmention(source: $0["source"], target: $0["target"], postPath: $0["post_path"],
+                               kind: KeptWebmention.Kind(rawValue: $0["kind"]) ?? .comment, authorID: $0["author_id"])
+            }
+        }
+    }
+
+    /// Records what a verified webmention became (replacing what it was).
+    public func keepWebmention(_ kept: KeptWebmention, now: Date = Date()) async throws {
+        try await writeAsync { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO webmentions (source, target, post_path, kind, author_id, verified_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [kept.source, kept.target, kept.postPath, kept.kind.rawValue, kept.authorID, now.timeIntervalSince1970])
+        }
+    }
+
+    /// Removes a webmention and what it became (its comment, or its like or repost), in one
+    /// transaction. No tombstone: the source may link again, and its next webmention is then
+    /// verified afresh. Returns the post whose page changes.
+    public func removeWebmention(source: String, target: String) async throws -> String? {
+        try await writeAsync { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM webmentions WHERE source = ? AND target = ?",
+                                             arguments: [source, target]) else { return nil }
+            let path: String = row["post_path"], author: String = row["author_id"]
+            try db.execute(sql: "DELETE FROM comments WHERE id = ? AND author_id = ? AND post_path = ?", arguments: [source, author, path])
+            try db.execute(sql: "DELETE FROM reactions WHERE activity_id = ? AND actor_id = ?", arguments: [Self.webmentionReactionID(source, path), author])
+            try db.execute(sql: "DELETE FROM webmentions WHERE source = ? AND target = ?", arguments: [source, target])
+            return path
+        }
+    }
+
+    /// A webmention like's or repost's row id in `reactions`: one per source and post.
+    public static func webmentionReactionID(_ source: String, _ postPath: String) -> String { "webmention:" + postPath + " " + source }
+
+    /// Saves (or refreshes) the author of webmentions as a comment author: no inbox, no keys.
+    public func saveWebmentionAuthor(_ author: RemoteActor, now: Date = Date()) async throws {
+        try await writeAsync { db in
+            try db.execute(sql: """
+                INSERT INTO remote_actors (id, handle, name, url, icon, inbox, shared_inbox, fetched_at) VALUES (?, ?, ?, ?, ?, '', NULL, ?)
+                ON CONFLICT(id) DO UPDATE SET handle = excluded.handle, name = excluded.name, url = excluded.url, icon = excluded.icon,
+                    fetched_at = excluded.fetched_at
+                WHERE remote_actors.inbox = ''
+                """, arguments: [author.id, author.handle, author.name, author.url, author.icon, now.timeIntervalSince1970])
+        }
+    }
+
+    // MARK: sending
+
+    /// The external links a post had when webmentions were last queued for it.
+    public func webmentionLinks(postPath: String) throws -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT target FROM webmention_links WHERE post_path = ? ORDER BY target", arguments: [postPath])
+        }
+    }
+
+    /// Queues one webmention per target (`source` = the post's URL), remembering `links` as the
+    /// post's links now, in one transaction. Each is a delivery of kind `webmention`; with
+    /// `heldFor`, they wait until the server serves that site generation (the receiver fetches
+    /// the page). A target queued again later gets a new row (a new `send`: the post changed).
+    public func queueWebmentions(source: String, postPath: String, targets: [String], links: [String], heldFor generation: Int? = nil,
+                                 now: Date = Date()) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM webmention_links WHERE post_path = ?", arguments: [postPath])
+            for link in Set(links) {
+                try db.execute(sql: "INSERT INTO webmention_links (post_path, target) VALUES (?, ?)", arguments: [postPath, link])
+            }
+            let due = generation == nil ? now.timeIntervalSince1970 : Self.heldUntil
+            for target in Set(targets) {
+                let id = "webmention:\(now.timeIntervalSince1970) \(source) \(target)"
+                let json = String(decoding: try JSONSerialization.data(withJSONObject: ["source": source, "target": target], options: [.sortedKeys]),
+                                  as: UTF8.self)
+                try db.execute(sql: "INSERT OR IGNORE INTO outbound_activities (id, type, object_id, json, created_at) VALUES (?, 'Webmention', ?, ?, ?)",
+                               arguments: [id, source, json, now.timeIntervalSince1970])
+                let host = URLComponents(string: target)?.host?.lowercased() ?? ""
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO deliveries (activity_id, inbox, host, next_attempt_at, created_at, held_generation, kind)
+                    VALUES (?, ?, ?, ?, ?, ?, 'webmention')
+                    """, arguments: [id, target, host, due, now.timeIntervalSince1970, generation])
+            }
+        }
+    }
+}
