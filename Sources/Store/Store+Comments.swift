@@ -84,15 +84,17 @@ extension Store {
     }
 
     /// Edits a comment, only when `edit.authorID` wrote it: its text, warning, title, attachments,
-    /// poll and quote (id, post, parent and state stay). Returns the post path when it changed.
+    /// poll and quote (id, post, parent and state stay), and only with an edit newer than the one
+    /// it shows. Returns the post path when it changed.
     public func editComment(_ edit: CommentRecord) throws -> String? {
         try write { db in
             try db.execute(sql: """
                 UPDATE comments SET content_html = ?, summary = ?, sensitive = ?, updated_at = ?, kind = ?, title = ?,
                     attachments = ?, poll = ?, quote_url = ?
-                WHERE id = ? AND author_id = ?
+                WHERE id = ? AND author_id = ? AND (updated_at IS NULL OR updated_at < ?)
                 """, arguments: [edit.contentHTML, edit.summary, edit.sensitive, (edit.updatedAt ?? edit.receivedAt).timeIntervalSince1970,
-                                 edit.kind, edit.title, edit.attachments, edit.poll, edit.quoteURL, edit.id, edit.authorID])
+                                 edit.kind, edit.title, edit.attachments, edit.poll, edit.quoteURL, edit.id, edit.authorID,
+                                 (edit.updatedAt ?? edit.receivedAt).timeIntervalSince1970])
             let id = edit.id
             guard db.changesCount == 1 else { return nil }
             return try String.fetchOne(db, sql: "SELECT post_path FROM comments WHERE id = ?", arguments: [id])

@@ -57,6 +57,16 @@ extension Store {
         return .queued
     }
 
+    /// Records an activity id as received (an activity taken from inside another, such as an
+    /// `Announce`): false when it was seen before.
+    public func recordReceived(activityID: String, now: Date = Date()) throws -> Bool {
+        try write { db in
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO received_activities (id, received_at) VALUES (?, ?)")
+                .execute(arguments: [activityID, now.timeIntervalSince1970])
+            return db.changesCount == 1
+        }
+    }
+
     /// Forgets signatures that can no longer pass the date checks.
     public func pruneSeenSignatures(now: Date = Date()) throws {
         try write { db in

@@ -181,6 +181,66 @@ import Testing
         #expect(honest.getCount(path) == 0 && honest.getCount(path + "/activity") == 0)
     }
 
+    /// alice's `Update` of her note, with the note's text and `updated` date.
+    func aliceUpdate(_ note: [String: Any], _ number: Int, content: String, updated: Date) -> [String: Any] {
+        var edited = note
+        edited["content"] = content
+        edited["updated"] = ISO8601DateFormatter().string(from: updated)
+        return ["@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/data-integrity/v1"],
+                "id": "\(note["id"]!)/updates/\(number)", "type": "Update", "actor": honest.actorID("alice"),
+                "to": note["to"]!, "cc": note["cc"]!, "object": edited]
+    }
+
+    /// An author's proven activity can be replayed by anyone who saw it (every follower): inside
+    /// an Announce it is taken once by its id, as if delivered, and an older edit never
+    /// replaces a newer one.
+    @Test func anAnnouncedOldEditDoesNotUndoANewerOne() async throws {
+        defer { stop() }
+        let (id, _, note) = aliceNote("edited", content: "<p>v0</p>")
+        #expect(try await honest.send(blog.create(note, by: honest, "alice"), as: "alice", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try blog.store.comment(id: id) != nil })
+        let old = try honest.prove(aliceUpdate(note, 1, content: "<p>v1, since retracted</p>", updated: Date().addingTimeInterval(-600)),
+                                   by: "alice")
+        let current = try honest.prove(aliceUpdate(note, 2, content: "<p>v2, current</p>", updated: Date()), by: "alice")
+        #expect(try await honest.send(current, as: "alice", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try blog.store.comment(id: id)?.contentHTML.contains("v2") == true })
+        try await announced(old, 1)
+        #expect(try blog.store.comment(id: id)?.contentHTML.contains("v2") == true, "an older edit, announced, is stale")
+        try await announced(current, 2)
+        #expect(try blog.store.comment(id: id)?.contentHTML.contains("v2") == true)
+    }
+
+    /// Only what a group shares (FEP-1b12: Create, Update, Delete, Like) is taken from an
+    /// Announce: a replayed Follow does not make its author follow the blog again.
+    @Test func anAnnouncedFollowIsNotTaken() async throws {
+        defer { stop() }
+        let follow: [String: Any] = ["@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/data-integrity/v1"],
+                                     "id": honest.actorID("alice") + "/follows/9", "type": "Follow",
+                                     "actor": honest.actorID("alice"), "object": blog.actor]
+        try await announced(try honest.prove(follow, by: "alice"), 1)
+        #expect(try !blog.store.isFollower(honest.actorID("alice")))
+    }
+
+    /// A relay's `Collection-Synchronization` (FEP-8fcf) speaks for the relay, not for the actor
+    /// whose proven activity it carries: it starts no reconciliation of the actor's server.
+    @Test func aRelaysSynchronizationHeaderIsNotTheActors() async throws {
+        defer { stop() }
+        let alice = honest.actorID("alice")
+        try honest.serveActor("alice", ["followers": alice + "/followers"])
+        try await blog.follow(by: honest, "alice")  // the blog knows her actor, then follows her back
+        try blog.store.recordFollow(actorID: alice, followActivityID: blog.actor + "#follows/alice")
+        _ = try blog.store.answerFollow(actorID: alice, followActivityID: blog.actor + "#follows/alice", accepted: true)
+        let (_, _, note) = aliceNote("relayed-sync")
+        var parts = try relay.signedPost(try honest.prove(blog.create(note, by: honest, "alice"), by: "alice"), as: "eve",
+                                         to: blog.sharedInbox)
+        parts.headers.append(("Collection-Synchronization", "collectionId=\"\(alice)/followers\", url=\"\(alice)/sync\", "
+                              + "digest=\"\(String(repeating: "0", count: 64))\""))
+        #expect(try await relay.post(parts) == 202)
+        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(honest.getCount("/users/alice/sync") == 0)
+    }
+
     @Test func aRelayedActivityWithTheActorsProofIsTakenAsTheActors() async throws {
         defer { stop() }
         let (id, path, note) = aliceNote("relayed", content: "<p>Relayed.</p>")

@@ -50,7 +50,8 @@ public struct InboxGate: Sendable {
         public var retryAfter: Int?
         /// A short code for the counts: `bad-signature`, `origin`, `duplicate`…
         public var code = "queued"
-        /// The verified signer of an activity that was queued.
+        /// The verified signer of an activity that was queued, when it is the activity's actor
+        /// (nil for a relayed one).
         public var signer: String?
 
         public init(status: Int, reason: String, queued: Bool, retryAfter: Int? = nil, code: String = "queued") {
@@ -157,7 +158,9 @@ public struct InboxGate: Sendable {
             case .queued:
                 var outcome = Outcome(status: 202, reason: "\(type) \(id) queued" + (relayedBy.map { ", relayed by \($0) with \(actor)'s proof" } ?? ""),
                                       queued: true)
-                outcome.signer = actor
+                // A relay's own headers (FEP-8fcf's `Collection-Synchronization`) speak for the relay,
+                // not for the actor whose proven activity it carries.
+                outcome.signer = relayedBy == nil ? actor : nil
                 return outcome
             case .duplicate: return .ignore("duplicate", "duplicate \(id)")
             case .replayed: return .refuse(401, "replay", "replayed signature")

@@ -38,6 +38,11 @@ extension InboxProcessor {
         if let innerActor = fetched.actor.first {
             // An activity: applied as its actor's, when its id is on that actor's origin.
             guard Origin.same(fetched.id, innerActor), fetched.activityType != .announce else { return .ignored("not-author") }
+            // Only what a group shares (FEP-1b12): an announced Follow, Undo or Accept would let
+            // anyone who saw an author's old activity replay it as theirs.
+            guard Self.announceable.contains(fetched.activityType) else { return .ignored("not-for-us") }
+            // Taken once by its id, as if it had been delivered: a replayed one is a duplicate.
+            guard let innerID = fetched.id, try store.recordReceived(activityID: innerID, now: now) else { return .ignored("duplicate") }
             // What the inbox asks of an activity delivered by its own actor, asked of one that came embedded.
             if OriginRules.violation(fetched, actor: innerActor) != nil { return .ignored("not-author") }
             if try store.isBlocked(actorID: innerActor) { return .ignored("blocked") }
@@ -49,6 +54,9 @@ extension InboxProcessor {
         guard try await knownActor(author) != nil else { return .ignored("unknown-object") }
         return try await reply(fetched, authorID: author, activity: nil, now: now)
     }
+
+    /// What an `Announce` may carry as an activity: what groups (FEP-1b12) share.
+    static let announceable: [ActivityType] = [.create, .update, .delete, .like]
 
     /// The embedded object, when its author's own proof vouches for it: an activity's author is
     /// its `actor`, an object's its `attributedTo`; its id must be on the author's origin.

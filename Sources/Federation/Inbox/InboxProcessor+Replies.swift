@@ -134,6 +134,10 @@ extension InboxProcessor {
         guard existing.authorID == actorID, note.attributedTo.isEmpty || note.attributedTo.contains(actorID) else {
             return .ignored("not-author")
         }
+        // An edit older than the one shown (a replay, or an Update relayed late) changes nothing.
+        if let shown = existing.updatedAt, let incoming = CommentConversion.date(note.updated), incoming <= shown {
+            return .ignored("stale")
+        }
         var edited = CommentConversion.record(note, id: objectID, authorID: actorID, postPath: existing.postPath,
                                               parentID: existing.parentID, visibility: existing.visibility, state: existing.state,
                                               language: config.language, now: now)

@@ -190,6 +190,11 @@ final class FakeInstance: Sendable {
     /// `alsoKnownAs`, a `followers` collection…).
     func serveActor(_ name: String, _ fields: [String: Any]) throws {
         var actor = Self.actorDocument(name, base: base.value, pem: try keys[name]!.publicKey.pemSPKI())
+        if assertionMethods, let key = assertionKeys[name] {
+            let id = "\(base.value)/users/\(name)"
+            actor["assertionMethod"] = [["id": "\(id)#ed25519-key", "type": "Multikey", "controller": id,
+                                         "publicKeyMultibase": Multikey.ed25519(publicKey: try key.publicKey.rawEd25519())]]
+        }
         actor.merge(fields) { _, new in new }
         serve("/users/\(name)", actor)
     }
