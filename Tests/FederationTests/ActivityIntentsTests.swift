@@ -17,7 +17,7 @@ import Testing
             ["rel": ActivityIntents.subscribeRel, "template": "https://social.example/authorize_interaction?uri={uri}"],
             ["rel": ActivityIntents.createRel, "template": "https://social.example/share?inReplyTo={inReplyTo}&text={content}"],
         ]))
-        #expect(intents.reply(to: post) == "https://social.example/share?inReplyTo=\(escaped)&text=")
+        #expect(intents.reply(to: post, host: "social.example") == "https://social.example/share?inReplyTo=\(escaped)&text=")
     }
 
     @Test func objectThenSubscribeAreTheFallbacks() {
@@ -25,12 +25,12 @@ import Testing
             ["rel": ActivityIntents.createRel, "template": "https://social.example/share?text={content}"],  // no inReplyTo: not a reply
             ["rel": ActivityIntents.objectRel, "template": "https://social.example/intents/object?objectId={object}"],
         ]))
-        #expect(object.reply(to: post) == "https://social.example/intents/object?objectId=\(escaped)")
+        #expect(object.reply(to: post, host: "social.example") == "https://social.example/intents/object?objectId=\(escaped)")
         let mastodon = ActivityIntents(jrd: jrd([
             ["rel": ActivityIntents.subscribeRel, "template": "https://social.example/authorize_interaction?uri={uri}"],
         ]))
-        #expect(mastodon.reply(to: post) == "https://social.example/authorize_interaction?uri=\(escaped)")
-        #expect(ActivityIntents(jrd: jrd([])).reply(to: post) == nil)
+        #expect(mastodon.reply(to: post, host: "social.example") == "https://social.example/authorize_interaction?uri=\(escaped)")
+        #expect(ActivityIntents(jrd: jrd([])).reply(to: post, host: "social.example") == nil)
     }
 
     /// A WebFinger answer cannot send the reader anywhere but the account's own server.
@@ -40,15 +40,24 @@ import Testing
     ])
     func templatesOffTheAccountsServerAreRefused(template: String) {
         let intents = ActivityIntents(jrd: jrd([["rel": ActivityIntents.createRel, "template": template]]))
-        #expect(intents.reply(to: post) == nil)
+        #expect(intents.reply(to: post, host: "social.example") == nil)
     }
 
-    @Test func aServerOnASubdomainOfTheHandlesDomainIsItsOwn() {
-        let intents = ActivityIntents(jrd: jrd([["rel": ActivityIntents.createRel, "template": "https://social.example/share?r={inReplyTo}"]],
-                                               actor: "https://example/users/me"))
-        #expect(intents.reply(to: post) != nil)
-        let noActor = ActivityIntents(jrd: ["links": [["rel": ActivityIntents.createRel, "template": "https://social.example/s?r={inReplyTo}"]]])
-        #expect(noActor.reply(to: post) == nil, "no self link: nothing ties the template to the account")
+    /// The typed handle's server, or one of its subdomains (a domain that answers WebFinger for
+    /// `me@example.com` and serves from `social.example.com`); never a parent domain, and never
+    /// on the word of the WebFinger answer itself (its `self` link is the same author's).
+    @Test func onlyTheTypedServerOrItsSubdomainsAreFollowed() {
+        let delegated = ActivityIntents(jrd: jrd([["rel": ActivityIntents.createRel, "template": "https://social.example.com/share?r={inReplyTo}"]],
+                                                 actor: "https://social.example.com/users/me"))
+        #expect(delegated.reply(to: post, host: "example.com") != nil)
+        let elsewhere = ActivityIntents(jrd: jrd([["rel": ActivityIntents.createRel, "template": "https://login.bank.example/x?r={inReplyTo}"]],
+                                                 actor: "https://bank.example/users/x"))
+        #expect(elsewhere.reply(to: post, host: "social.example") == nil, "the JRD's own self link vouches for nothing")
+        let parent = ActivityIntents(jrd: jrd([["rel": ActivityIntents.createRel, "template": "https://co.uk/x?r={inReplyTo}"]],
+                                              actor: "https://evil.co.uk/users/me"))
+        #expect(parent.reply(to: post, host: "evil.co.uk") == nil, "a parent domain (here a public suffix) is not the server")
+        let broken = ActivityIntents(jrd: jrd([["rel": ActivityIntents.createRel, "template": "https://social.example/x?r={inReplyTo}\r\nSet-Cookie: a=b"]]))
+        #expect(broken.reply(to: post, host: "social.example") == nil, "a URL with characters outside RFC 3986 is no URL")
     }
 
     @Test(arguments: [("@me@social.example", "me", "social.example"), ("me@Social.Example", "me", "social.example"),

@@ -8,7 +8,7 @@ import Foundation
 /// ```swift
 /// let intents = ActivityIntents(jrd: ["links": [["rel": "https://w3id.org/fep/3b86/Create",
 ///     "template": "https://social.example/share?inReplyTo={inReplyTo}&text={content}"]]])
-/// intents.reply(to: "https://blog.example/2025/hello/")
+/// intents.reply(to: "https://blog.example/2025/hello/", host: "social.example")
 /// // "https://social.example/share?inReplyTo=https%3A%2F%2Fblog.example%2F2025%2Fhello%2F&text="
 /// ```
 public struct ActivityIntents: Sendable, Equatable {
@@ -19,8 +19,6 @@ public struct ActivityIntents: Sendable, Equatable {
     var create: String?
     var object: String?
     var subscribe: String?
-    /// The account's actor (the JRD's `self` link): a template must send the reader to its server.
-    var actor: String?
 
     public init(jrd: [String: Any]) {
         for case let link as [String: Any] in jrd["links"] as? [Any] ?? [] {
@@ -30,35 +28,37 @@ public struct ActivityIntents: Sendable, Equatable {
             case Self.createRel where create == nil: create = template
             case Self.objectRel where object == nil: object = template
             case Self.subscribeRel where subscribe == nil: subscribe = template
-            case "self" where actor == nil && Self.isActivityType(link["type"] as? String): actor = link["href"] as? String
             default: continue
             }
         }
     }
 
-    static func isActivityType(_ type: String?) -> Bool {
-        guard let type else { return false }
-        return type.contains("activity+json") || type.contains("ld+json")
-    }
-
-    /// The first usable intent for replying to `uri`, expanded.
-    public func reply(to uri: String, allowHTTP: Bool = false) -> String? {
+    /// The first usable intent for replying to `uri`, expanded, on `host` (the server the reader
+    /// typed: `social.example`, or `127.0.0.1:PORT` in development).
+    public func reply(to uri: String, host: String, allowHTTP: Bool = false) -> String? {
         let candidates: [(String?, String)] = [(create, "inReplyTo"), (object, "object"), (subscribe, "uri")]
         for case let (template?, variable) in candidates where template.contains("{\(variable)}") {
-            if let url = Self.expand(template, [variable: uri]), acceptable(url, allowHTTP: allowHTTP) { return url }
+            if let url = Self.expand(template, [variable: uri]), Self.acceptable(url, host: host, allowHTTP: allowHTTP) { return url }
         }
         return nil
     }
 
-    /// A redirect target only on the actor's own origin (or a subdomain of its host: a server
-    /// may answer WebFinger for a bare domain and live on `social.` of it), http(s) only.
-    func acceptable(_ url: String, allowHTTP: Bool) -> Bool {
-        guard let target = URLComponents(string: url), let scheme = target.scheme?.lowercased(),
+    /// A redirect target only on the typed server or one of its subdomains (a domain that
+    /// answers WebFinger for `me@example.com` and serves from `social.example.com`), http(s),
+    /// nothing outside RFC 3986's characters. Not a parent domain, and nothing on the word of
+    /// the WebFinger answer itself: its `self` link is written by the same hand as its templates.
+    static func acceptable(_ url: String, host typed: String, allowHTTP: Bool) -> Bool {
+        guard url.unicodeScalars.allSatisfy({ $0.isASCII && uriCharacters.contains($0) }),
+              let target = URLComponents(string: url), let scheme = target.scheme?.lowercased(),
               scheme == "https" || (allowHTTP && scheme == "http"), let host = target.host?.lowercased(), !host.isEmpty,
-              target.user == nil, target.password == nil,
-              let actor, let actorHost = URLComponents(string: actor)?.host?.lowercased() else { return false }
-        return host == actorHost || host.hasSuffix("." + actorHost) || actorHost.hasSuffix("." + host)
+              target.user == nil, target.password == nil else { return false }
+        let server = (typed.split(separator: ":").first.map(String.init) ?? typed).lowercased()
+        return host == server || host.hasSuffix("." + server)
     }
+
+    /// RFC 3986's unreserved, reserved and `%` characters.
+    static let uriCharacters = CharacterSet(charactersIn:
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
 
     /// RFC 6570 level-1 expansion (`{name}`), values percent-encoded as unreserved characters;
     /// variables not given expand to nothing (FEP-3b86). nil for a template that is not one.

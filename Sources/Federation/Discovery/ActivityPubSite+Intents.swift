@@ -10,6 +10,6 @@ extension ActivityPubSite {
         guard let (user, host) = RemoteInteraction.account(typed, allowLoopback: development) else { return nil }
         let scheme = development && host.hasPrefix("127.0.0.1:") ? "http" : "https"
         guard let intents = await intentLookup.intents(user: user, authority: host, scheme: scheme) else { return nil }
-        return intents.reply(to: uri, allowHTTP: development)
+        return intents.reply(to: uri, host: host, allowHTTP: development)
     }
 }
