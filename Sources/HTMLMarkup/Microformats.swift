@@ -60,12 +60,37 @@ public enum Microformats {
            let href = tag.attribute("href"), let resolved = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: baseURL) {
             baseURL = resolved.absoluteURL
         }
-        let parser = Parser(base: baseURL)
+        let parser = Parser(base: baseURL, budget: Budget())
         return parser.items(under: root)
+    }
+
+    /// At most this many property classes of one element are read (the first ones, `p-`, `u-`,
+    /// `dt-`, `e-` in that order): a page cannot make one element's value count thousands of times.
+    public static let maximumPropertiesPerElement = 16
+    /// At most this many property values in one document; past them, properties are not read.
+    public static let maximumPropertyValues = 4_096
+    /// At most this many characters copied into values (text and `e-` HTML) in one document:
+    /// nested `e-`/`p-` elements each copy what is below them, so a deep page would copy its
+    /// whole size once per level. Past the budget, values are empty.
+    public static let maximumValueCharacters = 8 << 20
+
+    /// What one parse may still produce (see the limits above).
+    final class Budget {
+        var values = Microformats.maximumPropertyValues
+        var characters = Microformats.maximumValueCharacters
+
+        /// `text` when the budget still has room (then charged for it), else "".
+        func charge(_ text: @autoclosure () -> String) -> String {
+            guard characters > 0 else { return "" }
+            let text = text()
+            characters -= text.utf8.count
+            return text
+        }
     }
 
     struct Parser {
         let base: URL?
+        let budget: Budget
 
         /// Root classes: `h-` then lower-case letters and digits in `-`-separated runs.
         static func rootTypes(_ node: HTMLNode) -> [String] {
@@ -119,26 +144,39 @@ public enum Microformats {
         /// nested items are read whole and not walked into.
         func collect(under node: HTMLNode, into item: inout Item, explicit: inout Set<String>, nested: inout Bool) {
             for child in node.elementChildren {
-                let types = Self.rootTypes(child)
-                var names: [(prefix: String, name: String)] = []
-                for prefix in ["p-", "u-", "dt-", "e-"] {
-                    for name in Self.properties(child, prefix: prefix) { names.append((prefix, name)) }
+                let classes = child.classes
+                let types = classes.filter { Self.isName($0, prefix: "h-") }.sorted()
+                // Each prefix's names, the first `maximumPropertiesPerElement` in all; each
+                // prefix's value is computed once and shared by its names.
+                var names: [(prefix: String, names: [String])] = []
+                var count = 0
+                for prefix in ["p-", "u-", "dt-", "e-"] where count < Microformats.maximumPropertiesPerElement {
+                    var found: [String] = []
+                    for name in classes where count < Microformats.maximumPropertiesPerElement && Self.isName(name, prefix: prefix) {
+                        found.append(String(name.dropFirst(prefix.count)))
+                        count += 1
+                    }
+                    if !found.isEmpty { names.append((prefix, found)) }
                 }
                 for (prefix, _) in names { explicit.insert(prefix) }
+                if budget.values < count { names = [] } else { budget.values -= count }
                 if !types.isEmpty {
                     nested = true
                     var inner = self.item(child)
                     if names.isEmpty {
                         item.children.append(inner)
                     } else {
-                        for (prefix, name) in names {
+                        for (prefix, group) in names {
                             inner.value = nestedValue(prefix: prefix, node: child, item: inner)
-                            item.properties[name, default: []].append(.item(inner))
+                            for name in group { item.properties[name, default: []].append(.item(inner)) }
                         }
                     }
                     continue
                 }
-                for (prefix, name) in names { item.properties[name, default: []].append(value(prefix: prefix, node: child)) }
+                for (prefix, group) in names {
+                    let shared = value(prefix: prefix, node: child)
+                    for name in group { item.properties[name, default: []].append(shared) }
+                }
                 collect(under: child, into: &item, explicit: &explicit, nested: &nested)
             }
         }
@@ -177,21 +215,21 @@ public enum Microformats {
                 if let parts = valueClass(node) { return .text(resolve(parts)) }
                 if name == "abbr", let title = node.attribute("title") { return .text(resolve(title)) }
                 if ["data", "input"].contains(name), let value = node.attribute("value") { return .text(resolve(value)) }
-                return .text(resolve(trimmed(node.textContent())))
+                return .text(resolve(trimmed(budget.charge(node.textContent()))))
             case "dt-":
                 if let parts = valueClass(node, dates: true) { return .text(parts) }
                 if ["time", "ins", "del"].contains(name), let datetime = node.attribute("datetime") { return .text(datetime) }
                 if name == "abbr", let title = node.attribute("title") { return .text(title) }
                 if ["data", "input"].contains(name), let value = node.attribute("value") { return .text(value) }
-                return .text(trimmed(node.textContent()))
+                return .text(trimmed(budget.charge(node.textContent())))
             case "e-":
-                return .html(html: trimmed(node.innerHTML), text: trimmed(node.textContent(images: imageText)))
+                return .html(html: trimmed(budget.charge(node.innerHTML)), text: trimmed(budget.charge(node.textContent(images: imageText))))
             default:
                 if let parts = valueClass(node) { return .text(parts) }
                 if ["abbr", "link"].contains(name), let title = node.attribute("title") { return .text(title) }
                 if ["data", "input"].contains(name), let value = node.attribute("value") { return .text(value) }
                 if ["img", "area"].contains(name), let alt = node.attribute("alt") { return .text(alt) }
-                return .text(trimmed(node.textContent(images: imageText)))
+                return .text(trimmed(budget.charge(node.textContent(images: imageText))))
             }
         }
 
@@ -216,7 +254,7 @@ public enum Microformats {
                         } else if dates, ["time", "ins", "del"].contains(name), let datetime = child.attribute("datetime") {
                             parts.append(datetime)
                         } else {
-                            parts.append(child.textContent())
+                            parts.append(budget.charge(child.textContent()))
                         }
                     } else {
                         walk(child)
@@ -245,7 +283,7 @@ public enum Microformats {
                 if ["img", "area"].contains(candidate.name ?? ""), let alt = candidate.attribute("alt"), !alt.isEmpty { return alt }
                 if candidate.name == "abbr", let title = candidate.attribute("title"), !title.isEmpty { return title }
             }
-            return trimmed(node.textContent(images: imageText))
+            return trimmed(budget.charge(node.textContent(images: imageText)))
         }
 
         func impliedPhoto(_ node: HTMLNode) -> Value? {

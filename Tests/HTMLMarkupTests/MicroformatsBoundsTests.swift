@@ -1,0 +1,51 @@
+import Foundation
+import HTMLMarkup
+import Testing
+
+/// A hostile page cannot make the microformats parser's work grow faster than the page: an
+/// element's value is computed once per prefix, at most `maximumPropertiesPerElement` of its
+/// property classes are read, and a document's values are bounded in number and in size.
+@Suite struct MicroformatsBoundsTests {
+    /// One element with 50,000 `e-` classes over a 1 MiB body: read once, not once per class
+    /// (before the bound: 50,000 copies of 1 MiB).
+    @Test func manyPropertyClassesOnOneElementCostOneValue() {
+        let classes = (0..<50_000).map { "e-a\($0)" }.joined(separator: " ")
+        let filler = String(repeating: String(repeating: "x", count: 99) + "\n", count: ((1 << 20) - classes.utf8.count) / 100)
+        let html = "<div class=\"h-entry\"><a href=\"https://blog.example/p/\">t</a><div class=\"e-content \(classes)\">\(filler)</div></div>"
+        #expect(html.utf8.count >= 1 << 20)
+        let clock = ContinuousClock.now
+        let items = Microformats.parse(html, base: "https://a.example/")
+        let elapsed = ContinuousClock.now - clock
+        #expect(elapsed < .seconds(1), "parsed in \(elapsed)")
+        let entry = items.first
+        // The first 16 classes, and the implied `url` (the entry's only `<a>`).
+        #expect(entry?.properties.keys.filter { $0 != "url" }.count == Microformats.maximumPropertiesPerElement)
+        #expect(entry?.text("content")?.count == filler.trimmingCharacters(in: .whitespacesAndNewlines).count)
+    }
+
+    /// Nested `e-` elements each copy what is below them: 200 levels over 1 MiB would be 200 MiB
+    /// of values; the document's budget stops the copies.
+    @Test func deeplyNestedPropertiesStayWithinTheBudget() {
+        let filler = String(repeating: "y", count: 1 << 20)
+        let html = "<div class=\"h-entry\">" + String(repeating: "<div class=\"e-content p-name\">", count: 200) + filler
+            + String(repeating: "</div>", count: 200) + "</div>"
+        let clock = ContinuousClock.now
+        let items = Microformats.parse(html, base: "https://a.example/")
+        #expect(ContinuousClock.now - clock < .seconds(3))
+        let values = items.first?.properties.values.flatMap { $0 } ?? []
+        let size = values.reduce(0) { total, value in
+            if case .html(let html, let text) = value { return total + html.utf8.count + text.utf8.count }
+            return total + value.text.utf8.count
+        }
+        #expect(size <= Microformats.maximumValueCharacters + 3 << 20, "\(size) characters of values")
+        #expect(values.count == 400)
+    }
+
+    /// A document's property values are bounded in number.
+    @Test func propertyValuesAreBoundedPerDocument() {
+        let html = "<div class=\"h-entry\">" + String(repeating: "<span class=\"p-a p-b p-c p-d\">v</span>", count: 5_000) + "</div>"
+        let items = Microformats.parse(html, base: "https://a.example/")
+        let count = items.first?.properties.values.reduce(0) { $0 + $1.count } ?? 0
+        #expect(count == Microformats.maximumPropertyValues)
+    }
+}
