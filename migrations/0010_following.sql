@@ -6,7 +6,9 @@ CREATE TABLE following (
     follow_activity_id TEXT NOT NULL UNIQUE,
     state              TEXT NOT NULL CHECK (state IN ('pending', 'accepted', 'rejected')),
     created_at         REAL NOT NULL,
-    answered_at        REAL
+    answered_at        REAL,
+    moved_at           REAL,                  -- this follow came from a Move (or was one's target): no Move from it for a day
+    move_fetched_at    REAL                   -- when a Move from this account last cost a fetch of its target (one an hour)
 );
 CREATE INDEX following_state ON following(state, created_at);
 

@@ -90,6 +90,33 @@ extension Store {
         }
     }
 
+    /// A Move was applied into `actorID`'s follow (it is the target): for `interval` no Move
+    /// from it is applied, so two accounts naming each other cannot bounce the blog between them.
+    public func markMoved(actorID: String, now: Date = Date()) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE following SET moved_at = ? WHERE actor_id = ?", arguments: [now.timeIntervalSince1970, actorID])
+        }
+    }
+
+    /// Whether a Move into `actorID`'s follow was applied less than `interval` ago.
+    public func movedRecently(actorID: String, interval: TimeInterval = 86_400, now: Date = Date()) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM following WHERE actor_id = ? AND moved_at > ?",
+                              arguments: [actorID, now.timeIntervalSince1970 - interval]) ?? false
+        }
+    }
+
+    /// Claims the one fetch of a Move's target that a followed account gets per `interval`;
+    /// false when it had one less than `interval` ago (or is not followed).
+    public func claimMoveFetch(actorID: String, interval: TimeInterval = 3600, now: Date = Date()) throws -> Bool {
+        try write { db in
+            try db.execute(sql: """
+                UPDATE following SET move_fetched_at = ? WHERE actor_id = ? AND (move_fetched_at IS NULL OR move_fetched_at <= ?)
+                """, arguments: [now.timeIntervalSince1970, actorID, now.timeIntervalSince1970 - interval])
+            return db.changesCount > 0
+        }
+    }
+
     /// FEP-8fcf: claims the hour's reconciliation of a server's (`host:port`) followers collection; false when
     /// one ran less than `interval` ago.
     public func claimFollowersSync(host: String, interval: TimeInterval = 3600, now: Date = Date()) async throws -> Bool {

@@ -146,32 +146,86 @@ import Testing
         }
     }
 
+    /// `name` moves to `target` (a signed Move to the blog's inbox).
+    func move(_ remote: FakeInstance, _ name: String, to target: String, blog: BlogFixture) async throws -> Int {
+        try await remote.send(["id": remote.actorID(name) + "#moves/\(UUID())", "type": "Move", "actor": remote.actorID(name),
+                               "object": remote.actorID(name), "target": target], as: name, to: blog.actor + "/inbox")
+    }
+
+    /// Follows `name` and has it accept.
+    func followAccepted(_ remote: FakeInstance, _ name: String, blog: BlogFixture) async throws {
+        let followed = try await blog.runtime.follow(remote.actorID(name))
+        #expect(try await answer("Accept", from: remote, name, to: blog, followID: followed.followActivityID) == 202)
+        #expect(try await eventually { try follow(blog, remote.actorID(name))?.state == .accepted })
+    }
+
     @Test func moveOfAFollowedAccount() async throws {
         try await withBlog { remote, blog in
-            let alice = try await blog.runtime.follow(remote.actorID("alice"))
-            #expect(try await answer("Accept", from: remote, "alice", to: blog, followID: alice.followActivityID) == 202)
-            #expect(try await eventually { try follow(blog, remote.actorID("alice"))?.state == .accepted })
-            func move(to target: String) async throws -> Int {
-                try await remote.send(["id": remote.actorID("alice") + "#moves/\(UUID())", "type": "Move", "actor": remote.actorID("alice"),
-                                       "object": remote.actorID("alice"), "target": target], as: "alice", to: blog.actor + "/inbox")
-            }
-            // bob does not list alice as an alias: the move is not followed.
-            #expect(try await move(to: remote.actorID("bob")) == 202)
+            try await followAccepted(remote, "alice", blog: blog)
+            try await followAccepted(remote, "bob", blog: blog)
+            // carol does not list bob as an alias: the move is not followed.
+            #expect(try await move(remote, "bob", to: remote.actorID("carol"), blog: blog) == 202)
             try await Task.sleep(for: .milliseconds(500))
-            #expect(try follow(blog, remote.actorID("bob")) == nil)
-            #expect(try follow(blog, remote.actorID("alice"))?.state == .accepted)
+            #expect(try follow(blog, remote.actorID("carol")) == nil)
+            #expect(try follow(blog, remote.actorID("bob"))?.state == .accepted)
             // A Move sent by someone the blog does not follow is not even stored.
             #expect(try await remote.send(["id": remote.actorID("mallory") + "#moves/1", "type": "Move", "actor": remote.actorID("mallory"),
                                            "object": remote.actorID("mallory"), "target": remote.actorID("carol")],
                                           as: "mallory", to: blog.actor + "/inbox") == 202)
             // carol says she is also alice: the blog follows carol and unfollows alice.
             try remote.serveActor("carol", ["alsoKnownAs": [remote.actorID("alice")]])
-            #expect(try await move(to: remote.actorID("carol")) == 202)
+            #expect(try await move(remote, "alice", to: remote.actorID("carol"), blog: blog) == 202)
             #expect(try await eventually { !remote.activities(at: "/users/carol/inbox", type: "Follow").isEmpty })
             #expect(try await eventually { !remote.activities(at: "/users/alice/inbox", type: "Undo").isEmpty })
             #expect(try follow(blog, remote.actorID("carol"))?.state == .pending)
             #expect(try follow(blog, remote.actorID("alice")) == nil)
             #expect(remote.activities(at: "/users/carol/inbox", type: "Follow").first?.verifiedKeyID == blog.actor + "#main-key")
+        }
+    }
+
+    /// Two accounts naming each other in `alsoKnownAs` cannot bounce the blog between them (each
+    /// bounce a signed Follow and Undo, kept in the delivery queue), a Move's target must have
+    /// its inbox on its own origin, and a followed account's Moves cost one fetch an hour.
+    @Test func movesAreBounded() async throws {
+        try await withBlog { remote, blog in
+            try await followAccepted(remote, "alice", blog: blog)
+            try remote.serveActor("alice", ["alsoKnownAs": [remote.actorID("bob")]])
+            try remote.serveActor("bob", ["alsoKnownAs": [remote.actorID("alice")]])
+            #expect(try await move(remote, "alice", to: remote.actorID("bob"), blog: blog) == 202)
+            #expect(try await eventually { try follow(blog, remote.actorID("bob")) != nil && follow(blog, remote.actorID("alice")) == nil })
+            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            let before = try counts(blog.store)
+            let followsToAlice = remote.activities(at: "/users/alice/inbox", type: "Follow").count
+            // bob moves straight back: ignored, nothing queued.
+            #expect(try await move(remote, "bob", to: remote.actorID("alice"), blog: blog) == 202)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try follow(blog, remote.actorID("bob")) != nil)
+            #expect(try follow(blog, remote.actorID("alice")) == nil)
+            #expect(try counts(blog.store) == before, "no Follow or Undo queued")
+            #expect(remote.activities(at: "/users/alice/inbox", type: "Follow").count == followsToAlice)
+            #expect(remote.activities(at: "/users/bob/inbox", type: "Undo").isEmpty)
+
+            // carol lists mallory but her inbox is on a third server: the blog sends it nothing.
+            try await followAccepted(remote, "mallory", blog: blog)
+            try remote.serveActor("carol", ["alsoKnownAs": [remote.actorID("mallory")], "inbox": "https://third.example/users/carol/inbox"])
+            #expect(try await move(remote, "mallory", to: remote.actorID("carol"), blog: blog) == 202)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try follow(blog, remote.actorID("carol")) == nil)
+            #expect(try follow(blog, remote.actorID("mallory"))?.state == .accepted)
+
+            // owner moves to five made-up accounts: one fetch at most.
+            try await followAccepted(remote, "owner", blog: blog)
+            for n in 1...5 {
+                remote.serve("/users/target\(n)", FakeInstance.actorDocument("target\(n)", base: remote.base.value, pem: "x"))
+                #expect(try await move(remote, "owner", to: remote.actorID("target\(n)"), blog: blog) == 202)
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            let fetches = (1...5).map { remote.getCount("/users/target\($0)") }.reduce(0, +)
+            #expect(fetches == 1, "\(fetches) fetches")
+            #expect(try follow(blog, remote.actorID("owner"))?.state == .accepted)
         }
     }
 

@@ -29,8 +29,11 @@ extension InboxProcessor {
     }
 
     /// `Move` of an account the blog follows to `target`: followed there once the target's own
-    /// document (fetched now, from its origin) lists the old account in `alsoKnownAs`; the old
-    /// account is unfollowed.
+    /// document (fetched now, from its origin) lists the old account in `alsoKnownAs` and its
+    /// inboxes are on its own origin; the old account is unfollowed. Bounded: an account a Move
+    /// led the blog to cannot move it on for a day (two accounts naming each other cannot bounce
+    /// the blog between them, each bounce a signed Follow and Undo), and a followed account's
+    /// Moves cost at most one fetch of a target an hour.
     func move(_ activity: APObject, actorID: String, now: Date) async throws -> Effects {
         guard activity.object?.id == actorID else { return .ignored("not-author") }
         guard let target = activity.target?.id, Origin(target) != nil, target != actorID, target != urls.actor else {
@@ -38,21 +41,29 @@ extension InboxProcessor {
         }
         guard let followed = try store.followedAccount(actorID: actorID), followed.state != .rejected else { return .ignored("not-followed") }
         if try store.isBlocked(actorID: target) { return .ignored("blocked") }
+        if try store.movedRecently(actorID: actorID, now: now) { return .ignored("moved-recently") }
         // Already followed (a Move sent again): no fetch, nothing to do but drop the old account.
         if try store.followedAccount(actorID: target) != nil {
             try Follows(store: store, urls: urls, outbox: outbox).unfollow(actorID, now: now)
+            try store.markMoved(actorID: target, now: now)
             try blogrollChanged()
             return .applied("followed-move")
         }
         guard let fetcher else { return .ignored("cannot-fetch") }
+        guard try store.claimMoveFetch(actorID: actorID, now: now) else { return .ignored("move-fetch-budget") }
         let document: [String: Any]
         do { document = try await fetcher.fetchAuthentic(target).object } catch { return .ignored("target-unavailable") }
         guard let actor = ActorConversion.actor(from: document), actor.id == target else { return .ignored("target-unavailable") }
         guard BlogMove.ids(document["alsoKnownAs"]).contains(actorID) else { return .ignored("not-an-alias") }
+        // The Follow goes to the target's inbox: never to a third party's server.
+        guard Origin.same(actor.inbox, target), actor.sharedInbox.map({ Origin.same($0, target) }) ?? true else {
+            return .ignored("foreign-inbox")
+        }
         try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actor.id))
         let follows = Follows(store: store, urls: urls, outbox: outbox)
         try follows.unfollow(actorID, now: now)
         try follows.follow(actor, now: now)
+        try store.markMoved(actorID: target, now: now)
         if try store.setting(BlueskyBridge.botKey) == actorID { try BlueskyBridge.setBot(target, store: store) }
         try blogrollChanged()
         return .applied("followed-move")
