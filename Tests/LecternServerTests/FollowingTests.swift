@@ -307,6 +307,38 @@ import Testing
         }
     }
 
+    /// The header's `url` must be the signer's followers collection itself (plus a query, as in
+    /// `…/followers?domain=HOST`) or Mastodon's `…/followers_synchronization` next to it: no other
+    /// document of the signer's server is read.
+    @Test func followersSynchronizationReadsOnlyThePartialCollection() async throws {
+        try await withBlog { remote, blog in
+            try await followAccepted(remote, "alice", blog: blog)
+            let followers = remote.actorID("alice") + "/followers"
+            try remote.serveActor("alice", ["followers": followers])
+            let listing: [String: Any] = ["type": "OrderedCollection", "orderedItems": [blog.actor]]
+            for path in ["/users/bob/followers", "/users/alice/outbox", "/users/alice/followers"] { remote.serve(path, listing) }
+            func deliver(url: String, n: Int) async throws {
+                let note = blog.note(remote.base.value + "/notes/partial-\(n)", by: remote, "alice", inReplyTo: "https://elsewhere.example/1",
+                                     content: "<p>x</p>")
+                var parts = try remote.signedPost(blog.create(note, by: remote, "alice"), as: "alice", to: blog.sharedInbox)
+                parts.headers.append(("Collection-Synchronization", "collectionId=\"\(followers)\", url=\"\(url)\", "
+                                      + "digest=\"\(CollectionSynchronization.digest(of: []))\""))
+                #expect(try await remote.post(parts) == 202)
+            }
+            try await deliver(url: remote.actorID("bob") + "/followers", n: 1)
+            try await deliver(url: remote.actorID("alice") + "/outbox?domain=127.0.0.1", n: 2)
+            try await deliver(url: followers + "/../../bob/followers", n: 3)
+            try await deliver(url: remote.actorID("alice") + "/followersx", n: 4)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(remote.getCount("/users/bob/followers") == 0)
+            #expect(remote.getCount("/users/alice/outbox") == 0)
+            #expect(remote.getCount("/users/alice/followersx") == 0)
+            // The collection itself, with Mastodon's query: read (the hour's reconciliation was not used up).
+            try await deliver(url: followers + "?domain=127.0.0.1", n: 5)
+            #expect(try await eventually { remote.getCount("/users/alice/followers") == 1 })
+        }
+    }
+
     /// A fake Bridgy Fed, behaving as its docs say: the blog follows its bot, the bot accepts,
     /// then sends a direct note with the blog's Bluesky handle; a reply from a bridged Bluesky
     /// account (a `bsky.brid.gy`-style actor whose `url` is its bsky.app profile) is a comment.

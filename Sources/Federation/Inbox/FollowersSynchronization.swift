@@ -36,13 +36,24 @@ public struct FollowersSynchronization: Sendable {
     /// What a delivery's header asks of us: nothing when it names someone else's collection or
     /// the digests agree; a reconciliation (claimed now, run by the caller) when they differ.
     public func check(header value: String, signer: String, now: Date = Date()) async throws -> CollectionSynchronization? {
-        guard let header = CollectionSynchronization.parse(value), Origin.same(header.collectionId, signer), Origin.same(header.url, signer),
-              let origin = Origin(signer) else { return nil }
+        guard let header = CollectionSynchronization.parse(value), Origin.same(header.collectionId, signer),
+              Self.isPartialCollection(header.url, of: header.collectionId), let origin = Origin(signer) else { return nil }
         // Only servers the blog follows someone on: anyone else's digest is nothing to us.
         guard try store.followedAccounts().contains(where: { Origin($0.actor.id) == origin }) else { return nil }
         guard header.digest != CollectionSynchronization.digest(of: try expected(signer)) else { return nil }
         guard try await store.claimFollowersSync(host: "\(origin.host):\(origin.port)", now: now) else { return nil }
         return header
+    }
+
+    /// Whether `url` can be the partial collection of `collectionId`: on its origin, with its
+    /// path (plus a query, as in FEP-8fcf's `…/followers?domain=HOST`) or the path Mastodon
+    /// sends (`…/followers_synchronization`, next to `…/followers`); no fragment, no dot segment.
+    static func isPartialCollection(_ url: String, of collectionId: String) -> Bool {
+        guard Origin.same(url, collectionId), let parts = URLComponents(string: url), let collection = URLComponents(string: collectionId),
+              parts.fragment == nil, collection.query == nil, collection.fragment == nil else { return false }
+        let path = parts.percentEncodedPath, own = collection.percentEncodedPath
+        guard !own.isEmpty, !path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else { return false }
+        return path == own || path == own + "_synchronization"
     }
 
     /// The blog's own view of the signer's followers on our domain: the blog, when it follows
