@@ -12,9 +12,9 @@ CREATE TABLE following (
 );
 CREATE INDEX following_state ON following(state, created_at);
 
--- FEP-8fcf on the receiving side: when each remote host's followers collection was last
--- reconciled (at most once an hour per host).
+-- FEP-8fcf on the receiving side: when a followed actor's followers collection was last
+-- reconciled, or a remote host's for its other accounts (at most once an hour each).
 CREATE TABLE followers_sync (
-    host              TEXT PRIMARY KEY,       -- host:port of the remote server
+    host              TEXT PRIMARY KEY,       -- a followed actor's id, or host:port of the remote server
     reconciled_at     REAL NOT NULL
 );

@@ -117,11 +117,10 @@ extension Store {
         }
     }
 
-    /// FEP-8fcf: claims the hour's reconciliation of a server's (`host:port`) followers collection; false when
-    /// one ran less than `interval` ago.
-    public func claimFollowersSync(host: String, interval: TimeInterval = 3600, now: Date = Date()) async throws -> Bool {
-        let host = host.lowercased()
-        return try await writeAsync { db in
+    /// FEP-8fcf: claims the hour's reconciliation for `key` (a followed actor's id, or `host:port`
+    /// for a server's other accounts); false when one ran less than `interval` ago.
+    public func claimFollowersSync(key host: String, interval: TimeInterval = 3600, now: Date = Date()) async throws -> Bool {
+        try await writeAsync { db in
             try db.execute(sql: """
                 INSERT INTO followers_sync (host, reconciled_at) VALUES (?, ?)
                 ON CONFLICT(host) DO UPDATE SET reconciled_at = excluded.reconciled_at

@@ -307,6 +307,46 @@ import Testing
         }
     }
 
+    /// `name` delivers to the blog's shared inbox a Create (not for the blog) carrying a
+    /// `Collection-Synchronization` header naming `name`'s followers collection.
+    func deliverSynchronization(_ remote: FakeInstance, _ name: String, to blog: BlogFixture, url: String, digest: [String]) async throws {
+        let note = blog.note(remote.base.value + "/notes/sync-\(UUID())", by: remote, name, inReplyTo: "https://elsewhere.example/1",
+                             content: "<p>x</p>")
+        var parts = try remote.signedPost(blog.create(note, by: remote, name), as: name, to: blog.sharedInbox)
+        parts.headers.append(("Collection-Synchronization", "collectionId=\"\(remote.actorID(name))/followers\", url=\"\(url)\", "
+                              + "digest=\"\(CollectionSynchronization.digest(of: digest))\""))
+        #expect(try await remote.post(parts) == 202)
+    }
+
+    /// An account the blog does not follow cannot use up the hour's reconciliation of its
+    /// server: a followed account's mismatched header right after still reconciles.
+    @Test func followersSynchronizationOfAFollowedAccountIsNotUsedUpByAnother() async throws {
+        try await withBlog { remote, blog in
+            try await followAccepted(remote, "alice", blog: blog)
+            for name in ["alice", "bob"] {
+                try remote.serveActor(name, ["followers": remote.actorID(name) + "/followers"])
+                remote.serve("/users/\(name)/followers_synchronization", ["type": "OrderedCollection", "orderedItems": [String]()])
+            }
+            // bob (not followed) says his server lists the blog: a mismatch.
+            try await deliverSynchronization(remote, "bob", to: blog, url: remote.actorID("bob") + "/followers_synchronization",
+                                             digest: [blog.actor])
+            #expect(try await eventually { remote.getCount("/users/bob/followers_synchronization") == 1 })
+            // alice's server lost the blog's follow: reconciled all the same.
+            let followsBefore = remote.activities(at: "/users/alice/inbox", type: "Follow").count
+            try await deliverSynchronization(remote, "alice", to: blog, url: remote.actorID("alice") + "/followers_synchronization",
+                                             digest: [])
+            #expect(try await eventually { remote.getCount("/users/alice/followers_synchronization") == 1 })
+            #expect(try await eventually { remote.activities(at: "/users/alice/inbox", type: "Follow").count == followsBefore + 1 })
+            // Another unfollowed account of that server within the hour: nothing read.
+            try remote.serveActor("mallory", ["followers": remote.actorID("mallory") + "/followers"])
+            remote.serve("/users/mallory/followers_synchronization", ["type": "OrderedCollection", "orderedItems": [blog.actor]])
+            try await deliverSynchronization(remote, "mallory", to: blog, url: remote.actorID("mallory") + "/followers_synchronization",
+                                             digest: [blog.actor])
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(remote.getCount("/users/mallory/followers_synchronization") == 0)
+        }
+    }
+
     /// The header's `url` must be the signer's followers collection itself (plus a query, as in
     /// `…/followers?domain=HOST`) or Mastodon's `…/followers_synchronization` next to it: no other
     /// document of the signer's server is read.
@@ -317,24 +357,16 @@ import Testing
             try remote.serveActor("alice", ["followers": followers])
             let listing: [String: Any] = ["type": "OrderedCollection", "orderedItems": [blog.actor]]
             for path in ["/users/bob/followers", "/users/alice/outbox", "/users/alice/followers"] { remote.serve(path, listing) }
-            func deliver(url: String, n: Int) async throws {
-                let note = blog.note(remote.base.value + "/notes/partial-\(n)", by: remote, "alice", inReplyTo: "https://elsewhere.example/1",
-                                     content: "<p>x</p>")
-                var parts = try remote.signedPost(blog.create(note, by: remote, "alice"), as: "alice", to: blog.sharedInbox)
-                parts.headers.append(("Collection-Synchronization", "collectionId=\"\(followers)\", url=\"\(url)\", "
-                                      + "digest=\"\(CollectionSynchronization.digest(of: []))\""))
-                #expect(try await remote.post(parts) == 202)
-            }
-            try await deliver(url: remote.actorID("bob") + "/followers", n: 1)
-            try await deliver(url: remote.actorID("alice") + "/outbox?domain=127.0.0.1", n: 2)
-            try await deliver(url: followers + "/../../bob/followers", n: 3)
-            try await deliver(url: remote.actorID("alice") + "/followersx", n: 4)
+            try await deliverSynchronization(remote, "alice", to: blog, url: remote.actorID("bob") + "/followers", digest: [])
+            try await deliverSynchronization(remote, "alice", to: blog, url: remote.actorID("alice") + "/outbox?domain=127.0.0.1", digest: [])
+            try await deliverSynchronization(remote, "alice", to: blog, url: followers + "/../../bob/followers", digest: [])
+            try await deliverSynchronization(remote, "alice", to: blog, url: remote.actorID("alice") + "/followersx", digest: [])
             try await Task.sleep(for: .milliseconds(500))
             #expect(remote.getCount("/users/bob/followers") == 0)
             #expect(remote.getCount("/users/alice/outbox") == 0)
             #expect(remote.getCount("/users/alice/followersx") == 0)
             // The collection itself, with Mastodon's query: read (the hour's reconciliation was not used up).
-            try await deliver(url: followers + "?domain=127.0.0.1", n: 5)
+            try await deliverSynchronization(remote, "alice", to: blog, url: followers + "?domain=127.0.0.1", digest: [])
             #expect(try await eventually { remote.getCount("/users/alice/followers") == 1 })
         }
     }

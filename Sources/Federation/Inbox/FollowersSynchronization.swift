@@ -17,7 +17,7 @@ import Store
 ///   `Follow` is sent anew.
 ///
 /// Bounded: the digest is compared for free on every delivery; a reconciliation runs at most
-/// once an hour per remote host, fetches at most `maximumPages` pages, and only for a header
+/// once an hour per followed signer, and once an hour per remote host for all its other accounts, fetches at most `maximumPages` pages, and only for a header
 /// whose collection is the signer's own followers collection (checked against the signer's
 /// actor document, on the signer's origin).
 public struct FollowersSynchronization: Sendable {
@@ -41,7 +41,10 @@ public struct FollowersSynchronization: Sendable {
         // Only servers the blog follows someone on: anyone else's digest is nothing to us.
         guard try store.followedAccounts().contains(where: { Origin($0.actor.id) == origin }) else { return nil }
         guard header.digest != CollectionSynchronization.digest(of: try expected(signer)) else { return nil }
-        guard try await store.claimFollowersSync(host: "\(origin.host):\(origin.port)", now: now) else { return nil }
+        // A followed signer's hour is its own; everyone else on that server (whose only possible
+        // outcome is an Undo) shares one per server, so no account uses up another's.
+        let key = try store.isFollowing(signer) ? signer : "\(origin.host):\(origin.port)"
+        guard try await store.claimFollowersSync(key: key, now: now) else { return nil }
         return header
     }
 
