@@ -2,14 +2,15 @@
 
 -- Webmentions received and not verified yet. The endpoint answers 202 once a row is here; the
 -- source is fetched and read later, from this row. One row per (source, target): a re-send
--- while it waits replaces it. Bounded by the endpoint: at most 20 rows per source host and
--- 1,000 in all (a stranger cannot grow the table without bound).
+-- while it waits updates it. Bounded by the endpoint: at most 20 rows per source site (its
+-- host's last two DNS labels, three for `co.uk`-like names: `Store.webmentionSite`) and 1,000 in
+-- all (a stranger cannot grow the table without bound).
 CREATE TABLE webmention_queue (
     seq              INTEGER PRIMARY KEY,
     source           TEXT NOT NULL,
     target           TEXT NOT NULL,
     post_path        TEXT NOT NULL,
-    source_host      TEXT NOT NULL,
+    source_site      TEXT NOT NULL,
     received_at      REAL NOT NULL,
     attempts         INTEGER NOT NULL DEFAULT 0,
     next_attempt_at  REAL NOT NULL,
@@ -17,7 +18,7 @@ CREATE TABLE webmention_queue (
     UNIQUE (source, target)
 );
 CREATE INDEX webmention_queue_due ON webmention_queue(next_attempt_at);
-CREATE INDEX webmention_queue_host ON webmention_queue(source_host);
+CREATE INDEX webmention_queue_site ON webmention_queue(source_site);
 
 -- Webmentions verified and kept: what each became (a comment or a reaction, by its id), so a
 -- re-sent one updates it and a source that is gone or no longer links removes it.

@@ -22,6 +22,8 @@ public enum Microformats {
         public var children: [Item]
         /// Set when the item is a property's value: that property's plain reading.
         public var value: String?
+        /// The properties the parser implied (`name`, `photo`, `url`), not written on the page.
+        public var implied: Set<String> = []
 
         /// The first value of `property` as text (an item's `value`, an `e-` property's text).
         public func text(_ property: String) -> String? { properties[property]?.first?.text }
@@ -130,12 +132,15 @@ public enum Microformats {
             collect(under: node, into: &item, explicit: &explicit, nested: &nested)
             if item.properties["name"] == nil, !explicit.contains("p-"), !explicit.contains("e-"), !nested {
                 item.properties["name"] = [.text(impliedName(node))]
+                item.implied.insert("name")
             }
             if item.properties["photo"] == nil, !explicit.contains("u-"), !nested, let photo = impliedPhoto(node) {
                 item.properties["photo"] = [photo]
+                item.implied.insert("photo")
             }
             if item.properties["url"] == nil, !explicit.contains("u-"), !nested, let url = impliedURL(node) {
                 item.properties["url"] = [.text(url)]
+                item.implied.insert("url")
             }
             return item
         }

@@ -8,6 +8,8 @@ public struct QueuedWebmention: Sendable, Equatable {
     public var target: String
     public var postPath: String
     public var attempts: Int
+    /// The source's site (`Store.webmentionSite`): the worker verifies one per site at a time.
+    public var site: String
 }
 
 /// A verified webmention and what it became.
@@ -25,45 +27,70 @@ public struct KeptWebmention: Sendable, Equatable {
 }
 
 extension Store {
-    /// Bounds of the received queue: per source host, and in all.
+    /// Bounds of the received queue: per source site (`webmentionSite`), and in all.
     public static let webmentionsQueuedPerHost = 20
     public static let webmentionsQueuedInAll = 1_000
-    /// Webmentions from one source host verified and kept in the last hour: past this, its new
+    /// Webmentions from one source site verified and kept in the last hour: past this, its new
     /// ones wait (429) until the hour has passed, so one domain cannot fill a post's comments.
     public static let webmentionsKeptPerHostPerHour = 60
 
     public enum WebmentionQueueResult: Sendable, Equatable {
         case queued
-        /// The source's host already has `webmentionsQueuedPerHost` waiting.
+        /// The source's site already has `webmentionsQueuedPerHost` waiting, or
+        /// `webmentionsKeptPerHostPerHour` kept in the last hour.
         case hostFull
         /// `webmentionsQueuedInAll` are waiting.
         case queueFull
     }
 
-    /// Queues a received webmention for verification, within the bounds; a re-send of the same
-    /// (source, target) while it waits is due again now and takes no second row.
+    /// The site a host belongs to, as the bounds count it: its last two DNS labels, or three when
+    /// the second-to-last is two or three letters (`co.uk`, `com.au`, `ne.jp`). An approximation
+    /// of the registrable domain (there is no public suffix list here) that only errs towards
+    /// counting more hosts together: `a1.evil.example` and `a2.evil.example` are one site.
+    /// An IP literal is its own site.
+    public static func webmentionSite(_ host: String) -> String {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        if host.contains(":") || host.hasPrefix("[") { return host }  // IPv6
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.count == 4, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) { return host }  // IPv4
+        guard labels.count > 2 else { return host }
+        let second = labels[labels.count - 2]
+        let keep = (2...3).contains(second.count) && second.allSatisfy(\.isLetter) ? 3 : 2
+        return labels.suffix(keep).joined(separator: ".")
+    }
+
+    /// Queues a received webmention for verification, within the bounds (counted per site). A
+    /// re-send of the same (source, target) while it waits takes no second row and obeys the
+    /// hourly bound too; it keeps its attempts (a source that keeps failing is dropped after
+    /// `failWebmention`'s tries whatever its sender does), and is due again now only if it had
+    /// not failed yet.
     public func enqueueWebmention(source: String, target: String, postPath: String, sourceHost: String,
                                   now: Date = Date()) async throws -> WebmentionQueueResult {
-        try await writeAsync { db in
+        let site = Self.webmentionSite(sourceHost)
+        return try await writeAsync { db in
             let seconds = now.timeIntervalSince1970
-            try db.execute(sql: """
-                UPDATE webmention_queue SET received_at = ?, next_attempt_at = ?, attempts = 0, post_path = ?
-                WHERE source = ? AND target = ?
-                """, arguments: [seconds, seconds, postPath, source, target])
-            if db.changesCount > 0 { return .queued }
-            let host = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM webmention_queue WHERE source_host = ?", arguments: [sourceHost]) ?? 0
-            if host >= Self.webmentionsQueuedPerHost { return .hostFull }
+            var patterns: [String] = []
+            for scheme in ["https://", "http://"] {
+                for prefix in ["", "%."] { patterns += [scheme + prefix + site + "/%", scheme + prefix + site + ":%"] }
+            }
             let recent = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM webmentions WHERE verified_at > ? AND (source LIKE ? OR source LIKE ? OR source LIKE ? OR source LIKE ?)
-                """, arguments: [seconds - 3600, "https://\(sourceHost)/%", "https://\(sourceHost):%", "http://\(sourceHost)/%",
-                                 "http://\(sourceHost):%"]) ?? 0
+                SELECT COUNT(*) FROM webmentions WHERE verified_at > ? AND (\(patterns.map { _ in "source LIKE ?" }.joined(separator: " OR ")))
+                """, arguments: StatementArguments([seconds - 3600] + patterns.map { $0 as (any DatabaseValueConvertible) })) ?? 0
             if recent >= Self.webmentionsKeptPerHostPerHour { return .hostFull }
+            try db.execute(sql: """
+                UPDATE webmention_queue SET received_at = ?, post_path = ?,
+                    next_attempt_at = CASE WHEN attempts = 0 THEN ? ELSE next_attempt_at END
+                WHERE source = ? AND target = ?
+                """, arguments: [seconds, postPath, seconds, source, target])
+            if db.changesCount > 0 { return .queued }
+            let queued = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM webmention_queue WHERE source_site = ?", arguments: [site]) ?? 0
+            if queued >= Self.webmentionsQueuedPerHost { return .hostFull }
             let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM webmention_queue") ?? 0
             if all >= Self.webmentionsQueuedInAll { return .queueFull }
             try db.execute(sql: """
-                INSERT INTO webmention_queue (source, target, post_path, source_host, received_at, next_attempt_at)
+                INSERT INTO webmention_queue (source, target, post_path, source_site, received_at, next_attempt_at)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [source, target, postPath, sourceHost, seconds, seconds])
+                """, arguments: [source, target, postPath, site, seconds, seconds])
             return .queued
         }
     }
@@ -73,7 +100,7 @@ extension Store {
             try Row.fetchAll(db, sql: "SELECT * FROM webmention_queue WHERE next_attempt_at <= ? ORDER BY seq LIMIT ?",
                              arguments: [now.timeIntervalSince1970, limit]).map {
                 QueuedWebmention(seq: $0["seq"], source: $0["source"], target: $0["target"], postPath: $0["post_path"],
-                                 attempts: $0["attempts"])
+                                 attempts: $0["attempts"], site: $0["source_site"])
             }
         }
     }

@@ -8,9 +8,10 @@ import Glibc
 #endif
 
 /// `POST /webmention` judged at once (W3C Webmention §3.2): the form's `source` and `target` are
-/// http(s) URLs, not the same, the target is one of the blog's posts, the source's host is not
-/// blocked and has room in the queue. Then the request is stored and answered 202; the source is
-/// fetched and read later (`WebmentionVerifier`), never while the sender waits.
+/// http(s) URLs, not the same, the target is one of the blog's posts, the source is not on the
+/// blog's own host, its domain is not blocked and its site has room in the queue. Then the
+/// request is stored (the source without its fragment: `S#a` is `S`) and answered 202; the
+/// source is fetched and read later (`WebmentionVerifier`), never while the sender waits.
 public struct WebmentionReceiver: Sendable {
     public let store: Store
     public let config: SiteConfig
@@ -50,9 +51,10 @@ public struct WebmentionReceiver: Sendable {
         guard rawSource.utf8.count <= Self.maximumURLLength, rawTarget.utf8.count <= Self.maximumURLLength else {
             return Self.refuse(400, "source and target must be at most \(Self.maximumURLLength) bytes")
         }
-        guard let source = WebURL.parse(rawSource), rawSource.lowercased().hasPrefix("http") else {
+        guard let parsed = WebURL.parse(rawSource), rawSource.lowercased().hasPrefix("http") else {
             return Self.refuse(400, "source must be an http(s) URL")
         }
+        let source = WebmentionSource.normalized(parsed)
         guard let target = WebURL.parse(rawTarget), rawTarget.lowercased().hasPrefix("http") else {
             return Self.refuse(400, "target must be an http(s) URL")
         }
@@ -60,6 +62,7 @@ public struct WebmentionReceiver: Sendable {
             return Self.refuse(400, "source and target must be different")
         }
         guard let sourceHost = URLComponents(string: source)?.host?.lowercased() else { return Self.refuse(400, "source has no host") }
+        guard !isOwn(source) else { return Self.refuse(400, "source is on this blog's own host") }
         if !config.federation.allowPrivateAddresses {
             guard source.hasPrefix("https://") else { return Self.refuse(400, "source must be https") }
             guard Self.mayBePublic(host: sourceHost) else { return Self.refuse(400, "source is not a public address") }
@@ -70,7 +73,7 @@ public struct WebmentionReceiver: Sendable {
             switch try await store.enqueueWebmention(source: source, target: target, postPath: path, sourceHost: sourceHost, now: now) {
             case .queued: return Outcome(status: 202, message: "accepted: the source will be checked shortly")
             case .hostFull:
-                return Outcome(status: 429, message: "too many webmentions from \(sourceHost) waiting or just accepted; try again later",
+                return Outcome(status: 429, message: "too many webmentions from \(Store.webmentionSite(sourceHost)) waiting or just accepted; try again later",
                                retryAfter: 600)
             case .queueFull: return Outcome(status: 503, message: "too many webmentions waiting; try again later", retryAfter: 600)
             }
@@ -87,6 +90,19 @@ public struct WebmentionReceiver: Sendable {
         if !path.hasSuffix("/") { path += "/" }
         if let post = try store.post(path: path), post.deletedAt == nil { return post.path }
         return try store.postAliases()[path]
+    }
+
+    /// Whether a URL is on the blog's own host: its `baseURL`'s or one of `federation.hostAliases`
+    /// (any port when the blog's is not written, else that port). The blog's pages link to its
+    /// posts (the home page to all of them), and its redirects must not lend it to another page.
+    func isOwn(_ url: String) -> Bool {
+        guard let theirs = URLComponents(string: url), let host = theirs.host?.lowercased() else { return false }
+        let port = theirs.port ?? (theirs.scheme?.lowercased() == "http" ? 80 : 443)
+        let own = [config.baseURL] + config.federation.hostAliases.map { "http://" + $0 }
+        return own.contains { value in
+            guard let ours = URLComponents(string: value), ours.host?.lowercased() == host else { return false }
+            return ours.port == nil || ours.port == port
+        }
     }
 
     /// False for host names that are private by their spelling (`localhost`, a private or

@@ -25,6 +25,9 @@ struct WebmentionSource: Equatable, Sendable {
     var contentHTML: String
     var published: String?
     var updated: String?
+    /// The entry's own URLs (its explicit `u-url`s, normalized): the verifier requires the
+    /// source to be one of them when there are any.
+    var entryURLs: [String] = []
 
     /// nil when the page does not link to `target` (no `href`/`src` equal to it after normalization).
     static func read(html: String, source: String, target: String) -> WebmentionSource? {
@@ -48,8 +51,10 @@ struct WebmentionSource: Equatable, Sendable {
         else if let text = entry.text("content") ?? entry.text("summary") ?? entry.text("name") {
             content = "<p>" + HTMLText.escape(text) + "</p>"
         }
+        let urls = entry.implied.contains("url") ? [] : entry.properties["url", default: []].map { normalized($0.text) }
         return WebmentionSource(kind: kind, author: entryAuthor(entry, source: source) ?? author ?? hostAuthor(source),
-                                contentHTML: content, published: entry.text("published"), updated: entry.text("updated"))
+                                contentHTML: content, published: entry.text("published"), updated: entry.text("updated"),
+                                entryURLs: urls)
     }
 
     // MARK: links

@@ -7,22 +7,34 @@ import Site
 import Store
 
 /// Verifies a queued webmention (W3C Webmention §3.2.2) and applies it through the same paths as
-/// a fediverse reply or like: the source is fetched with the SSRF-guarded client (1 MiB, 10 s, at
-/// most 3 redirects, each hop judged again), must link to the target, and its h-entry becomes a
+/// a fediverse reply or like: the source is fetched with the SSRF-guarded client (1 MiB, 5 s in
+/// all, at most 3 redirects, each hop judged again and none to another host), must link to the
+/// target, its h-entry's `u-url` (if it has one) must be the source, and the entry becomes a
 /// comment (`InboxProcessor.comment`: sanitizer, keyword filters, blocks, silences, moderation,
 /// digest) or a reaction. A source that answers 404 or 410, or no longer links, removes what its
-/// earlier webmention became; a re-sent one replaces it.
+/// earlier webmention became; a re-sent one replaces it; a comment the owner deleted stays deleted.
 public struct WebmentionVerifier: Sendable {
     let processor: InboxProcessor
     let client: FetchClient
     static let maximumRedirects = 3
+    /// The whole fetch of a source, redirects included (whole seconds: libcurl's timeout is set in them).
+    static let fetchTimeout = 5
 
     public init(processor: InboxProcessor) {
         self.processor = processor
         var client = FetchClient(allowPrivateAddresses: processor.config.federation.allowPrivateAddresses)
-        client.totalTimeout = .seconds(10)
+        client.totalTimeout = .seconds(Self.fetchTimeout)
         client.maximumBodySize = 1 << 20
         self.client = client
+    }
+
+    /// What fetching a source came to.
+    enum Fetched {
+        case page(IncomingResponse, url: String)
+        case tooManyRedirects
+        /// A redirect to another host (or from https to http): refused, so a domain block and
+        /// the author's identity (kept on the source's host) hold for what is read.
+        case otherHost
     }
 
     /// What became of one: its outcome, and the post whose page changes (if any). Throws only
@@ -30,10 +42,13 @@ public struct WebmentionVerifier: Sendable {
     public func verify(_ mention: QueuedWebmention, now: Date = Date()) async throws -> InboxProcessor.Effects {
         let store = processor.store
         if try store.isBlocked(actorID: mention.source) { return try await removed(mention, "blocked") }
-        let response: IncomingResponse
+        let response: IncomingResponse, finalURL: String
         do {
-            guard let fetched = try await fetch(mention.source) else { return .ignored("too-many-redirects") }
-            response = fetched
+            switch try await fetch(mention.source) {
+            case .page(let page, let url): (response, finalURL) = (page, url)
+            case .tooManyRedirects: return .ignored("too-many-redirects")
+            case .otherHost: return try await removed(mention, "redirect-to-another-host")
+            }
         } catch let error as HTTPClientError {
             switch error {
             case .timedOut, .busy, .unavailable, .transport: throw error  // may work later
@@ -58,22 +73,44 @@ public struct WebmentionVerifier: Sendable {
         guard let read else {
             return try await removed(mention, "no-link")
         }
+        // The entry says where it lives: another URL of it (`S?x=1`, `/./S`) is not another comment.
+        let names = Set([WebmentionSource.normalized(mention.source), WebmentionSource.normalized(finalURL)])
+        guard read.entryURLs.isEmpty || read.entryURLs.contains(where: names.contains) else {
+            return try await removed(mention, "not-the-entry-url")
+        }
         return try await apply(read, mention, now: now)
     }
 
-    /// The source, following at most `maximumRedirects` redirects (each a new request, so each
-    /// hop's address and scheme are judged again); nil past them.
-    func fetch(_ url: String) async throws -> IncomingResponse? {
+    /// The source, following at most `maximumRedirects` redirects on its host (each a new
+    /// request, so each hop's address is judged again), all within `fetchTimeout`.
+    func fetch(_ url: String) async throws -> Fetched {
         var current = url
+        let deadline = ContinuousClock.now + .seconds(Self.fetchTimeout)
         for _ in 0...Self.maximumRedirects {
+            var client = self.client
+            let left = Int((deadline - ContinuousClock.now).components.seconds)
+            guard left >= 1 else { throw HTTPClientError.timedOut }
+            client.totalTimeout = .seconds(left)
             let response = try await client.perform(OutgoingRequest(url: current, headers: [("Accept", "text/html, application/xhtml+xml")]))
-            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.header("location") else { return response }
-            guard let next = URL(string: location, relativeTo: URL(string: current))?.absoluteString, let parsed = WebURL.parse(next) else {
-                return response
+            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.header("location") else {
+                return .page(response, url: current)
             }
+            guard let next = URL(string: location, relativeTo: URL(string: current))?.absoluteString, let parsed = WebURL.parse(next) else {
+                return .page(response, url: current)
+            }
+            guard Self.sameHost(current, parsed) else { return .otherHost }
             current = parsed
         }
-        return nil
+        return .tooManyRedirects
+    }
+
+    /// Whether a redirect from `from` to `to` stays on its host: the same host and port, or
+    /// http to https on the default ports.
+    static func sameHost(_ from: String, _ to: String) -> Bool {
+        guard let a = URLComponents(string: from), let b = URLComponents(string: to), let host = a.host?.lowercased(),
+              host == b.host?.lowercased(), let schemeA = a.scheme?.lowercased(), let schemeB = b.scheme?.lowercased() else { return false }
+        if schemeA == schemeB { return WebmentionLinks.authority(from) == WebmentionLinks.authority(to) }
+        return schemeA == "http" && schemeB == "https" && a.port == nil && b.port == nil
     }
 
     /// Undoes what an earlier webmention from this source became, if anything.
@@ -89,6 +126,11 @@ public struct WebmentionVerifier: Sendable {
         let author = Self.authorRecord(read.author, source: mention.source)
         if try store.isBlocked(actorID: author.id) { return try await removed(mention, "blocked") }
         let existing = try store.webmention(source: mention.source, target: mention.target)
+        // Kept as a comment and the comment is gone: the owner deleted it (`lectern comments
+        // delete`); the webmention's row stays as the record that it is not wanted back.
+        if let existing, existing.kind == .comment, try store.comment(id: mention.source) == nil {
+            return .ignored("deleted-by-owner")
+        }
         // Its kind or author changed: what it was goes first.
         var changed = Set<String>()
         if let existing, existing.authorID != author.id || existing.kind != Self.keptKind(read.kind) {

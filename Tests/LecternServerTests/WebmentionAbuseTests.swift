@@ -1,0 +1,162 @@
+import Federation
+import Foundation
+import HTTPClient
+import LecternRuntime
+import Store
+import Testing
+
+/// Attacks on the webmention endpoint and its verifier, through the real server: each asserts
+/// what the attacker gets (a refusal, or nothing stored) and that honest senders still get in.
+extension WebmentionTests {
+    /// A page whose one element has 50,000 `e-` classes over about 1 MiB (before the parser's
+    /// bounds, 50,000 copies of it): verified in seconds, and the worker goes on to the next one.
+    @Test func aParserBombIsVerifiedQuicklyAndTheWorkerGoesOn() async throws {
+        try await withSite { (site, blog) async throws in
+            let classes = (0..<50_000).map { "e-a\($0)" }.joined(separator: " ")
+            let head = "<div class=\"h-entry\"><a href=\"\(blog.postID)\">t</a><div class=\"\(classes)\">"
+            let filler = String(repeating: String(repeating: "x", count: 99) + "\n", count: ((1 << 20) - 200 - head.utf8.count) / 100)
+            site.serve("/bomb", html: head + filler + "</div></div>")
+            site.serve("/after", html: reply(to: blog.postID, text: "Right after the bomb"))
+            let clock = ContinuousClock.now
+            #expect(try await send(blog, source: site.url("/bomb"), target: blog.postID).status == 202)
+            #expect(try await send(blog, source: site.url("/after"), target: blog.postID).status == 202)
+            #expect(try await eventually(within: 10) { try tables(blog.store)[0] == 0 }, "both verified")
+            #expect(ContinuousClock.now - clock < .seconds(10))
+            #expect(try blog.store.comment(id: site.url("/after")) != nil)
+        }
+    }
+
+    /// Subdomains of one site share its bounds: 20 from each of 50 subdomains, and only the
+    /// first 20 in all are queued; another site still gets in.
+    @Test func aFloodFromSubdomainsIsBoundedPerSite() async throws {
+        try await withSite(background: false) { (_, blog) async throws in
+            var statuses: [Int] = []
+            for sub in 0..<50 {
+                for index in 0..<20 {
+                    statuses.append(try await send(blog, source: "http://a\(sub).evil.example/\(index)", target: blog.postID).status)
+                }
+            }
+            #expect(statuses.prefix(Store.webmentionsQueuedPerHost).allSatisfy { $0 == 202 })
+            #expect(statuses[Store.webmentionsQueuedPerHost] == 429)
+            #expect(statuses.dropFirst(Store.webmentionsQueuedPerHost).allSatisfy { $0 == 429 })
+            #expect(try tables(blog.store)[0] == Store.webmentionsQueuedPerHost)
+            #expect(try await send(blog, source: "http://www.honest.example/p", target: blog.postID).status == 202)
+            #expect(try await send(blog, source: "http://x.honest.co.uk/p", target: blog.postID).status == 202)
+            #expect(Store.webmentionSite("a.b.honest.co.uk") == "honest.co.uk")
+            #expect(Store.webmentionSite("a7.evil.example") == "evil.example")
+        }
+    }
+
+    /// A re-send of a queued webmention keeps its attempts (and its wait): re-sending cannot
+    /// keep a failing source in the queue for ever, nor make it due at once.
+    @Test func aResendKeepsItsAttempts() async throws {
+        try await withSite(background: false) { (site, blog) async throws in
+            let source = site.url("/down")
+            #expect(try await send(blog, source: source, target: blog.postID).status == 202)
+            let queued = try #require(try blog.store.dueWebmentions(limit: 10).first)
+            let later = Date().addingTimeInterval(600)
+            try await blog.store.failWebmention(seq: queued.seq, error: "down", retryAt: later)
+            #expect(try await send(blog, source: source, target: blog.postID).status == 202)
+            let again = try #require(try blog.store.dueWebmentions(limit: 10, now: .distantFuture).first)
+            #expect(again.attempts == 1)
+            #expect(try blog.store.dueWebmentions(limit: 10).isEmpty, "still waiting for its retry")
+        }
+    }
+
+    /// Sources that stall do not hold up another site's webmention.
+    @Test func aStalledSiteDoesNotHoldUpAnother() async throws {
+        try await withSite { (site, blog) async throws in
+            let port = site.host.split(separator: ":").last!
+            for index in 0..<4 {
+                site.serve("/stall/\(index)", FakeWebSite.Page(body: reply(to: blog.postID, text: "slow"), delay: 12))
+                #expect(try await send(blog, source: site.url("/stall/\(index)"), target: blog.postID).status == 202)
+            }
+            site.serve("/quick", html: reply(to: blog.postID, text: "Quick one"))
+            let quick = "http://localhost:\(port)/quick"
+            #expect(try await send(blog, source: quick, target: blog.postID).status == 202)
+            #expect(try await eventually(within: 4) { try blog.store.comment(id: quick) != nil })
+        }
+    }
+
+    /// A redirect to another host is refused: a blocked domain behind an unblocked one stores
+    /// nothing, and no page speaks under the redirecting host's author.
+    @Test func aRedirectToAnotherHostIsRefused() async throws {
+        try await withSite { (site, blog) async throws in
+            let port = site.host.split(separator: ":").last!
+            site.serve("/final", html: reply(to: blog.postID, text: "From a blocked domain"))
+            site.serve("/hop", FakeWebSite.Page(status: 302, headers: [("Location", "http://localhost:\(port)/final")]))
+            _ = try blog.store.block(.domain, "localhost")
+            #expect(try await send(blog, source: site.url("/hop"), target: blog.postID).status == 202)
+            #expect(try await eventually { try tables(blog.store)[0] == 0 })
+            #expect(try tables(blog.store) == [0, 0, 0, 0])
+            #expect(site.gets.value["/final"] == nil, "never fetched")
+            #expect(try await !blog.get(blog.post).body.contains("From a blocked domain"))
+        }
+    }
+
+    /// One page is one comment: a fragment is not another source, and a URL that is not the
+    /// entry's own (`u-url`) is refused.
+    @Test func variantsOfASourceAreNotMoreComments() async throws {
+        try await withSite { (site, blog) async throws in
+            let source = site.url("/victim")
+            site.serve("/victim", html: """
+                <article class="h-entry"><a class="p-author h-card" href="/">Victor</a>
+                <div class="e-content">Great post! <a class="u-in-reply-to" href="\(blog.postID)">re</a></div>
+                <a class="u-url" href="\(source)">perma</a></article>
+                """)
+            #expect(try await send(blog, source: source, target: blog.postID).status == 202)
+            #expect(try await eventually { try blog.store.comment(id: source) != nil })
+            for variant in [source + "#x", source + "?x=1", site.url("/./victim"), site.url("//victim")] {
+                #expect(try await send(blog, source: variant, target: blog.postID).status == 202)
+            }
+            #expect(try await eventually { try tables(blog.store)[0] == 0 })
+            #expect(try tables(blog.store) == [0, 1, 1, 0])
+            #expect(try blog.store.comment(id: source) != nil)
+        }
+    }
+
+    /// The blog's own pages are not sources: its home page links to every post, and its own
+    /// redirect (`/interact`) must not lend its host to someone else's page.
+    @Test func aSourceOnTheBlogsOwnHostIsRefused() async throws {
+        try await withSite(extraConfig: "  hostAliases: [\"blog-alias.example\"]\n") { (_, blog) async throws in
+            for source in [blog.base + "/?spam=text", blog.base + "/interact?instance=evil.example", "http://blog-alias.example/x"] {
+                let answer = try await send(blog, source: source, target: blog.postID)
+                #expect(answer.status == 400, "\(source): \(answer.text)")
+            }
+            #expect(try tables(blog.store) == [0, 0, 0, 0])
+        }
+    }
+
+    /// Shutting down: a drain stops between sources, not after its whole batch.
+    @Test func aDrainStopsWhenCancelled() async throws {
+        try await withSite(background: false) { (site, blog) async throws in
+            for index in 0..<6 {
+                site.serve("/stall/\(index)", FakeWebSite.Page(body: reply(to: blog.postID, text: "slow"), delay: 30))
+                #expect(try await send(blog, source: site.url("/stall/\(index)"), target: blog.postID).status == 202)
+            }
+            let runtime = blog.runtime
+            let worker = WebmentionWorker(store: blog.store, verifier: { runtime.webmentionVerifier() }, signal: QueueSignal()) { _ in }
+            let task = Task { try await worker.drain() }
+            try await Task.sleep(for: .seconds(1))
+            let clock = ContinuousClock.now
+            task.cancel()
+            _ = try? await task.value
+            #expect(ContinuousClock.now - clock < .seconds(9), "stopped in \(ContinuousClock.now - clock)")
+        }
+    }
+
+    /// A comment the owner deleted stays deleted when its source sends it again.
+    @Test func aCommentTheOwnerDeletedDoesNotComeBack() async throws {
+        try await withSite { (site, blog) async throws in
+            let source = site.url("/again")
+            site.serve("/again", html: reply(to: blog.postID, text: "Unwanted"))
+            #expect(try await send(blog, source: source, target: blog.postID).status == 202)
+            #expect(try await eventually { try blog.store.comment(id: source) != nil })
+            _ = try blog.store.removeComment(id: source)
+            #expect(try await send(blog, source: source, target: blog.postID).status == 202)
+            #expect(try await eventually { try tables(blog.store)[0] == 0 })
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try blog.store.comment(id: source) == nil)
+        }
+    }
+}
