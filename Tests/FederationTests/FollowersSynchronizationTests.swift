@@ -29,12 +29,15 @@ import Testing
     }
 
     @Test func bridgeHandleFromTheBotsMessage() {
+        let ours: Set<String> = ["me.blog.example.ap.brid.gy", "blog.example"]
         #expect(BlueskyBridge.handle(html: "<p>bridged at <a href=\"https://bsky.app/profile/me.blog.example.ap.brid.gy\">x</a></p>",
-                                     links: ["https://bsky.app/profile/me.blog.example.ap.brid.gy"]) == "me.blog.example.ap.brid.gy")
-        #expect(BlueskyBridge.handle(html: "<p>Your handle is @me.blog.example.ap.brid.gy.</p>", links: []) == "me.blog.example.ap.brid.gy")
-        #expect(BlueskyBridge.handle(html: "<p>Nothing here, see https://fed.brid.gy/docs</p>", links: []) == nil)
-        #expect(BlueskyBridge.handle(html: "", links: ["https://bsky.app/profile/bad_handle!"]) == nil)
-        #expect(BlueskyBridge.handle(html: "", links: ["https://evil.example/profile/x.ap.brid.gy"]) == nil)
-        #expect(BlueskyBridge.handle(html: "", links: ["https://bsky.app/profile/blog.example"]) == "blog.example", "a custom domain")
+                                     accepted: ours) == "me.blog.example.ap.brid.gy")
+        #expect(BlueskyBridge.handle(html: "<p>Your handle is @me.blog.example.ap.brid.gy.</p>", accepted: ours) == "me.blog.example.ap.brid.gy")
+        #expect(BlueskyBridge.handle(html: "<p>Nothing here, see https://fed.brid.gy/docs</p>", accepted: ours) == nil)
+        #expect(BlueskyBridge.handle(html: "<p><a href=\"https://bsky.app/profile/alice.bsky.social\">@alice.bsky.social</a> replied</p>",
+                                     accepted: ours) == nil, "a Bluesky user's handle is not the blog's")
+        #expect(BlueskyBridge.handle(html: "<p>now <a href=\"https://bsky.app/profile/Blog.Example\">@blog.example</a></p>",
+                                     accepted: ours) == "blog.example", "the custom domain asked for")
+        #expect(BlueskyBridge.withoutControlCharacters("a\u{1b}[31mb\u{9b}c\nd\u{7f}\u{0}") == "a[31mbc\nd")
     }
 }

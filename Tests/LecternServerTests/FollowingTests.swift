@@ -389,7 +389,7 @@ import Testing
 
             #expect(try await answer("Accept", from: bridge, "bsky.brid.gy", to: blog, followID: followed.followActivityID) == 202)
             #expect(try await eventually { try blog.runtime.blueskyBridge().follow == "accepted" })
-            let handle = "blog.127-0-0-1.ap.brid.gy"
+            let handle = "blog.127.0.0.1.ap.brid.gy"
             let dm: [String: Any] = [
                 "id": bridge.base.value + "/notes/welcome", "type": "Note", "attributedTo": bot, "to": [blog.actor], "cc": [],
                 "published": "2026-11-27T10:00:00Z",
@@ -404,6 +404,24 @@ import Testing
             #expect(try blog.runtime.blueskyBridge().message?.contains("Welcome to Bridgy Fed!") == true)
             #expect(try lectern(["bridge", "bluesky"], site: blog.root).contains("bridged as @\(handle)"))
             #expect(try lectern(["status"], site: blog.root).contains("bluesky     @\(handle)"))
+
+            // Bridgy Fed's own notifications (a Bluesky user replied or mentioned the blog) link that
+            // user's profile first: the handle stays, and control characters are not kept.
+            func botSays(_ html: String, tag: [[String: Any]] = []) async throws {
+                let id = bridge.base.value + "/notes/\(UUID())"
+                let note: [String: Any] = ["id": id, "type": "Note", "attributedTo": bot, "to": [blog.actor], "cc": [], "content": html, "tag": tag]
+                #expect(try await bridge.send(["id": id + "/activity", "type": "Create", "actor": bot, "to": [blog.actor], "object": note],
+                                              as: "bsky.brid.gy", to: blog.actor + "/inbox") == 202)
+            }
+            try await botSays("<p><a href=\"https://bsky.app/profile/mallory.bsky.social\">@mallory.bsky.social</a> replied to your post: "
+                              + "hi. Bridged to Bluesky at mallory.bsky.social</p>",
+                              tag: [["type": "Mention", "href": "https://bsky.app/profile/evil.example", "name": "@evil.example"]])
+            try await botSays("<p>Your account is bridged to Bluesky at <a href=\"https://bsky.app/profile/evil.ap.brid.gy\">x</a></p>")
+            try await botSays("<p>\u{1b}[2J\u{1b}]0;pwned\u{07}Hello\u{9b}31m\nworld</p>")
+            #expect(try await eventually { try blog.runtime.blueskyBridge().message?.contains("Hello") == true })
+            let kept = try #require(try blog.runtime.blueskyBridge().message)
+            #expect(!kept.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7f...0x9f).contains($0.value) }, "\(kept.debugDescription)")
+            #expect(try blog.runtime.blueskyBridge().handle == handle, "notifications do not change the handle")
 
             // A DM from anyone else naming a handle changes nothing.
             let profile = "https://bsky.app/profile/alice.bsky.social"

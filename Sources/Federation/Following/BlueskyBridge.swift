@@ -17,6 +17,8 @@ public enum BlueskyBridge {
     static let handleKey = "bluesky_bridge_handle"
     static let messageKey = "bluesky_bridge_message"
     static let messageAtKey = "bluesky_bridge_message_at"
+    /// The domain the owner last asked for with `--handle` (the bot's answer may name it).
+    static let requestedKey = "bluesky_bridge_requested_handle"
     /// The longest message text kept (the bot's are a few sentences).
     static let maximumMessage = 1000
 
@@ -36,7 +38,7 @@ public enum BlueskyBridge {
     public static func status(store: Store) throws -> Status {
         guard let bot = try store.setting(botKey) else { return Status() }
         return Status(bot: bot, follow: try store.followedAccount(actorID: bot)?.state.rawValue,
-                      handle: try store.setting(handleKey), message: try store.setting(messageKey),
+                      handle: try store.setting(handleKey), message: try store.setting(messageKey).map(withoutControlCharacters),
                       messageAt: try store.setting(messageAtKey).flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
     }
 
@@ -44,7 +46,7 @@ public enum BlueskyBridge {
     public static func setBot(_ actorID: String?, store: Store) throws {
         try store.setSetting(botKey, actorID)
         if actorID == nil {
-            for key in [handleKey, messageKey, messageAtKey] { try store.setSetting(key, nil) }
+            for key in [handleKey, messageKey, messageAtKey, requestedKey] { try store.setSetting(key, nil) }
         }
     }
 
@@ -68,6 +70,7 @@ public enum BlueskyBridge {
         let domain = domain.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@ "))
         guard isHandle(domain) else { throw BridgeError.notADomain(domain) }
         try tell("username " + domain, site: site, outbox: outbox, now: now)
+        try site.store.setSetting(requestedKey, domain)
     }
 
     /// Sends the bot one of its DM commands (`username DOMAIN`, `stop`…) as a direct note.
@@ -90,23 +93,47 @@ public enum BlueskyBridge {
         return bot
     }
 
-    /// The Bluesky handle a message from the bot names: the handle of a `bsky.app/profile/…`
-    /// link, else the first `….brid.gy` name in the text (the bridged handle Bridgy Fed gives
-    /// fediverse accounts is `user.instance.ap.brid.gy`).
-    static func handle(html: String, links: [String]) -> String? {
-        for link in links {
+    /// The handles the blog can have on Bluesky: the bridge's own for the blog's account
+    /// (`user.host.ap.brid.gy`, as Bridgy Fed names fediverse accounts) and the domain the owner
+    /// asked for with `--handle`. Nothing else a message names is taken.
+    static func acceptedHandles(urls: FederationURLs, store: Store) throws -> Set<String> {
+        var handles = Set<String>()
+        if let host = Origin(urls.actor)?.host {
+            handles.insert((urls.username + "." + host + ".ap.brid.gy").lowercased().replacingOccurrences(of: "_", with: "-"))
+        }
+        if let requested = try store.setting(requestedKey) { handles.insert(requested.lowercased()) }
+        return handles
+    }
+
+    /// The first of `accepted` a message from the bot names: as a `bsky.app/profile/…` link of
+    /// its text, or as a name in its text. Other handles (a Bluesky user's, in Bridgy Fed's
+    /// notification of a reply or mention) are passed over.
+    static func handle(html: String, accepted: Set<String>) -> String? {
+        var candidates: [String] = []
+        for link in InboxProcessor.hrefs(in: html) {
             guard let url = URLComponents(string: link), url.host?.lowercased() == "bsky.app" else { continue }
             let parts = url.path.split(separator: "/")
-            if parts.count >= 2, parts[0] == "profile", isHandle(String(parts[1])) { return parts[1].lowercased() }
+            if parts.count >= 2, parts[0] == "profile" { candidates.append(String(parts[1])) }
         }
-        let text = HTMLText.plain(html)
-        let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "(" || $0 == ")" || $0 == "!" || $0 == "\"" })
+        let words = HTMLText.plain(html).split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "(" || $0 == ")" || $0 == "!" || $0 == "\"" })
         for word in words {
             var candidate = word.drop(while: { $0 == "@" })
             while candidate.last == "." || candidate.last == ":" { candidate = candidate.dropLast() }
-            if candidate.lowercased().hasSuffix(".brid.gy"), isHandle(String(candidate)) { return candidate.lowercased() }
+            candidates.append(String(candidate))
         }
-        return nil
+        return candidates.map { $0.lowercased() }.first { isHandle($0) && accepted.contains($0) }
+    }
+
+    /// Whether a message from the bot is one that names the blog's handle: its welcome ("…
+    /// bridged to Bluesky at …") or its answer to a command the blog sent (a reply to it).
+    static func namesHandle(text: String, inReplyTo: String?, urls: FederationURLs) -> Bool {
+        text.lowercased().contains("bridged to bluesky") || Origin.same(inReplyTo, urls.actor)
+    }
+
+    /// `text` without C0 and C1 control characters (a newline stays): the message is printed
+    /// by `lectern bridge bluesky`, and an escape sequence must not reach the terminal.
+    static func withoutControlCharacters(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 == "\n" || !($0.value < 0x20 || (0x7f...0x9f).contains($0.value)) }))
     }
 
     /// A Bluesky handle: a DNS name of letters, digits and hyphens in at least two labels.
@@ -129,9 +156,13 @@ extension InboxProcessor {
         // A reply to a post is a comment, whoever wrote it.
         if let target = note.inReplyTo?.id, try postPath(for: target) != nil { return nil }
         let html = CommentConversion.content(of: note, language: config.language).html
-        let text = String(HTMLText.plain(html).prefix(BlueskyBridge.maximumMessage))
-        let links = note.tag.compactMap(\.href) + Self.hrefs(in: html)
-        if let handle = BlueskyBridge.handle(html: html, links: links) { try store.setSetting(BlueskyBridge.handleKey, handle) }
+        let text = String(BlueskyBridge.withoutControlCharacters(HTMLText.plain(html)).prefix(BlueskyBridge.maximumMessage))
+        // Only the welcome or an answer to the blog's command names the handle, and only one of
+        // the blog's own (Mention tags, and the links of a notification, are someone else's).
+        if BlueskyBridge.namesHandle(text: text, inReplyTo: note.inReplyTo?.id, urls: urls),
+           let handle = BlueskyBridge.handle(html: html, accepted: try BlueskyBridge.acceptedHandles(urls: urls, store: store)) {
+            try store.setSetting(BlueskyBridge.handleKey, handle)
+        }
         try store.setSetting(BlueskyBridge.messageKey, text)
         try store.setSetting(BlueskyBridge.messageAtKey, String(now.timeIntervalSince1970))
         return .applied("bridge-message")
