@@ -19,7 +19,8 @@ import Store
 /// Bounded: the digest is compared for free on every delivery; a reconciliation runs at most
 /// once an hour per followed signer, and once an hour per remote host for all its other accounts, fetches at most `maximumPages` pages, and only for a header
 /// whose collection is the signer's own followers collection (checked against the signer's
-/// actor document, on the signer's origin).
+/// actor document, on the signer's origin) and whose `url` is that collection's partial
+/// collection (`isPartialCollection`).
 public struct FollowersSynchronization: Sendable {
     let store: Store
     let urls: FederationURLs
