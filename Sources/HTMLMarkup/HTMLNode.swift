@@ -20,13 +20,26 @@ public final class HTMLNode {
 
     public func attribute(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
 
-    /// The `class` attribute's names, in order, without repeats.
+    /// At most this many of an element's class names are read (no page needs more; a hostile
+    /// one would otherwise make every look at the element's classes cost its whole attribute).
+    public static let maximumClasses = 256
+
+    /// The `class` attribute's names, in order, without repeats: the first `maximumClasses`.
+    /// Read once per element.
     public var classes: [String] {
-        guard let value = attribute("class") else { return [] }
-        var seen = Set<String>()
-        return value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" })
-            .map(String.init).filter { seen.insert($0).inserted }
+        if let cachedClasses { return cachedClasses }
+        var found: [String] = []
+        if let value = attribute("class") {
+            var seen = Set<String>()
+            for name in value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }) {
+                if found.count == Self.maximumClasses { break }
+                if seen.insert(String(name)).inserted { found.append(String(name)) }
+            }
+        }
+        cachedClasses = found
+        return found
     }
+    private var cachedClasses: [String]?
 
     public var elementChildren: [HTMLNode] { children.filter { $0.name != nil } }
 
@@ -48,6 +61,9 @@ public final class HTMLNode {
     public static func parse(_ html: String) -> HTMLNode {
         let root = HTMLNode(.element(""))
         var open: [HTMLNode] = [root]
+        // How many of each name are open: a stray end tag is known at once, not by a search of
+        // everything open (a page of them under deep nesting).
+        var openNames: [String: Int] = [:]
         for token in HTMLTokenizer(html, options: .sanitizer) {
             switch token {
             case .text(let text):
@@ -55,9 +71,14 @@ public final class HTMLNode {
             case .startTag(let name, let attributes, _):
                 let node = HTMLNode(.element(name), attributes: attributes)
                 open.last!.append(node)
-                if !voidElements.contains(name), open.count < maximumDepth { open.append(node) }
+                if !voidElements.contains(name), open.count < maximumDepth {
+                    open.append(node)
+                    openNames[name, default: 0] += 1
+                }
             case .endTag(let name):
-                if let index = open.lastIndex(where: { $0.name == name }), index > 0 { open.removeSubrange(index...) }
+                guard openNames[name, default: 0] > 0, let index = open.lastIndex(where: { $0.name == name }), index > 0 else { continue }
+                for closed in open[index...] { openNames[closed.name ?? "", default: 0] -= 1 }
+                open.removeSubrange(index...)
             case .comment:
                 continue
             }

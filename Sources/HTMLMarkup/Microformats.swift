@@ -75,11 +75,36 @@ public enum Microformats {
     /// nested `e-`/`p-` elements each copy what is below them, so a deep page would copy its
     /// whole size once per level. Past the budget, values are empty.
     public static let maximumValueCharacters = 8 << 20
+    /// At most this many nodes visited by the walks that read values (text, HTML, value classes)
+    /// in one document: nested properties each walk what is below them, so a deep page would be
+    /// walked once per level. A value whose walk does not fit is empty.
+    public static let maximumVisits = 2_000_000
 
     /// What one parse may still produce (see the limits above).
     final class Budget {
         var values = Microformats.maximumPropertyValues
         var characters = Microformats.maximumValueCharacters
+        var visits = Microformats.maximumVisits
+        /// Each element's root types, as read once (`Parser.rootTypes`).
+        var rootTypes: [ObjectIdentifier: [String]] = [:]
+        /// Each node's count of nodes, itself included.
+        var sizes: [ObjectIdentifier: Int] = [:]
+
+        func size(_ node: HTMLNode) -> Int {
+            let key = ObjectIdentifier(node)
+            if let known = sizes[key] { return known }
+            let total = node.children.reduce(1) { $0 + size($1) }
+            sizes[key] = total
+            return total
+        }
+
+        /// Whether `walks` walks of `node`'s subtree fit in what is left (then charged for them).
+        func walk(_ node: HTMLNode, _ walks: Int) -> Bool {
+            let cost = size(node) * walks
+            guard visits >= cost else { return false }
+            visits -= cost
+            return true
+        }
 
         /// `text` when the budget still has room (then charged for it), else "".
         func charge(_ text: @autoclosure () -> String) -> String {
@@ -94,9 +119,14 @@ public enum Microformats {
         let base: URL?
         let budget: Budget
 
-        /// Root classes: `h-` then lower-case letters and digits in `-`-separated runs.
-        static func rootTypes(_ node: HTMLNode) -> [String] {
-            node.classes.filter { isName($0, prefix: "h-") }.sorted()
+        /// Root classes: `h-` then lower-case letters and digits in `-`-separated runs. Read
+        /// once per element: the value-class and implied-property walks ask again and again.
+        func rootTypes(_ node: HTMLNode) -> [String] {
+            let key = ObjectIdentifier(node)
+            if let known = budget.rootTypes[key] { return known }
+            let types = node.classes.filter { Self.isName($0, prefix: "h-") }.sorted()
+            budget.rootTypes[key] = types
+            return types
         }
 
         static func isName(_ name: String, prefix: String) -> Bool {
@@ -107,26 +137,17 @@ public enum Microformats {
                 && rest.contains { ("a"..."z").contains($0) }
         }
 
-        /// Property classes of one prefix (`p-`, `u-`, `dt-`, `e-`): the names after it.
-        static func properties(_ node: HTMLNode, prefix: String) -> [String] {
-            node.classes.filter { isName($0, prefix: prefix) }.map { String($0.dropFirst(prefix.count)) }
-        }
-
-        static func hasProperties(_ node: HTMLNode) -> Bool {
-            ["p-", "u-", "dt-", "e-"].contains { !properties(node, prefix: $0).isEmpty }
-        }
-
         /// The items found below `node` without being inside another item.
         func items(under node: HTMLNode) -> [Item] {
             var found: [Item] = []
             for child in node.elementChildren {
-                if !Self.rootTypes(child).isEmpty { found.append(item(child)) } else { found += items(under: child) }
+                if !rootTypes(child).isEmpty { found.append(item(child)) } else { found += items(under: child) }
             }
             return found
         }
 
         func item(_ node: HTMLNode) -> Item {
-            var item = Item(types: Self.rootTypes(node), properties: [:], children: [], value: nil)
+            var item = Item(types: rootTypes(node), properties: [:], children: [], value: nil)
             var explicit = Set<String>()   // prefixes seen: "p-", "u-", "e-", "dt-"
             var nested = false
             collect(under: node, into: &item, explicit: &explicit, nested: &nested)
@@ -207,6 +228,8 @@ public enum Microformats {
 
         func value(prefix: String, node: HTMLNode) -> Value {
             let name = node.name ?? ""
+            // At most a value-class walk and a text (or HTML and text) walk of the subtree.
+            guard budget.walk(node, 2) else { return prefix == "e-" ? .html(html: "", text: "") : .text("") }
             switch prefix {
             case "u-":
                 if ["a", "area", "link"].contains(name), let href = node.attribute("href") { return .text(resolve(href)) }
@@ -245,7 +268,7 @@ public enum Microformats {
             func walk(_ node: HTMLNode) {
                 for child in node.elementChildren {
                     let classes = child.classes
-                    if !Self.rootTypes(child).isEmpty { continue }
+                    if !rootTypes(child).isEmpty { continue }
                     if classes.contains("value-title"), let title = child.attribute("title") {
                         parts.append(title)
                     } else if classes.contains("value") {
@@ -284,10 +307,11 @@ public enum Microformats {
             if ["img", "area"].contains(node.name ?? ""), let alt = node.attribute("alt") { return alt }
             if node.name == "abbr", let title = node.attribute("title") { return title }
             for candidate in [onlyChild(node), onlyChild(node).flatMap(onlyChild)] {
-                guard let candidate, Self.rootTypes(candidate).isEmpty else { continue }
+                guard let candidate, rootTypes(candidate).isEmpty else { continue }
                 if ["img", "area"].contains(candidate.name ?? ""), let alt = candidate.attribute("alt"), !alt.isEmpty { return alt }
                 if candidate.name == "abbr", let title = candidate.attribute("title"), !title.isEmpty { return title }
             }
+            guard budget.walk(node, 1) else { return "" }
             return trimmed(budget.charge(node.textContent(images: imageText)))
         }
 
@@ -301,20 +325,20 @@ public enum Microformats {
                 return nil
             }
             if let found = photo(node) { return found }
-            if let only = onlyChild(node, of: ["img"]) ?? onlyChild(node, of: ["object"]), Self.rootTypes(only).isEmpty,
+            if let only = onlyChild(node, of: ["img"]) ?? onlyChild(node, of: ["object"]), rootTypes(only).isEmpty,
                let found = photo(only) { return found }
-            if let child = onlyChild(node), Self.rootTypes(child).isEmpty,
-               let only = onlyChild(child, of: ["img"]) ?? onlyChild(child, of: ["object"]), Self.rootTypes(only).isEmpty,
+            if let child = onlyChild(node), rootTypes(child).isEmpty,
+               let only = onlyChild(child, of: ["img"]) ?? onlyChild(child, of: ["object"]), rootTypes(only).isEmpty,
                let found = photo(only) { return found }
             return nil
         }
 
         func impliedURL(_ node: HTMLNode) -> String? {
             if ["a", "area"].contains(node.name ?? ""), let href = node.attribute("href") { return resolve(href) }
-            if let only = onlyChild(node, of: ["a"]) ?? onlyChild(node, of: ["area"]), Self.rootTypes(only).isEmpty,
+            if let only = onlyChild(node, of: ["a"]) ?? onlyChild(node, of: ["area"]), rootTypes(only).isEmpty,
                let href = only.attribute("href") { return resolve(href) }
-            if let child = onlyChild(node), Self.rootTypes(child).isEmpty,
-               let only = onlyChild(child, of: ["a"]) ?? onlyChild(child, of: ["area"]), Self.rootTypes(only).isEmpty,
+            if let child = onlyChild(node), rootTypes(child).isEmpty,
+               let only = onlyChild(child, of: ["a"]) ?? onlyChild(child, of: ["area"]), rootTypes(only).isEmpty,
                let href = only.attribute("href") { return resolve(href) }
             return nil
         }

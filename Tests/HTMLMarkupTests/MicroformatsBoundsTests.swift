@@ -49,3 +49,44 @@ import Testing
         #expect(count == Microformats.maximumPropertyValues)
     }
 }
+
+extension MicroformatsBoundsTests {
+    /// Nested `p-` elements each walk what is below them for value classes: an element with
+    /// 50,000 classes at the bottom of 250 of them is read for its classes once, not 250 times.
+    @Test func nestedPropertiesOverAHugeClassAttributeAreFast() {
+        let classes = (0..<50_000).map { "x\($0)" }.joined(separator: " ")
+        let html = "<div class=\"h-entry\">" + String(repeating: "<div class=\"p-a\">", count: 250) + "<span class=\"\(classes)\">v</span>"
+            + String(repeating: "</div>", count: 250) + "</div>"
+        let clock = ContinuousClock.now
+        let items = Microformats.parse(html, base: "https://a.example/")
+        let elapsed = ContinuousClock.now - clock
+        #expect(elapsed < .seconds(1), "parsed in \(elapsed)")
+        #expect(items.first?.properties["a"]?.count == 250)
+    }
+}
+
+extension MicroformatsBoundsTests {
+    /// Nested properties each walk their subtree (value classes, text): 250 of them over 100,000
+    /// empty elements are not 25 million visits.
+    @Test func nestedPropertiesOverManyElementsAreFast() {
+        let html = "<div class=\"h-entry\">" + String(repeating: "<div class=\"p-a\">", count: 250) + String(repeating: "<i></i>", count: 100_000)
+            + String(repeating: "</div>", count: 250) + "</div>"
+        let clock = ContinuousClock.now
+        let items = Microformats.parse(html, base: "https://a.example/")
+        let elapsed = ContinuousClock.now - clock
+        #expect(elapsed < .seconds(2), "parsed in \(elapsed)")
+        #expect(items.first?.properties["a"]?.count == 250)
+    }
+}
+
+extension MicroformatsBoundsTests {
+    /// Stray end tags under deep nesting: each looks for its element among those open, which
+    /// is at most `HTMLNode.maximumDepth` of them.
+    @Test func strayEndTagsUnderDeepNestingAreFast() {
+        let html = String(repeating: "<div>", count: 300) + String(repeating: "</x>", count: 250_000)
+        let clock = ContinuousClock.now
+        _ = Microformats.parse(html, base: "https://a.example/")
+        let elapsed = ContinuousClock.now - clock
+        #expect(elapsed < .seconds(2), "parsed in \(elapsed)")
+    }
+}
