@@ -28,9 +28,11 @@ CREATE TABLE webmentions (
     post_path     TEXT NOT NULL REFERENCES posts(path) ON DELETE CASCADE ON UPDATE CASCADE,
     kind          TEXT NOT NULL CHECK (kind IN ('comment', 'like', 'repost')),
     author_id     TEXT NOT NULL,
+    source_site   TEXT NOT NULL,   -- Store.webmentionSite of the source's host: the hourly bound counts per site
     verified_at   REAL NOT NULL,
     PRIMARY KEY (source, target)
 );
+CREATE INDEX webmentions_site ON webmentions(source_site, verified_at);
 
 -- What a delivery is: an ActivityPub activity (signed POST of its JSON to an inbox) or a
 -- webmention (its endpoint discovered when it runs, then an unsigned form POST). A webmention's

@@ -1,5 +1,8 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A webmention received and waiting to be verified.
 public struct QueuedWebmention: Sendable, Equatable {
@@ -47,12 +50,20 @@ extension Store {
     /// the second-to-last is two or three letters (`co.uk`, `com.au`, `ne.jp`). An approximation
     /// of the registrable domain (there is no public suffix list here) that only errs towards
     /// counting more hosts together: `a1.evil.example` and `a2.evil.example` are one site.
-    /// An IP literal is its own site.
+    /// An IP literal's site is its network: the /24 of an IPv4 address, the /64 of an IPv6 one
+    /// (what one machine or one customer usually has).
     public static func webmentionSite(_ host: String) -> String {
         let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
-        if host.contains(":") || host.hasPrefix("[") { return host }  // IPv6
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        var v6 = in6_addr()
+        if bare.contains(":"), inet_pton(AF_INET6, bare, &v6) == 1 {
+            let bytes = withUnsafeBytes(of: v6) { Array($0.prefix(8)) }
+            return stride(from: 0, to: 8, by: 2).map { String(Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]), radix: 16) }.joined(separator: ":") + "::/64"
+        }
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        if labels.count == 4, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) { return host }  // IPv4
+        if labels.count == 4, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+            return labels.prefix(3).joined(separator: ".") + ".0/24"
+        }
         guard labels.count > 2 else { return host }
         let second = labels[labels.count - 2]
         let keep = (2...3).contains(second.count) && second.allSatisfy(\.isLetter) ? 3 : 2
@@ -69,13 +80,8 @@ extension Store {
         let site = Self.webmentionSite(sourceHost)
         return try await writeAsync { db in
             let seconds = now.timeIntervalSince1970
-            var patterns: [String] = []
-            for scheme in ["https://", "http://"] {
-                for prefix in ["", "%."] { patterns += [scheme + prefix + site + "/%", scheme + prefix + site + ":%"] }
-            }
-            let recent = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM webmentions WHERE verified_at > ? AND (\(patterns.map { _ in "source LIKE ?" }.joined(separator: " OR ")))
-                """, arguments: StatementArguments([seconds - 3600] + patterns.map { $0 as (any DatabaseValueConvertible) })) ?? 0
+            let recent = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM webmentions WHERE source_site = ? AND verified_at > ?",
+                                          arguments: [site, seconds - 3600]) ?? 0
             if recent >= Self.webmentionsKeptPerHostPerHour { return .hostFull }
             try db.execute(sql: """
                 UPDATE webmention_queue SET received_at = ?, post_path = ?,
@@ -140,8 +146,10 @@ extension Store {
     public func keepWebmention(_ kept: KeptWebmention, now: Date = Date()) async throws {
         try await writeAsync { db in
             try db.execute(sql: """
-                INSERT OR REPLACE INTO webmentions (source, target, post_path, kind, author_id, verified_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [kept.source, kept.target, kept.postPath, kept.kind.rawValue, kept.authorID, now.timeIntervalSince1970])
+                INSERT OR REPLACE INTO webmentions (source, target, post_path, kind, author_id, source_site, verified_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [kept.source, kept.target, kept.postPath, kept.kind.rawValue, kept.authorID,
+                                 Self.webmentionSite(URLComponents(string: kept.source)?.host ?? ""), now.timeIntervalSince1970])
         }
     }
 

@@ -85,3 +85,15 @@ extension MicroformatsBoundsTests {
         _ = parse(html, within: .seconds(2))
     }
 }
+
+extension MicroformatsBoundsTests {
+    /// Nested items that are each other's properties (`h-entry e-content p-name p-summary`, 255
+    /// deep over 1 MiB): each level's values would copy everything below it.
+    @Test func nestedItemsAsPropertiesStayWithinTheBudget() {
+        let html = "<a href=\"https://blog.example/p/\">t</a>"
+            + String(repeating: "<div class=\"h-entry e-content p-name p-summary\">", count: 255)
+            + String(repeating: String(repeating: "x", count: 99) + "\n", count: 10_000)
+        let items = parse(html, within: .seconds(2))
+        #expect(items.count == 1)
+    }
+}

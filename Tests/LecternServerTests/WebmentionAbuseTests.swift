@@ -44,6 +44,18 @@ extension WebmentionTests {
             #expect(try await send(blog, source: "http://x.honest.co.uk/p", target: blog.postID).status == 202)
             #expect(Store.webmentionSite("a.b.honest.co.uk") == "honest.co.uk")
             #expect(Store.webmentionSite("a7.evil.example") == "evil.example")
+            // Addresses of one network are one site.
+            var addresses: [Int] = []
+            for host in 1...21 { addresses.append(try await send(blog, source: "http://10.9.8.\(host):9/p", target: blog.postID).status) }
+            #expect(addresses.prefix(20).allSatisfy { $0 == 202 } && addresses.last == 429)
+            #expect(Store.webmentionSite("[2001:db8:1:2:3::1]") == Store.webmentionSite("2001:db8:1:2:ffff::9"))
+            #expect(Store.webmentionSite("[2001:db8:1:2:3::1]") != Store.webmentionSite("[2001:db8:1:3::1]"))
+            // Kept in the last hour counts per site too: 60 kept from subdomains close it.
+            for index in 0..<Store.webmentionsKeptPerHostPerHour {
+                try await blog.store.keepWebmention(KeptWebmention(source: "https://k\(index).kept.example/p", target: blog.postID,
+                                                                   postPath: blog.post, kind: .like, authorID: "x#webmention-author"))
+            }
+            #expect(try await send(blog, source: "http://new.kept.example/p", target: blog.postID).status == 429)
         }
     }
 
