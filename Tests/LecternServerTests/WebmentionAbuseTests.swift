@@ -118,7 +118,8 @@ extension WebmentionTests {
                 """)
             #expect(try await send(blog, source: source, target: blog.postID).status == 202)
             #expect(try await eventually { try blog.store.comment(id: source) != nil })
-            for variant in [source + "#x", source + "?x=1", site.url("/./victim"), site.url("//victim")] {
+            site.serve("/moved", FakeWebSite.Page(status: 301, headers: [("Location", source)]))
+            for variant in [source + "#x", source + "?x=1", site.url("/./victim"), site.url("//victim"), site.url("/moved")] {
                 #expect(try await send(blog, source: variant, target: blog.postID).status == 202)
             }
             #expect(try await eventually { try tables(blog.store)[0] == 0 })
@@ -131,7 +132,9 @@ extension WebmentionTests {
     /// redirect (`/interact`) must not lend its host to someone else's page.
     @Test func aSourceOnTheBlogsOwnHostIsRefused() async throws {
         try await withSite(extraConfig: "  hostAliases: [\"blog-alias.example\"]\n") { (_, blog) async throws in
-            for source in [blog.base + "/?spam=text", blog.base + "/interact?instance=evil.example", "http://blog-alias.example/x"] {
+            let dotted = blog.base.replacingOccurrences(of: "127.0.0.1", with: "127.0.0.1.")
+            for source in [blog.base + "/?spam=text", blog.base + "/interact?instance=evil.example", "http://blog-alias.example/x",
+                           "http://BLOG-ALIAS.example./x", dotted + "/"] {
                 let answer = try await send(blog, source: source, target: blog.postID)
                 #expect(answer.status == 400, "\(source): \(answer.text)")
             }

@@ -93,14 +93,16 @@ public struct WebmentionReceiver: Sendable {
     }
 
     /// Whether a URL is on the blog's own host: its `baseURL`'s or one of `federation.hostAliases`
-    /// (any port when the blog's is not written, else that port). The blog's pages link to its
+    /// (any port when the blog's is not written, else that port; a trailing dot is the same
+    /// host). The blog's pages link to its
     /// posts (the home page to all of them), and its redirects must not lend it to another page.
     func isOwn(_ url: String) -> Bool {
-        guard let theirs = URLComponents(string: url), let host = theirs.host?.lowercased() else { return false }
+        let bare = { (host: String?) in host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
+        guard let theirs = URLComponents(string: url), let host = bare(theirs.host) else { return false }
         let port = theirs.port ?? (theirs.scheme?.lowercased() == "http" ? 80 : 443)
         let own = [config.baseURL] + config.federation.hostAliases.map { "http://" + $0 }
         return own.contains { value in
-            guard let ours = URLComponents(string: value), ours.host?.lowercased() == host else { return false }
+            guard let ours = URLComponents(string: value), bare(ours.host) == host else { return false }
             return ours.port == nil || ours.port == port
         }
     }

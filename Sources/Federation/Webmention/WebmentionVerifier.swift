@@ -42,10 +42,10 @@ public struct WebmentionVerifier: Sendable {
     public func verify(_ mention: QueuedWebmention, now: Date = Date()) async throws -> InboxProcessor.Effects {
         let store = processor.store
         if try store.isBlocked(actorID: mention.source) { return try await removed(mention, "blocked") }
-        let response: IncomingResponse, finalURL: String
+        let response: IncomingResponse
         do {
             switch try await fetch(mention.source) {
-            case .page(let page, let url): (response, finalURL) = (page, url)
+            case .page(let page, _): response = page
             case .tooManyRedirects: return .ignored("too-many-redirects")
             case .otherHost: return try await removed(mention, "redirect-to-another-host")
             }
@@ -73,9 +73,9 @@ public struct WebmentionVerifier: Sendable {
         guard let read else {
             return try await removed(mention, "no-link")
         }
-        // The entry says where it lives: another URL of it (`S?x=1`, `/./S`) is not another comment.
-        let names = Set([WebmentionSource.normalized(mention.source), WebmentionSource.normalized(finalURL)])
-        guard read.entryURLs.isEmpty || read.entryURLs.contains(where: names.contains) else {
+        // The entry says where it lives: another URL of it (`S?x=1`, `/./S`, the `http:` URL that
+        // redirects to it) is not another comment.
+        guard read.entryURLs.isEmpty || read.entryURLs.contains(WebmentionSource.normalized(mention.source)) else {
             return try await removed(mention, "not-the-entry-url")
         }
         return try await apply(read, mention, now: now)
