@@ -223,7 +223,10 @@ extension DeliveryWorker {
     /// only costs a knock).
     func rememberedStandard(for job: DeliveryJob) -> Bool? {
         guard let origin = SignatureKnock.origin(of: job.inbox) else { return nil }
-        return (try? store.acceptsRFC9421(origin: origin, memory: settings.signatures.memory)) ?? nil
+        do { return try store.acceptsRFC9421(origin: origin, memory: settings.signatures.memory) } catch {
+            logger.warning("could not read whether \(origin) takes RFC 9421 signatures (RFC 9421 first): \(error)")
+            return nil
+        }
     }
 
     /// The POST of a job to its inbox, before signing.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// Finds a reader's activity intents (FEP-3b86) for the reply form: one WebFinger lookup of the
@@ -13,6 +14,7 @@ final class IntentLookup: Sendable {
         var lookups = 0
     }
 
+    static let logger = Logger(label: "lectern.interact")
     static let perMinute = 30
     static let remembered = 1_000
     static let keptFor: TimeInterval = 3600
@@ -41,9 +43,14 @@ final class IntentLookup: Sendable {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let resource = ("acct:" + account).addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-        let found = try? await fetcher.fetch("\(scheme)://\(authority)/.well-known/webfinger?resource=\(resource)",
-                                             accept: "application/jrd+json, application/json")
-        let intents = found.map { ActivityIntents(jrd: $0.object) }
+        var intents: ActivityIntents?
+        do {
+            intents = ActivityIntents(jrd: try await fetcher.fetch("\(scheme)://\(authority)/.well-known/webfinger?resource=\(resource)",
+                                                                   accept: "application/jrd+json, application/json").object)
+        } catch {
+            // The reader goes to authorize_interaction instead; the answer is kept like any other.
+            Self.logger.notice("reply form: no WebFinger answer for \(account): \(error)")
+        }
         state.withLock { state in
             if state.answers.count >= Self.remembered {
                 state.answers = state.answers.filter { now.timeIntervalSince($0.value.at) < Self.keptFor }

@@ -41,9 +41,8 @@ public struct BlogFollowing: Sendable {
             return account.actor
         }
         // Only a handle that is not the one stored (a server whose WebFinger domain differs) is looked up.
-        guard !handleOrURL.contains("://"), let actor = try? await lookUp(handleOrURL) else {
-            throw Follows.FollowError.notFollowed(handleOrURL)
-        }
+        guard !handleOrURL.contains("://") else { throw Follows.FollowError.notFollowed(handleOrURL) }
+        let actor = try await lookUp(handleOrURL)  // a failure says which account and why
         guard accounts.contains(where: { $0.actor.id == actor.id }) else { throw Follows.FollowError.notFollowed(handleOrURL) }
         return actor
     }

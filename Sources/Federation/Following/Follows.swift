@@ -45,7 +45,11 @@ public struct Follows: Sendable {
         do {
             try outbox.send(Activity(id: id, type: .follow, actor: urls.actor, to: [actor.id], object: actor.id), to: [actor.inbox], now: now)
         } catch {
-            _ = try? store.removeFollow(actorID: actor.id)
+            // Nothing was queued: the pending record goes too (a record left behind only means the
+            // next `lectern follow` sends a new Follow, but it would show as pending meanwhile).
+            do { _ = try store.removeFollow(actorID: actor.id) } catch let rollback {
+                throw FollowError.lookUp(actor.id, "the Follow was not queued (\(error)), and its pending record stays (\(rollback))")
+            }
             throw error
         }
         return id

@@ -76,7 +76,7 @@ public struct FollowersSynchronization: Sendable {
     /// signer's followers collection or cannot be read.
     public func reconcile(_ header: CollectionSynchronization, signer: String, now: Date = Date()) async throws -> Outcome? {
         // The header must name the signer's own followers collection, as its document says.
-        guard let actorDocument = try? await fetcher.fetchAuthentic(signer).object,
+        guard let actorDocument = await document(signer, authentic: true),
               (actorDocument["followers"] as? String) == header.collectionId else { return nil }
         guard let listed = try await members(header.url) else { return nil }
         let listsUs = listed.contains(urls.actor)
@@ -108,9 +108,18 @@ public struct FollowersSynchronization: Sendable {
         return outcome
     }
 
+    /// A document the reconciliation reads; a failure ends it, logged (the next differing header,
+    /// an hour later at the earliest, tries again).
+    func document(_ url: String, authentic: Bool = false) async -> [String: Any]? {
+        do { return authentic ? try await fetcher.fetchAuthentic(url).object : try await fetcher.fetch(url).object } catch {
+            logger.notice("FEP-8fcf: could not read \(url): \(error)")
+            return nil
+        }
+    }
+
     /// The ids a collection lists, inline or over its pages (bounded), on the collection's origin.
     func members(_ url: String) async throws -> Set<String>? {
-        guard let first = try? await fetcher.fetch(url).object else { return nil }
+        guard let first = await document(url) else { return nil }
         var ids = Set<String>()
         var page: [String: Any]? = first
         var next: String? = nil
@@ -119,7 +128,7 @@ public struct FollowersSynchronization: Sendable {
             next = page == nil ? firstPage as? String : nil
         }
         for _ in 0..<Self.maximumPages {
-            if page == nil, let link = next, Origin.same(link, url) { page = try? await fetcher.fetch(link).object; next = nil }
+            if page == nil, let link = next, Origin.same(link, url) { page = await document(link); next = nil }
             guard let current = page else { break }
             for item in (current["orderedItems"] ?? current["items"]).map(BlogMove.ids) ?? [] {
                 ids.insert(item)

@@ -15,7 +15,12 @@ extension ActivityPubSite {
         let memory = signatureKnock(config).memory
         let logger = Logger(label: "lectern.fetch")
         return SignatureMemory(
-            recall: { origin in (try? store.acceptsRFC9421(origin: origin, memory: memory)) ?? nil },
+            recall: { origin in
+                do { return try store.acceptsRFC9421(origin: origin, memory: memory) } catch {
+                    logger.warning("could not read whether \(origin) takes RFC 9421 signatures (RFC 9421 first): \(error)")
+                    return nil
+                }
+            },
             learn: { origin, rfc9421 in
                 do { try store.setAcceptsRFC9421(origin: origin, rfc9421) } catch {
                     logger.warning("could not remember whether \(origin) takes RFC 9421 signatures: \(error)")

@@ -24,7 +24,10 @@ public struct WebmentionWorker: Sendable {
     public func run() async {
         while !Task.isCancelled {
             do { _ = try await drain() } catch { logger.error("webmention queue: \(error)") }
-            let wait = (try? store.nextWebmentionDue()).flatMap { $0 }.map { max(0.05, min(30, $0.timeIntervalSinceNow)) } ?? 30
+            var wait: Double = 30
+            do { wait = try store.nextWebmentionDue().map { max(0.05, min(30, $0.timeIntervalSinceNow)) } ?? 30 } catch {
+                logger.error("reading the webmention queue failed (trying again in 30 s): \(error)")
+            }
             await signal.wait(upTo: .milliseconds(Int(wait * 1000)))
         }
     }

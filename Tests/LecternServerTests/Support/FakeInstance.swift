@@ -97,12 +97,7 @@ final class FakeInstance: Sendable {
         router.get("/users/:name") { _, context -> Response in
             let name = context.parameters.get("name") ?? ""
             guard let pem = pems[name] else { return Response(status: .notFound) }
-            var actor = Self.actorDocument(name, base: base.value, pem: pem)
-            if let multikey = multikeys[name] {
-                let id = "\(base.value)/users/\(name)"
-                actor["assertionMethod"] = [["id": "\(id)#ed25519-key", "type": "Multikey", "controller": id, "publicKeyMultibase": multikey]]
-            }
-            return Self.json(actor)
+            return Self.json(Self.actorDocument(name, base: base.value, pem: pem, multikey: multikeys[name]))
         }
         router.get("/keys/bob") { _, _ in
             Self.json(["id": "\(base.value)/keys/bob", "type": "CryptographicKey", "owner": "\(base.value)/users/bob",
@@ -171,8 +166,9 @@ final class FakeInstance: Sendable {
 
     func stop() { application.value?.stop() }
 
-    /// The actor document of `name` as served (alice publishes her key inline, bob a key document).
-    static func actorDocument(_ name: String, base: String, pem: String) -> [String: Any] {
+    /// The actor document of `name` as served (alice publishes her key inline, bob a key document),
+    /// with its Ed25519 key as `assertionMethod` when given one.
+    static func actorDocument(_ name: String, base: String, pem: String, multikey: String? = nil) -> [String: Any] {
         let id = "\(base)/users/\(name)"
         var actor: [String: Any] = [
             "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
@@ -183,18 +179,17 @@ final class FakeInstance: Sendable {
         actor["publicKey"] = name == "bob"
             ? [["id": "\(base)/keys/bob", "owner": id, "publicKeyPem": pem]]
             : ["id": "\(id)#main-key", "owner": id, "publicKeyPem": pem] as [String: Any]
+        if let multikey {
+            actor["assertionMethod"] = [["id": "\(id)#ed25519-key", "type": "Multikey", "controller": id, "publicKeyMultibase": multikey]]
+        }
         return actor
     }
 
     /// Serves `name`'s actor document with `fields` changed (a profile URL elsewhere, an
     /// `alsoKnownAs`, a `followers` collection…).
     func serveActor(_ name: String, _ fields: [String: Any]) throws {
-        var actor = Self.actorDocument(name, base: base.value, pem: try keys[name]!.publicKey.pemSPKI())
-        if assertionMethods, let key = assertionKeys[name] {
-            let id = "\(base.value)/users/\(name)"
-            actor["assertionMethod"] = [["id": "\(id)#ed25519-key", "type": "Multikey", "controller": id,
-                                         "publicKeyMultibase": Multikey.ed25519(publicKey: try key.publicKey.rawEd25519())]]
-        }
+        let multikey = assertionMethods ? try assertionKeys[name].map { Multikey.ed25519(publicKey: try $0.publicKey.rawEd25519()) } : nil
+        var actor = Self.actorDocument(name, base: base.value, pem: try keys[name]!.publicKey.pemSPKI(), multikey: multikey)
         actor.merge(fields) { _, new in new }
         serve("/users/\(name)", actor)
     }
