@@ -140,6 +140,11 @@ public final class Blog: Sendable {
         settings.signatures = SignatureKnock(preference: SignaturePreference(rawValue: config.delivery.signatures.rawValue) ?? .auto)
         settings.followersCollection = activityPub.urls.followers
         settings.allowPrivateAddresses = config.federation.allowPrivateAddresses
+        settings.requestTimeout = .milliseconds(Int(config.delivery.timeout * 1000))
+        settings.connectTimeout = min(settings.connectTimeout, settings.requestTimeout)
+        // A lease only has to outlast one request (it is renewed as each starts).
+        settings.lease = max(10, 2 * config.delivery.timeout)
+        settings.policy.firstDelay = config.delivery.firstRetry
         var logger = logger
         logger[metadataKey: "component"] = "delivery"
         let signingKey = CurrentActorKey(site: activityPub, keys: keys, logger: logger)

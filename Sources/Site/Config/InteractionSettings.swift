@@ -39,6 +39,10 @@ public struct DeliverySettings: Sendable, Equatable {
     /// back to draft-cavage for hosts that refuse it (remembered per host); the others force one.
     public var signatures = Signatures.auto
     public enum Signatures: String, Sendable, Equatable, CaseIterable { case auto, rfc9421, cavage }
+    /// The longest one request may take, connecting included (seconds; `30s`, `1m` in the file).
+    public var timeout: TimeInterval = 30
+    /// The wait before the first retry; each next one doubles (seconds).
+    public var firstRetry: TimeInterval = 30
     public init() {}
 }
 
@@ -75,7 +79,7 @@ extension YAMLFields {
     func deliverySettings() throws -> DeliverySettings {
         var settings = DeliverySettings()
         guard let block = try nested("delivery") else { return settings }
-        try block.rejectUnknown(allowed: ["concurrency", "perHost", "signatures", "rfc9421"])
+        try block.rejectUnknown(allowed: ["concurrency", "perHost", "signatures", "rfc9421", "timeout", "firstRetry"])
         settings.concurrency = try block.positiveInt("concurrency") ?? settings.concurrency
         settings.perHost = try block.positiveInt("perHost") ?? settings.perHost
         // `rfc9421: true|false`, from before `signatures`: true was the double-knock, false draft-cavage only.
@@ -87,6 +91,18 @@ extension YAMLFields {
             settings.signatures = signatures
         }
         guard settings.concurrency <= 1024 else { throw block.error("concurrency", "must be at most 1024") }
+        if let text = try block.string("timeout") {
+            guard let seconds = Self.duration(text), (1...300).contains(seconds) else {
+                throw block.error("timeout", "must be a duration from 1s to 5m (e.g. 30s)")
+            }
+            settings.timeout = seconds
+        }
+        if let text = try block.string("firstRetry") {
+            guard let seconds = Self.duration(text), (1...86_400).contains(seconds) else {
+                throw block.error("firstRetry", "must be a duration from 1s to 1d (e.g. 30s)")
+            }
+            settings.firstRetry = seconds
+        }
         return settings
     }
 

@@ -1,0 +1,24 @@
+import Site
+import Testing
+
+@Suite struct DeliverySettingsTests {
+    @Test func timeoutAndFirstRetryDefaultToThirtySeconds() throws {
+        let config = try SiteConfig.parse("baseURL: https://blog.example\n")
+        #expect(config.delivery.timeout == 30)
+        #expect(config.delivery.firstRetry == 30)
+    }
+
+    @Test func timeoutAndFirstRetryReadDurations() throws {
+        let config = try SiteConfig.parse("baseURL: https://blog.example\ndelivery:\n  timeout: 5s\n  firstRetry: 2m\n")
+        #expect(config.delivery.timeout == 5)
+        #expect(config.delivery.firstRetry == 120)
+    }
+
+    @Test func outOfRangeDurationsAreRefusedByName() throws {
+        for (key, value) in [("timeout", "0"), ("timeout", "10m"), ("timeout", "soon"), ("firstRetry", "2d")] {
+            #expect(throws: (any Error).self, "\(key): \(value)") {
+                try SiteConfig.parse("baseURL: https://blog.example\ndelivery:\n  \(key): \(value)\n")
+            }
+        }
+    }
+}
