@@ -6,7 +6,7 @@ DEB_PACKAGES := libsqlite3-dev libssl-dev libcurl4-openssl-dev libcmark-gfm-dev 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO ?= demo
 
-.PHONY: run build debug test deps test-tools clean bench dist dist-check validate-deploy
+.PHONY: run build debug test deps test-tools clean bench dist dist-check validate-deploy soak chaos
 
 ## Install the Debian packages Lectern links against (only the missing ones).
 deps:
@@ -51,6 +51,8 @@ test: deps test-tools
 	$(SWIFT) test --skip-build --skip LecternServerTests
 	$(SWIFT) test --skip-build --filter LecternServerTests --no-parallel
 	LECTERN_STALL_TEST=1 $(SWIFT) test --skip-build --filter StallTests
+	.build/debug/lectern-soak soak --short --lectern .build/debug/lectern --work .build/soak-test
+	.build/debug/lectern-soak chaos --short --lectern .build/debug/lectern --work .build/soak-test --seed $(CHAOS_SEED)
 	$(MAKE) --no-print-directory interop LECTERN_BUILT=1
 	python3 -B Tests/RealCorpus/run --lectern .build/debug/lectern
 	deploy/validate
@@ -81,6 +83,20 @@ dist-check: test-tools $(if $(BINARY),,build)
 ## nginx -t and caddy validate on the shipped front configs, unchanged (deploy/validate).
 validate-deploy: test-tools
 	deploy/validate
+
+## Proof under fire (docs/reliability.md), on the release binary: `make soak` puts SOAK_MINUTES of
+## mixed load (readers, crawlers, link-preview stampedes, inbox traffic from 300 actors on 30 servers,
+## a post and an edit a minute) on a 1,000-post site; `make chaos` fans out to 3,000 inboxes that
+## fail at random (seeded: CHAOS_SEED replays a run) while `lectern serve` is killed with SIGKILL 3
+## times. Each prints its figures, writes them to bench/work/, and fails if a goal is missed.
+## `make test` runs a one-minute form of each on the debug binary.
+SOAK_MINUTES ?= 10
+CHAOS_SEED ?= 1
+soak chaos: build
+	set -o pipefail; $(SWIFT) build -c release --static-swift-stdlib --product lectern-soak 2>&1 | tail -1
+	@mkdir -p bench/work
+	.build/release/lectern-soak $@ --lectern .build/release/lectern --work bench/work/$@ --report bench/work/$@.md \
+	  $(if $(filter soak,$@),--minutes $(SOAK_MINUTES),--seed $(CHAOS_SEED))
 
 bench: build
 	bench/build

@@ -135,6 +135,14 @@ let package = Package(
                                          .product(name: "Hummingbird", package: "hummingbird")],
                           path: "bench/federation-bench", swiftSettings: swiftSettings),
 
+        // make soak / make chaos (docs/reliability.md): a fake fediverse, mixed load, flaky inboxes and
+        // kill -9 against a real `lectern serve`.
+        .executableTarget(name: "lectern-soak",
+                          dependencies: ["HTTPClient", "HTTPSignatures", "LecternCrypto", "Store",
+                                         .product(name: "Hummingbird", package: "hummingbird"),
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "Tests/Soak", swiftSettings: swiftSettings),
+
         .testTarget(name: "SiteTests", dependencies: ["Site", "HTMLMarkup", "Parallel", "ActivityStreams", "CivilTime"], resources: [.copy("Golden"), .copy("MustacheSpec")],
                     swiftSettings: swiftSettings),
         .testTarget(
