@@ -150,7 +150,8 @@ extension DeliveryWorker {
                 if !leased.isEmpty { signing = SigningBatch(leased, worker: worker, leasedAt: now ?? Date()) }
             } catch {
                 // A database error is not an empty queue: say so, and let the next pass try again.
-                worker.logger.error("could not lease deliveries: \(error)")
+                // A full disk is the service's to report, once a minute (`FullDiskBackoff`).
+                if StorageFull.recognizes(error) { report.diskFull = "\(error)" } else { worker.logger.error("could not lease deliveries: \(error)") }
                 exhausted = true
             }
         }
@@ -213,6 +214,7 @@ extension DeliveryWorker {
                 try worker.store.recordOutcomes(outcomes)
                 outcomes.removeAll()
             } catch {
+                if StorageFull.recognizes(error) { report.diskFull = "\(error)" }
                 worker.logger.error("could not record \(outcomes.count) delivery outcomes (they will be retried): \(error)")
                 outcomes.removeAll()
             }

@@ -44,6 +44,9 @@ public final class DeliveryWorker: Sendable {
         /// Why nothing was attempted, and what to do: libcurl cannot start here, or the key
         /// cannot be read (the queue is left as it is).
         public var unavailable: String?
+        /// Why the queue could not be leased or its outcomes recorded when the disk is full (the
+        /// rows stay queued; the caller waits, `FullDiskBackoff`); nil otherwise.
+        public var diskFull: String?
 
         public init(delivered: Int = 0, retrying: Int = 0, failed: Int = 0) {
             (self.delivered, self.retrying, self.failed) = (delivered, retrying, failed)

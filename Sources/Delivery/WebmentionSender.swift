@@ -40,7 +40,8 @@ public struct WebmentionSender: Sendable {
             do {
                 jobs = try store.leaseDeliveries(limit: Self.leaseSize, now: now ?? Date(), lease: 120, kind: .webmention)
             } catch {
-                logger.error("could not lease webmentions: \(error)")
+                // A full disk is the caller's to report, once a minute (`FullDiskBackoff`).
+                if StorageFull.recognizes(error) { report.diskFull = "\(error)" } else { logger.error("could not lease webmentions: \(error)") }
                 break
             }
             if jobs.isEmpty { break }
@@ -62,6 +63,7 @@ public struct WebmentionSender: Sendable {
                 }
             }
             do { try store.recordOutcomes(outcomes) } catch {
+                if StorageFull.recognizes(error) { report.diskFull = "\(error)" }
                 logger.error("could not record \(outcomes.count) webmention outcomes (they will be sent again): \(error)")
             }
         }
@@ -146,5 +148,6 @@ extension DeliveryWorker.Report {
         delivered += other.delivered
         retrying += other.retrying
         failed += other.failed
+        diskFull = diskFull ?? other.diskFull
     }
 }

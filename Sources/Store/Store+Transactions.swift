@@ -40,13 +40,16 @@ extension Store {
     }
 
     /// `body` between `begin` and `COMMIT`; rolled back when it throws (or the commit fails).
+    /// A write that failed for lack of room throws `StoreError.full`, wherever it failed.
     private static func transaction<T>(_ db: Database, begin: String, _ body: (Database) throws -> T) throws -> T {
-        try db.cachedStatement(sql: begin).execute()
+        do { try db.cachedStatement(sql: begin).execute() } catch { throw StorageFull.translate(error, on: db) }
         do {
             let value = try body(db)
             try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
             return value
         } catch {
+            // Read before the rollback, which makes system calls of its own.
+            let translated = StorageFull.translate(error, on: db)
             // SQLite may have rolled back already (a full disk, an interrupt): nothing to end then.
             // The body's error is the one the caller gets; a failed rollback is logged beside it.
             if db.isInsideTransaction {
@@ -54,7 +57,7 @@ extension Store {
                     Logger(label: "lectern.store").error("could not roll back after \(error): \(rollback)")
                 }
             }
-            throw error
+            throw translated
         }
     }
 }

@@ -10,6 +10,17 @@ public enum StoreError: Error, CustomStringConvertible {
     case conflict(String)
     /// `PRAGMA integrity_check` found problems.
     case damaged(path: String, reason: String)
+    /// The disk (or the owner's quota) has no room for the write: nothing of it was kept. It
+    /// passes once room is made; see `StorageFull` and `FullDiskBackoff`.
+    case full(String)
+
+    /// Whether trying the same thing later may work (the sender is told 503, a loop waits).
+    public var isTemporary: Bool {
+        switch self {
+        case .busy, .full: return true
+        default: return false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -19,6 +30,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case let .conflict(why): return "conflict: \(why)"
         case .busy: return "the database is busy (another process holds a lock); try again"
         case let .damaged(path, reason): return "the database \(path) is damaged (integrity_check: \(reason))"
+        case let .full(reason): return "the disk is full: \(reason)"
         }
     }
 }

@@ -17,4 +17,8 @@ int lectern_sqlite_wal_wake(void *db, int pages, int limit, void (*wake)(void *)
 /// `sqlite3 *`; call it, and run the statements, on one thread.
 void lectern_sqlite_limit_cpu_time(void *db, long long nanoseconds, int steps);
 
+/// The `errno` of the connection's last failed system call (`sqlite3_system_errno`): tells a full
+/// disk (`ENOSPC`) from another I/O error. Swift does not see SQLite's own header here.
+int lectern_sqlite_system_errno(void *db);
+
 #endif

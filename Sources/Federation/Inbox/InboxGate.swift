@@ -14,7 +14,8 @@ import Store
 ///
 /// Nothing here blocks a thread: key fetches suspend on the network thread, the write runs on
 /// the database's own writer. A key server that is slow or saturated, and a database locked by
-/// another process, make the answer 503 with `Retry-After`: the sender retries, nothing is lost.
+/// another process, or a full disk, make the answer 503 with `Retry-After`: the sender retries,
+/// nothing is lost.
 public struct InboxGate: Sendable {
     public static let maximumBodySize = 256 * 1024
     static let acceptedTypes = ["application/activity+json", "application/ld+json", "application/json"]
@@ -167,6 +168,9 @@ public struct InboxGate: Sendable {
             }
         } catch StoreError.busy {
             return .later("busy", "the database is busy")
+        } catch let error where StorageFull.recognizes(error) {
+            // Nothing was kept (the transaction failed whole): the sender keeps it and retries.
+            return .later("disk-full", "\(error)")
         } catch {
             return .refuse(500, "store-error", "store: \(error)")
         }

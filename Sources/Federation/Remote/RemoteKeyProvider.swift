@@ -100,8 +100,10 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
             // The sender is told to retry (503); the host is left alone for a while.
             budget.hostFailed(host, now: now)
             throw SignatureError.keyTemporarilyUnavailable(error.description)
-        } catch StoreError.busy {
-            throw SignatureError.keyTemporarilyUnavailable(StoreError.busy.description)
+        } catch let error as StoreError where error.isTemporary {
+            // Busy, or a full disk: the key could not be saved. Not remembered as a refusal, so
+            // the sender's retry (503) fetches it again.
+            throw SignatureError.keyTemporarilyUnavailable(error.description)
         } catch {
             let refusal = error as? SignatureError ?? SignatureError.keyUnavailable("\(error)")
             recent.record(keyId, .failed(refusal), now: now)
@@ -178,6 +180,8 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
             return key
         } catch let error as RemoteFetchError where error.isTemporary {
             budget.hostFailed(host, now: now)
+            throw SignatureError.keyTemporarilyUnavailable(error.description)
+        } catch let error as StoreError where error.isTemporary {
             throw SignatureError.keyTemporarilyUnavailable(error.description)
         } catch {
             let refusal = error as? SignatureError ?? SignatureError.keyUnavailable("\(error)")

@@ -77,6 +77,9 @@ public struct WebmentionReceiver: Sendable {
                                retryAfter: 600)
             case .queueFull: return Outcome(status: 503, message: "too many webmentions waiting; try again later", retryAfter: 600)
             }
+        } catch let error as StoreError where error.isTemporary {
+            // Busy, or a full disk: nothing was kept; the sender may try again (as the inbox's 503).
+            return Outcome(status: 503, message: "cannot take webmentions right now; try again later", retryAfter: InboxGate.retryAfterSeconds)
         } catch {
             return Self.refuse(500, "could not store the webmention")
         }

@@ -22,8 +22,10 @@ public struct WebmentionWorker: Sendable {
     }
 
     public func run() async {
+        let fullDisk = FullDiskBackoff("webmentions", store: store, logger: logger)
         while !Task.isCancelled {
-            do { _ = try await drain() } catch { logger.error("webmention queue: \(error)") }
+            // A full disk is waited out here: the mention due now would be tried 20 times a second.
+            guard await fullDisk.pass({ _ = try await drain() }, otherwise: { logger.error("webmention queue: \($0)") }) else { continue }
             var wait: Double = 30
             do { wait = try store.nextWebmentionDue().map { max(0.05, min(30, $0.timeIntervalSinceNow)) } ?? 30 } catch {
                 logger.error("reading the webmention queue failed (trying again in 30 s): \(error)")

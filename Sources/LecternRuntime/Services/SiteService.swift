@@ -128,6 +128,8 @@ public struct SiteService: Service {
         var carried = Work()
         var retryAt: ContinuousClock.Instant?
         var retryDelay = Duration.seconds(2)
+        // A full disk is said once a minute, and the work is tried again as soon as there is room.
+        let fullDisk = FullDiskBackoff("site", store: blog.store, logger: logger)
         var lastCommentBuild = Duration.zero
         var lastCommentBuildEnded = ContinuousClock.now - .seconds(60)
         while !Task.isCancelled {
@@ -135,7 +137,7 @@ public struct SiteService: Service {
             guard !Task.isCancelled else { return }
             var work = Work()
             if woken { work.posts = changedPosts.take() }
-            if let due = retryAt, ContinuousClock.now >= due {
+            if let due = retryAt, ContinuousClock.now >= due || (fullDisk.isWaiting && fullDisk.roomReturned()) {
                 work.merge(carried)
                 carried = Work()
                 retryAt = nil
@@ -181,12 +183,15 @@ public struct SiteService: Service {
                 carried = Work()
                 retryAt = nil
                 retryDelay = .seconds(2)
+                fullDisk.succeeded()
             } catch {
                 // The previous site stays live; the writer sees what to fix; it is tried again.
-                logger.error("could not apply a change, still serving the previous site (trying again in \(retryDelay)): \(error)")
+                if !fullDisk.failed(error) {
+                    logger.error("could not apply a change, still serving the previous site (trying again in \(retryDelay)): \(error)")
+                }
                 onFailure("\(error)")
                 carried.merge(job)
-                retryAt = ContinuousClock.now + retryDelay
+                retryAt = ContinuousClock.now + (fullDisk.isWaiting ? fullDisk.delay : retryDelay)
                 retryDelay = min(retryDelay * 2, .seconds(60))
             }
             if commentsOnly {

@@ -26,11 +26,17 @@ public struct InboxService: Service {
     }
 }
 
-/// Sends the delivery queue with the worker the configuration and keys say now.
+/// Sends the delivery queue with the worker the configuration and keys say now. While the disk
+/// is full, rows cannot be leased: they stay queued, and the service waits longer each time
+/// (`FullDiskBackoff`) instead of trying 20 times a second.
 public struct DeliveryService: Service {
     public let blog: Blog
+    let fullDisk: FullDiskBackoff
 
-    public init(blog: Blog) { self.blog = blog }
+    public init(blog: Blog) {
+        self.blog = blog
+        fullDisk = FullDiskBackoff("deliveries", store: blog.store, logger: blog.logger)
+    }
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
@@ -44,6 +50,12 @@ public struct DeliveryService: Service {
                     continue
                 }
                 blog.metrics.deliveries(report)
+                if let reason = report.diskFull {
+                    fullDisk.noRoom(reason)
+                    await fullDisk.wait()
+                    continue
+                }
+                fullDisk.succeeded()
                 if report.attempts > 0 {
                     blog.logger.info("deliveries: \(report.delivered) delivered, \(report.retrying) to retry, \(report.failed) failed")
                 }
@@ -99,8 +111,16 @@ public struct MaintenanceService: Service {
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             var lastHourly = ContinuousClock.now - .seconds(3600)
+            // Every 10 s is slow enough to go on trying while the disk is full; it is said once a minute.
+            let fullDisk = FullDiskBackoff("maintenance", store: blog.store, logger: blog.logger)
             while !Task.isCancelled {
-                do { try blog.inboxCounter.flush(to: blog.store) } catch { blog.logger.warning("writing inbox counts: \(error)") }
+                do {
+                    try blog.inboxCounter.flush(to: blog.store)
+                    fullDisk.succeeded()
+                } catch where fullDisk.failed(error) {
+                } catch {
+                    blog.logger.warning("writing inbox counts: \(error)")
+                }
                 if ContinuousClock.now - lastHourly >= .seconds(3600) {
                     lastHourly = .now
                     await hourly()
