@@ -71,10 +71,9 @@ public final class ActivityPubSite: Sendable {
         // gone by then is an error naming it, never a new key.
         let (actorKeyFile, instanceKeyFile) = (keys.url(named: keyring.keyName), keys.url(named: KeyStore.instanceActor))
         let assertionKeyFile = keys.url(named: keyring.assertionKeyName)
-        try keys.create(named: keyring.keyName)
-        try keys.create(named: KeyStore.instanceActor)
         // A blog made before object integrity proofs gets its Ed25519 key here, on first use.
-        try keys.create(named: keyring.assertionKeyName, type: .ed25519)
+        try keys.createMissing([(keyring.keyName, .rsa(bits: 2048)), (KeyStore.instanceActor, .rsa(bits: 2048)),
+                                (keyring.assertionKeyName, .ed25519)])
         let keysInUse = (actor: OnFirstUse { try KeyFile.load(at: actorKeyFile) }, instance: OnFirstUse { try KeyFile.load(at: instanceKeyFile) },
                          assertion: OnFirstUse { try KeyFile.load(at: assertionKeyFile) })
         self.keysInUse = keysInUse
