@@ -33,7 +33,7 @@ extension Blog {
         let shown = try discussions ?? Discussions(store: store).all()
         trace.mark("discussions")
         // The search index follows the live site, not a build elsewhere (a backup's check): it is
-        // updated while the rendered pages move into place, and committed once they are.
+        // updated while the pages render, and committed once they are in place.
         var indexSearch: SiteBuilder.Options.AlongsidePublishing?
         if outputFolder == nil && !options.isPreview { indexSearch = { [self] posts, published in try updateSearchIndex(posts, beforeCommit: published) } }
         var buildOptions = SiteBuilder.Options(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture,

@@ -18,10 +18,10 @@ public struct SiteBuilder: Sendable {
         public var discussions: [String: Discussion]
         /// `content/` as the caller just walked it (to stamp the sources); walked again when nil.
         public var contentTree: ContentTree?
-        /// Work that follows the posts built (the search index): run on a thread of its own while
-        /// the rendered files move into place, once every file has rendered. `published` waits
-        /// until they are in place and throws if they could not be: call it before committing.
-        /// Its error fails the build once the files and the parse cache are saved.
+        /// Work that follows the posts built (the search index): run on a thread of its own from
+        /// the moment the posts are loaded, beside the rendering. `published` waits until the
+        /// rendered files are in place and throws if they could not be (or did not render): call
+        /// it before committing. Its error fails the build once the files and the parse cache are saved.
         public var alongsidePublishing: AlongsidePublishing?
         public typealias AlongsidePublishing = @Sendable (_ posts: [Post], _ published: () throws -> Void) throws -> Void
         /// The parse cache as `readingCache` started reading it; read here when nil.
@@ -77,6 +77,12 @@ public struct SiteBuilder: Sendable {
         let content = try loader.load(includeDrafts: options.includeDrafts, includeFuture: options.includeFuture, cache: &cache,
                                       tree: options.contentTree)
         trace.mark("content")
+        // Started now, not once the pages are in place: a new site's first build indexes every
+        // post (~0.2 s of 1,000), which then came after the rendering instead of beside it.
+        let pagesInPlace = Eventual<Result<Void, any Error>>()
+        let alongside = options.alongsidePublishing.map { work in
+            Background("lectern-beside") { [posts = content.posts] in Result { try work(posts) { try pagesInPlace.value.get() } } }
+        }
         // A file that vanishes between loading and rendering gets an empty body this once; the next
         // build sees it gone.
         let model = SiteModel(config: config, content: content, discussions: options.discussions, root: root,
@@ -88,11 +94,20 @@ public struct SiteBuilder: Sendable {
         var plan = SitePlan(model: model, theme: theme, configText: configText, includeDrafts: options.includeDrafts,
                             year: calendar.component(.year, from: Date()))
         plan.blogroll = options.blogroll
-        let files = try plan.files()
-        trace.mark("plan")
-        var alongsideError: (any Error)?  // set on the other thread, read after `write` joined it
-        let result = try OutputWriter(publicFolder: output).write(files, previous: previousOutput.value) { published in
-            do { try options.alongsidePublishing?(content.posts, published) } catch { alongsideError = error }
+        var told = false
+        let result: OutputWriter.Result
+        do {
+            let files = try plan.files()
+            trace.mark("plan")
+            result = try OutputWriter(publicFolder: output).write(files, previous: previousOutput.value) { published in
+                told = true
+                pagesInPlace.provide(Result { try published() })
+            }
+        } catch {
+            // Nothing was served: the work alongside hears so (and commits nothing) before the build fails.
+            if !told { pagesInPlace.provide(.failure(error)) }
+            _ = alongside?.value
+            throw error
         }
         trace.mark("write")
         cache.add(excerpts: model.rendered.renderedExcerpts())
@@ -107,7 +122,8 @@ public struct SiteBuilder: Sendable {
             }
         }
         trace.mark("save cache")
-        if let alongsideError { throw alongsideError }
+        try alongside?.value.get()
+        trace.mark("work alongside")
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return BuildReport(written: result.written, reused: result.reused, pages: result.pages, removed: result.removed,
                            seconds: seconds, warnings: content.warnings + model.renderWarnings.withLock { $0 }.sorted() + cacheWarnings,
