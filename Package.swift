@@ -35,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
         .target(name: "CThreadName"),
+        // glibc's mallopt and malloc_trim (<malloc.h>), for the serving process's heap.
+        .target(name: "CHeap"),
         .target(name: "Parallel", dependencies: ["CThreadName"], swiftSettings: swiftSettings),
         .target(name: "LecternCrypto", dependencies: ["CCrypto"], swiftSettings: swiftSettings),
         .target(name: "CivilTime", swiftSettings: swiftSettings),
@@ -90,7 +92,7 @@ let package = Package(
         .target(
             name: "LecternRuntime",
             dependencies: [
-                "Site", "Federation", "Delivery", "Store", "HTTPClient", "LecternCrypto", "Parallel", "CThreadName",
+                "Site", "Federation", "Delivery", "Store", "HTTPClient", "LecternCrypto", "Parallel", "CThreadName", "CHeap",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

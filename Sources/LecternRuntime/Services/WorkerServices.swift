@@ -94,7 +94,8 @@ public struct DigestService: Service {
     }
 }
 
-/// Housekeeping: every 10 seconds the inbox's refusal counts are written; every hour, received
+/// Housekeeping: every 10 seconds the inbox's refusal counts are written and the heap's free
+/// pages given back (`ProcessHeap`); every hour, received
 /// activity ids older than 30 days, replay fingerprints of expired signatures and signature
 /// standards learned more than 7 days ago are forgotten, and replies that waited a day for
 /// their parent are settled.
@@ -121,6 +122,8 @@ public struct MaintenanceService: Service {
                 } catch {
                     blog.logger.warning("writing inbox counts: \(error)")
                 }
+                // A walk of the heap: off the cooperative pool.
+                try? await OffPool.run { ProcessHeap.returnFreePages() }
                 if ContinuousClock.now - lastHourly >= .seconds(3600) {
                     lastHourly = .now
                     await hourly()
