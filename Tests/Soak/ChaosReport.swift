@@ -45,6 +45,9 @@ struct ChaosReport {
         if !retries.violations.isEmpty { failures.append("\(retries.violations.count) retries came early, e.g. \(retries.violations[0])") }
         if !missingComments.isEmpty { failures.append("\(missingComments.count) replies answered 202 are not comments, e.g. \(missingComments[0])") }
         if !refusedReplies.isEmpty { failures.append("replies refused: \(refusedReplies)") }
+        if acceptedReplies + refusedReplies.values.reduce(0, +) != settings.replies {
+            failures.append("\(acceptedReplies + refusedReplies.values.reduce(0, +)) of \(settings.replies) replies were sent")
+        }
         if !integrity.isEmpty { failures.append("integrity_check: \(integrity.joined(separator: "; "))") }
         if !publicFolder.problems.isEmpty { failures.append("public/: \(publicFolder.problems.prefix(3).joined(separator: "; "))") }
         if log.signatures.invalid > 0 { failures.append("\(log.signatures.invalid) deliveries with a bad signature") }

@@ -74,7 +74,7 @@ struct ChaosScenario {
             group.addTask {
                 // The inbox burst: each reply sent until the blog answers (a sender retries a
                 // refused connection or a 503, as servers do), 32 at a time.
-                await driver.steady("inbox reply", rate: Double(s.replies) / (s.killWindow / 2), until: start.addingTimeInterval(s.killWindow / 2),
+                await driver.steady("inbox reply", rate: Double(s.replies) / (s.killWindow / 2), until: start.addingTimeInterval(s.killWindow),
                                     cap: 32) { tick in
                     guard tick < s.replies else { return }
                     let actor = fediverse.actor(tick % fediverse.actorCount)

@@ -102,8 +102,9 @@ final class DeliveryLog: Sendable {
 
     /// Retries that came too early: after a 429, before its `Retry-After`; after any other
     /// failure, before `firstRetry × 2^(n−1) × 0.8` (the policy's lowest jitter), n being the
-    /// failures so far. A gap with a `kill -9` in it is not judged (the attempt may not have
-    /// been recorded: its lease, not the policy, brings it back) but counted.
+    /// failures the blog surely recorded. A gap with a `kill -9` in it is not judged (the
+    /// attempt may not have been recorded: its lease, not the policy, brings it back) but
+    /// counted, and its failure is not counted in n (the blog may not know of it).
     func retryViolations(firstRetry: Double, kills: [Date], tolerance: Double = 0.3) -> (checked: Int, spanningKill: Int, violations: [String]) {
         state.withLock { state in
             var checked = 0, spanning = 0
@@ -111,9 +112,9 @@ final class DeliveryLog: Sendable {
             for (key, arrivals) in state.arrivals {
                 var failures = 0
                 for (index, arrival) in arrivals.enumerated().dropLast() where !arrival.answer.isSuccess {
-                    failures += 1
                     let next = arrivals[index + 1].at
                     if kills.contains(where: { $0 > arrival.at && $0 < next }) { spanning += 1; continue }
+                    failures += 1
                     let gap = next.timeIntervalSince(arrival.at)
                     let least: Double
                     if case .retryAfter(let seconds) = arrival.answer {

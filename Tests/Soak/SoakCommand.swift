@@ -35,6 +35,10 @@ struct Soak: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Mixed load for SOAK_MINUTES against one lectern serve.")
     @OptionGroup var common: CommonOptions
     @Option(help: "Minutes of load.") var minutes: Double?
+    @Option(help: "Page and asset views a second (to find what grows: set the others to 0).") var pageRate: Double?
+    @Option(help: "Article fetches a second.") var articleRate: Double?
+    @Option(help: "Inbox activities a second.") var inboxRate: Double?
+    @Option(help: "Searches a second.") var searchRate: Double?
 
     func run() async throws {
         var settings = SoakScenario.Settings()
@@ -45,6 +49,10 @@ struct Soak: AsyncParsableCommand {
             (settings.stampedeEvery, settings.stampedeSize, settings.publishEvery, settings.sampleEvery) = (40, 1000, 40, 5)
         }
         if let minutes { settings.minutes = minutes }
+        settings.pageRate = pageRate ?? settings.pageRate
+        settings.articleRate = articleRate ?? settings.articleRate
+        settings.inboxRate = inboxRate ?? settings.inboxRate
+        settings.searchRate = searchRate ?? settings.searchRate
         let report = try await SoakScenario(settings: settings, site: common.site("soak-site"), basePort: common.fediversePort).run()
         try common.finish(report.markdown, failures: report.failures)
     }
