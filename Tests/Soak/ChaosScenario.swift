@@ -75,7 +75,7 @@ struct ChaosScenario {
                 // The inbox burst: each reply sent until the blog answers (a sender retries a
                 // refused connection or a 503, as servers do), 32 at a time.
                 await driver.steady("inbox reply", rate: Double(s.replies) / (s.killWindow / 2), until: start.addingTimeInterval(s.killWindow),
-                                    cap: 32) { tick in
+                                    cap: 32, waits: true) { tick in
                     guard tick < s.replies else { return }
                     let actor = fediverse.actor(tick % fediverse.actorCount)
                     let post = catalog.posts[tick % catalog.posts.count]

@@ -8,8 +8,9 @@ import Synchronization
 struct LoadDriver: Sendable {
     let stats: LoadStats
 
-    /// Runs `action` `rate` times a second until `end`; past `cap` in flight a tick is shed (counted).
-    func steady(_ kind: String, rate: Double, until end: Date, cap: Int,
+    /// Runs `action` `rate` times a second until `end`; past `cap` in flight a tick is shed
+    /// (counted), or with `waits`, sent once there is room (falling behind the rate instead).
+    func steady(_ kind: String, rate: Double, until end: Date, cap: Int, waits: Bool = false,
                 _ action: @escaping @Sendable (_ tick: Int) async -> Void) async {
         guard rate > 0 else { return }
         let inFlight = Counter()
@@ -18,6 +19,10 @@ struct LoadDriver: Sendable {
         await withDiscardingTaskGroup { group in
             var tick = 0
             while Date() < end {
+                if waits, inFlight.value >= cap {
+                    try? await Task.sleep(for: .milliseconds(10))
+                    continue
+                }
                 if inFlight.value >= cap {
                     stats.recordShed(kind)
                 } else {
