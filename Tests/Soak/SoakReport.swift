@@ -63,6 +63,8 @@ struct SoakReport {
         if fan.activities != publishes || fan.complete != fan.activities {
             failures.append("fan-out: \(fan.complete) of \(fan.activities) activities reached every server (\(publishes) publishes)")
         }
+        let shown = stats.snapshot["new post in the sitemap after publish"]?.latencies.count ?? 0
+        if shown != publishes / 2 { failures.append("\(shown) of \(publishes / 2) new posts appeared in the served sitemap within 10 s") }
         if settings.minutes >= 5 {
             if !memoryFlat { failures.append(String(format: "resident memory grows %.1f MB/h after warm-up", rssSlope)) }
             if !descriptorsFlat { failures.append(String(format: "open descriptors grow %.0f/h after warm-up", fdSlope)) }

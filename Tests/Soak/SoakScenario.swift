@@ -109,7 +109,8 @@ struct SoakScenario {
                     // How long until readers see it: the server picks the new build up by itself.
                     let clock = ContinuousClock.now
                     for _ in 0..<100 {
-                        if let url = try? await SiteCatalog.url(endingIn: "/\(slug)/", baseURL: site.baseURL) {
+                        // The permalink is made of the title (`Live post 3` → `/2026/live-post-3/`).
+                        if let url = try? await SiteCatalog.url(endingIn: "/live-post-\(n)/", baseURL: site.baseURL) {
                             state.published(url)
                             let elapsed = ContinuousClock.now - clock
                             stats.record("new post in the sitemap after publish", milliseconds: Double(elapsed.components.seconds) * 1000
