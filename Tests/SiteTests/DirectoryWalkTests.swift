@@ -11,14 +11,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         // Lengths 1…255 (the longest name ext4 takes), so records end at every offset of the buffer.
         var expected: [String] = ["sub", "sub/.hidden", "café ☕"]
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("café ☕").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("café ☕").path, contents: nil)
         for length in 1...255 {
             let name = String(String(repeating: "abcdefghij", count: 26).prefix(length))
             let file = length % 2 == 0 ? "sub/\(name)" : String(name)
-            FileManager.default.createFile(atPath: folder.appendingPathComponent(file).path, contents: Data("x".utf8))
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(file).path, contents: Data("x".utf8))
             expected.append(file)
         }
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("sub/.hidden/secret").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("sub/.hidden/secret").path, contents: nil)
         expected.append("sub/.hidden/secret")
         let all = DirectoryWalk.entries(under: folder.path)
         #expect(Set(all.map(\.path)) == Set(expected))
