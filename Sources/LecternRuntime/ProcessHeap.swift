@@ -7,7 +7,8 @@ import CHeap
 /// one per core before `main`; the server also gives free pages back every 10 s.
 public enum ProcessHeap {
     /// Gives the kernel back the free pages of every arena (not only the top of the main one, as
-    /// `free` does by itself): a walk of the heap, about a millisecond for 100 MB.
+    /// `free` does by itself). With two arenas on this 2-core machine, a 3-minute inbox-only soak
+    /// ended at 173 MB without it (`MALLOC_ARENA_MAX=2`) and at 145 MB with it.
     public static func returnFreePages() {
         _ = lectern_heap_trim()
     }
