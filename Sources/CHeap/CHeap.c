@@ -22,6 +22,15 @@ int lectern_heap_trim(void) {
 #endif
 }
 
+unsigned long long lectern_heap_in_use(void) {
+#if defined(__GLIBC__)
+    struct mallinfo2 info = mallinfo2();
+    return (unsigned long long)info.uordblks + (unsigned long long)info.hblkhd;
+#else
+    return 0;
+#endif
+}
+
 /* Before main, and so before any thread: glibc fixes its arena limit the first time a thread
    needs an arena of its own, which in a Swift process happens before `main` could call mallopt.
    One arena per core instead of glibc's eight (a serving process's freed memory stayed resident,

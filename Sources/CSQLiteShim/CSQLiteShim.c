@@ -8,6 +8,10 @@ int lectern_sqlite_system_errno(void *db) {
     return sqlite3_system_errno((sqlite3 *)db);
 }
 
+long long lectern_sqlite_memory_used(void) {
+    return sqlite3_memory_used();
+}
+
 int lectern_sqlite_no_checkpoint_on_close(void *db) {
     return sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }

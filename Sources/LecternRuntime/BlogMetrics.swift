@@ -18,6 +18,7 @@ public final class BlogMetrics: Sendable {
     private let builds: CoreMetrics.Timer
     private let queueDepth: Gauge
     private let inboxBacklog: Gauge
+    private let memory: [String: Gauge]
 
     public init(factory: any MetricsFactory) {
         self.factory = factory
@@ -28,6 +29,9 @@ public final class BlogMetrics: Sendable {
         builds = CoreMetrics.Timer(label: "lectern_build_duration_seconds", factory: factory)
         queueDepth = Gauge(label: "lectern_delivery_queue_depth", factory: factory)
         inboxBacklog = Gauge(label: "lectern_inbox_backlog", factory: factory)
+        memory = Dictionary(uniqueKeysWithValues: ["heap_in_use", "sqlite", "site"].map {
+            ($0, Gauge(label: "lectern_memory_bytes", dimensions: [("held_by", $0)], factory: factory))
+        })
     }
 
     /// Nothing recorded anywhere (commands that do not serve).
@@ -63,8 +67,13 @@ public final class BlogMetrics: Sendable {
 
     public func build(seconds: Double) { builds.recordNanoseconds(Int64(seconds * 1e9)) }
 
-    /// Reads the queues' depths (called when metrics are scraped).
-    public func sample(_ store: Store) throws {
+    /// Reads the queues' depths and what memory is held by (called when metrics are scraped).
+    /// `siteBytes`: the served pages kept in memory. Growth of the heap beyond the site's and
+    /// SQLite's share is what a leak looks like (`make soak` reads these).
+    public func sample(_ store: Store, siteBytes: Int) throws {
+        memory["heap_in_use"]?.record(ProcessHeap.inUseBytes)
+        memory["sqlite"]?.record(Store.sqliteMemoryBytes)
+        memory["site"]?.record(siteBytes)
         queueDepth.record(try store.deliveryStats().queued)
         inboxBacklog.record(try store.inboundBacklog())
     }

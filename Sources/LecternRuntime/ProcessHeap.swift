@@ -12,4 +12,8 @@ public enum ProcessHeap {
     public static func returnFreePages() {
         _ = lectern_heap_trim()
     }
+
+    /// Bytes malloc has handed out and not had back: what the process holds, without the free
+    /// pages and fragments resident memory also counts (0 without glibc).
+    public static var inUseBytes: Int { Int(lectern_heap_in_use()) }
 }

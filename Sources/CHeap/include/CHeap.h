@@ -11,4 +11,8 @@ int lectern_heap_limit_arenas(int arenas);
 /* malloc_trim(0): give the kernel back the free pages of every arena. */
 int lectern_heap_trim(void);
 
+/* Bytes malloc has handed out and not had back (mallinfo2: uordblks + hblkhd): what the process
+   holds, without the free pages and fragments that resident memory also counts. */
+unsigned long long lectern_heap_in_use(void);
+
 #endif

@@ -21,4 +21,8 @@ void lectern_sqlite_limit_cpu_time(void *db, long long nanoseconds, int steps);
 /// disk (`ENOSPC`) from another I/O error. Swift does not see SQLite's own header here.
 int lectern_sqlite_system_errno(void *db);
 
+/// Bytes of heap SQLite holds in this process (`sqlite3_memory_used`): page caches, schemas,
+/// prepared statements of every connection.
+long long lectern_sqlite_memory_used(void);
+
 #endif

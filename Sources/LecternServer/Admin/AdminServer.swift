@@ -38,7 +38,7 @@ public struct AdminServer: Sendable {
         }
         router.get("/metrics") { _, _ -> Response in
             // The counters are still worth serving when the store cannot be read; the gauges keep their last value.
-            do { try blog.metrics.sample(blog.store) } catch { blog.logger.error("metrics: reading the queue depths failed: \(error)") }
+            do { try blog.metrics.sample(blog.store, siteBytes: site.heldBytes) } catch { blog.logger.error("metrics: reading the queue depths failed: \(error)") }
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))

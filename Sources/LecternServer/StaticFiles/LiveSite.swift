@@ -30,6 +30,9 @@ public final class LiveSite: Sendable {
     /// Number of files being served.
     public var fileCount: Int { index.count }
 
+    /// Bytes of pages (and their gzip twins) held in memory.
+    public var heldBytes: Int { index.heldBytes }
+
     /// Re-reads `public/` (after a build swapped a new tree in).
     public func reload() throws {
         let fresh = try StaticIndex.load(from: publicFolder, reusing: index, liveReload: liveReload != nil, pageLink: pageLink())

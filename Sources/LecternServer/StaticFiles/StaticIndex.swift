@@ -29,6 +29,9 @@ struct StaticIndex: Sendable {
 
     var count: Int { files.count }
 
+    /// Bytes of bodies and gzip twins kept in memory.
+    var heldBytes: Int { files.values.reduce(0) { $0 + ($1.body?.readableBytes ?? 0) + ($1.gzip?.readableBytes ?? 0) } }
+
     /// Reads every file under `folder`, skipping dot-files and anything that resolves outside it.
     /// A `name.gz` is kept as the compressed twin of `name`, and is not served on its own.
     /// Files whose stamp (and whose twin's stamp) match `previous` are taken from it unread.
