@@ -47,6 +47,25 @@ struct InboxTraffic: Sendable {
         }
     }
 
+    /// What takes `activity` (of `kind`, by `actor`) back: the reply's Delete, as Mastodon sends
+    /// it (a Tombstone), or the Undo of a like or a boost; nil for follows.
+    func removal(of activity: [String: Any], _ kind: Kind, by actor: FakeActor, n: Int) -> [String: Any]? {
+        let context = "https://www.w3.org/ns/activitystreams"
+        switch kind {
+        case .reply:
+            let note = noteID(actor, n)
+            return ["@context": context, "id": note + "#delete", "type": "Delete", "actor": actor.id, "to": [Self.publicAddress],
+                    "object": ["id": note, "type": "Tombstone"]]
+        case .like, .boost:
+            guard let id = activity["id"] as? String else { return nil }
+            var undone = activity
+            undone["@context"] = nil
+            return ["@context": context, "id": id + "/undo", "type": "Undo", "actor": actor.id, "object": undone]
+        case .follow, .unfollow:
+            return nil
+        }
+    }
+
     /// `activity` as a POST to the shared inbox, signed by `actor` (RFC 9421 or draft-cavage).
     func request(_ activity: [String: Any], by actor: FakeActor, rfc9421: Bool) throws -> OutgoingRequest {
         let body = Array(try JSONSerialization.data(withJSONObject: activity))

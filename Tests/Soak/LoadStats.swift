@@ -30,6 +30,7 @@ final class LoadStats: Sendable {
     var snapshot: [String: Kind] { kinds.withLock { $0 } }
 
     /// Answers of 500 and up, over every kind.
+    var requests: Int { snapshot.values.reduce(0) { $0 + $1.latencies.count + $1.errors.values.reduce(0, +) } }
     var serverErrors: Int { snapshot.values.reduce(0) { $0 + $1.statuses.filter { $0.key >= 500 }.values.reduce(0, +) } }
     var transportErrors: Int { snapshot.values.reduce(0) { $0 + $1.errors.values.reduce(0, +) } }
 

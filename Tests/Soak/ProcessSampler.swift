@@ -11,6 +11,17 @@ final class ProcessSampler: Sendable {
         /// CPU used since the last sample, in % of one core (nil across a restart).
         let cpuPercent: Double?
         let logBytes: Int
+        /// What the server said its memory is held by (nil when its metrics did not answer).
+        let held: HeldMemory?
+    }
+
+    /// The heap malloc has handed out, and the parts of it the site's data explains: the pages
+    /// served from memory and SQLite's caches. What is left over is what a leak would grow.
+    struct HeldMemory: Sendable {
+        let heapMB: Double
+        let siteMB: Double
+        let sqliteMB: Double
+        var otherMB: Double { heapMB - siteMB - sqliteMB }
     }
 
     private let samples = Mutex<[Sample]>([])
@@ -18,7 +29,8 @@ final class ProcessSampler: Sendable {
 
     var all: [Sample] { samples.withLock { $0 } }
 
-    func run(interval: Double, pid: @escaping @Sendable () -> Int32?, logBytes: @escaping @Sendable () -> Int) async {
+    func run(interval: Double, pid: @escaping @Sendable () -> Int32?, logBytes: @escaping @Sendable () -> Int,
+             held: @escaping @Sendable () async -> HeldMemory? = { nil }) async {
         var last: (pid: Int32, ticks: Double, at: Date)?
         while !Task.isCancelled {
             if let pid = pid(), let rss = Self.rssMB(pid), let ticks = Self.cpuTicks(pid) {
@@ -28,7 +40,8 @@ final class ProcessSampler: Sendable {
                     cpu = 100 * (ticks - last.ticks) / Double(sysconf(Int32(_SC_CLK_TCK))) / now.timeIntervalSince(last.at)
                 }
                 last = (pid, ticks, now)
-                let sample = Sample(seconds: now.timeIntervalSince(start), rssMB: rss, fds: Self.fds(pid), cpuPercent: cpu, logBytes: logBytes())
+                let sample = Sample(seconds: now.timeIntervalSince(start), rssMB: rss, fds: Self.fds(pid), cpuPercent: cpu,
+                                    logBytes: logBytes(), held: await held())
                 samples.withLock { $0.append(sample) }
             }
             try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))

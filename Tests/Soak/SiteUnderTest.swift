@@ -12,6 +12,8 @@ final class SiteUnderTest: Sendable {
     private let server = Mutex<Process?>(nil)
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// The server's admin listener, whose `/metrics` tells what its memory is held by.
+    var adminPort: Int { port + 1 }
     var database: String { root.appendingPathComponent("data/lectern.sqlite").path }
 
     init(lectern: String, root: URL, port: Int) {
@@ -88,7 +90,7 @@ final class SiteUnderTest: Sendable {
         log.seekToEndOfFile()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: lectern)
-        process.arguments = ["serve", "-s", root.path, "--port", String(port)]
+        process.arguments = ["serve", "-s", root.path, "--port", String(port), "--admin-port", String(adminPort)]
         process.standardOutput = log
         process.standardError = log
         try process.run()
@@ -115,6 +117,21 @@ final class SiteUnderTest: Sendable {
         guard let process = server.withLock({ $0 }), process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
+    }
+
+    /// What the server's memory is held by (`lectern_memory_bytes` in its metrics), in MB:
+    /// nil while it does not answer.
+    func memory() async -> ProcessSampler.HeldMemory? {
+        guard let response = try? await Net.get("http://127.0.0.1:\(adminPort)/metrics", accept: "text/plain"),
+              response.status == 200 else { return nil }
+        var held: [String: Double] = [:]
+        for line in String(decoding: response.body, as: UTF8.self).split(separator: "\n") where line.hasPrefix("lectern_memory_bytes{") {
+            guard let open = line.firstIndex(of: "\""), let close = line[line.index(after: open)...].firstIndex(of: "\""),
+                  let value = Double(line.split(separator: " ").last ?? "") else { continue }
+            held[String(line[line.index(after: open)..<close])] = value / 1_048_576
+        }
+        guard let heap = held["heap_in_use"], let site = held["site"], let sqlite = held["sqlite"] else { return nil }
+        return .init(heapMB: heap, siteMB: site, sqliteMB: sqlite)
     }
 
     var logBytes: Int { (try? FileManager.default.attributesOfItem(atPath: logFile.path)[.size] as? Int) ?? 0 }

@@ -11,6 +11,8 @@ struct SoakReport {
     let integrity: [String]
     let rowCounts: [String: Int]
     let fediverse: FakeFediverse
+    /// The long run's memory against a restarted server's on the same data (runs of 5 min or more).
+    let restart: RestartCheck?
     let database: Int
     let wal: Int
     let log: (lines: Int, errors: [String])
@@ -18,7 +20,8 @@ struct SoakReport {
 
     var seconds: Double { settings.minutes * 60 }
     /// Memory and descriptors are judged after the first fifth of the run (caches filling).
-    var warmUp: Double { min(120, seconds / 5) }
+    var warmUp: Double { Self.warmUp(minutes: settings.minutes) }
+    static func warmUp(minutes: Double) -> Double { min(120, minutes * 60 / 5) }
 
     /// Each blog activity (a new post's Create, an edit's Update) at every server's shared
     /// inbox: how many reached all of them, out of how many.
@@ -38,12 +41,13 @@ struct SoakReport {
     var fdSlope: Double { ProcessSampler.slopePerHour(samples, warmUp: warmUp) { Double($0.fds) } }
     var settled: [ProcessSampler.Sample] { samples.filter { $0.seconds >= warmUp } }
 
-    /// Memory is flat when what the slope adds over the run after warm-up stays under 10 % of
-    /// the resident size, and 5 MB (two samples of noise).
-    var memoryFlat: Bool {
-        guard let first = settled.first, let last = settled.last else { return false }
-        let growth = rssSlope * (last.seconds - first.seconds) / 3600
-        return growth < max(5, 0.1 * first.rssMB)
+    /// A row of what the heap is held by: after warm-up → end, and the slope.
+    func heldRow(_ name: String, _ value: KeyPath<ProcessSampler.HeldMemory, Double>) -> String {
+        let held = settled.filter { $0.held != nil }
+        guard let first = held.first?.held, let last = held.last?.held else { return "| \(name) | not reported |" }
+        let slope = ProcessSampler.slopePerHour(held, warmUp: warmUp) { $0.held![keyPath: value] }
+        return "| \(name), after warm-up → end (slope) | "
+            + String(format: "%.1f → %.1f MB (%+.1f MB/h) |", first[keyPath: value], last[keyPath: value], slope)
     }
 
     var descriptorsFlat: Bool {
@@ -66,7 +70,13 @@ struct SoakReport {
         let shown = stats.snapshot["new post in the sitemap after publish"]?.latencies.count ?? 0
         if shown != publishes / 2 { failures.append("\(shown) of \(publishes / 2) new posts appeared in the served sitemap within 10 s") }
         if settings.minutes >= 5 {
-            if !memoryFlat { failures.append(String(format: "resident memory grows %.1f MB/h after warm-up", rssSlope)) }
+            if let restart, !restart.flat {
+                failures.append(String(format: "at rest, the run's server holds %.1f MB more than one restarted on its data and re-warmed",
+                                       restart.extraRSS))
+            }
+            if let restart, restart.stats.serverErrors + restart.stats.transportErrors > 0 {
+                failures.append("the re-warm got \(restart.stats.serverErrors) 5xx and \(restart.stats.transportErrors) requests without an answer")
+            }
             if !descriptorsFlat { failures.append(String(format: "open descriptors grow %.0f/h after warm-up", fdSlope)) }
         }
         return failures
@@ -91,6 +101,11 @@ struct SoakReport {
             "| requests without an answer | \(stats.transportErrors) |",
             String(format: "| resident memory after warm-up (%.0f s) → end | %.1f → %.1f MB |", warmUp, first?.rssMB ?? 0, last?.rssMB ?? 0),
             String(format: "| resident memory slope after warm-up | %+.1f MB/h |", rssSlope),
+            heldRow("heap malloc has handed out", \.heapMB),
+            heldRow("… of it, pages served from memory", \.siteMB),
+            heldRow("… of it, SQLite's caches", \.sqliteMB),
+            heldRow("… the rest (what a leak grows)", \.otherMB),
+        ] + (restart?.markdownRows ?? ["| memory against a restarted server | not compared (runs under 5 min) |"]) + [
             "| open descriptors after warm-up → end | \(first?.fds ?? 0) → \(last?.fds ?? 0) |",
             String(format: "| open descriptors slope after warm-up | %+.1f /h |", fdSlope),
             String(format: "| server CPU, mean of 10 s samples (max) | %.0f %% (%.0f %%) of one core |",
@@ -105,8 +120,9 @@ struct SoakReport {
             "| `PRAGMA integrity_check` | \(integrity.isEmpty ? "ok" : integrity.joined(separator: "; ")) |",
             "| rows: comments, reactions, followers | \(rowCounts["comments"] ?? 0), \(rowCounts["reactions"] ?? 0), \(rowCounts["followers"] ?? 0) |",
             "",
-            "Samples every \(Int(s.sampleEvery)) s (time s: RSS MB / fds / CPU %): "
-                + samples.map { String(format: "%.0f: %.1f/%d/%.0f", $0.seconds, $0.rssMB, $0.fds, $0.cpuPercent ?? 0) }.joined(separator: ", "),
+            "Samples every \(Int(s.sampleEvery)) s (time s: RSS MB / heap MB / rest of heap MB / fds / CPU %): "
+                + samples.map { String(format: "%.0f: %.1f/%.1f/%.1f/%d/%.0f", $0.seconds, $0.rssMB, $0.held?.heapMB ?? 0, $0.held?.otherMB ?? 0,
+                                       $0.fds, $0.cpuPercent ?? 0) }.joined(separator: ", "),
         ]
         if !stats.errorLines.isEmpty { lines += ["", "No answer: " + stats.errorLines.joined(separator: "; ")] }
         if !log.errors.isEmpty { lines += ["", "Error lines in the log (first 5):"] + log.errors.prefix(5).map { "    " + $0 } }

@@ -54,52 +54,14 @@ struct SoakScenario {
         }
 
         let sampler = ProcessSampler()
-        let sampling = Task { await sampler.run(interval: s.sampleEvery, pid: { site.pid }, logBytes: { site.logBytes }) }
+        let sampling = Task { await sampler.run(interval: s.sampleEvery, pid: { site.pid }, logBytes: { site.logBytes },
+                                                        held: { await site.memory() }) }
         let end = Date().addingTimeInterval(s.minutes * 60)
         print("soak: load for \(s.minutes) min until \(ISO8601DateFormatter().string(from: end))")
         let posts = catalog.posts
+        let load = SoakLoad(settings: s, site: site, fediverse: fediverse, catalog: catalog, traffic: traffic, state: state)
         await withDiscardingTaskGroup { group in
-            group.addTask {
-                await driver.steady("page", rate: s.pageRate, until: end, cap: 256) { tick in
-                    var random = SplitMix64(seed: s.seed &+ UInt64(tick))
-                    let roll = random.next() % 100
-                    let url = roll < 70 ? posts[Int(random.next() % UInt64(posts.count))]
-                        : roll < 85 ? catalog.lists[Int(random.next() % UInt64(catalog.lists.count))]
-                        : catalog.assets[Int(random.next() % UInt64(catalog.assets.count))]
-                    var headers: [(name: String, value: String)] = [("Accept-Encoding", "gzip")]
-                    let conditional = random.next() % 2 == 0 ? catalog.etag(url) : nil
-                    if let conditional { headers.append(("If-None-Match", conditional)) }
-                    let kind = roll >= 85 ? "asset" : conditional == nil ? "page" : "page, If-None-Match"
-                    let response = await driver.timed(kind, OutgoingRequest(url: url, headers: [("Accept", "text/html,*/*")] + headers))
-                    catalog.remember(url, etag: response?.header("etag"))
-                }
-            }
-            group.addTask {
-                await driver.steady("article", rate: s.articleRate, until: end, cap: 64) { tick in
-                    var random = SplitMix64(seed: s.seed &+ 1_000_003 &* UInt64(tick))
-                    let url = posts[Int(random.next() % UInt64(posts.count))]
-                    if tick % 2 == 0 {
-                        await driver.timed("article, unsigned", OutgoingRequest(url: url, headers: [("Accept", "application/activity+json")]))
-                    } else {
-                        let actor = fediverse.actor(Int(random.next() % UInt64(fediverse.actorCount)))
-                        await driver.timed("article, signed", try! traffic.signedFetch(url, by: actor, rfc9421: tick % 4 == 1))
-                    }
-                }
-            }
-            group.addTask {
-                await driver.steady("inbox", rate: s.inboxRate, until: end, cap: 64) { tick in
-                    await Self.inboxTick(tick, seed: s.seed, posts: posts, fediverse: fediverse, traffic: traffic, state: state, driver: driver)
-                }
-            }
-            group.addTask {
-                await driver.steady("search", rate: s.searchRate, until: end, cap: 8) { tick in
-                    var random = SplitMix64(seed: s.seed &+ 7 &* UInt64(tick))
-                    let words = SiteUnderTest.words
-                    let query = tick % 3 == 0 ? String(words[Int(random.next() % 20)].prefix(4))
-                        : "\(words[Int(random.next() % 20)]) \(words[Int(random.next() % 20)])"
-                    await driver.timed("search", OutgoingRequest(url: site.baseURL + "/search?q=" + query.replacingOccurrences(of: " ", with: "+")))
-                }
-            }
+            group.addTask { await load.readersAndInbox(until: end, driver: driver) }
             group.addTask {
                 // Publishing: a new post, then half a period later an edit of it, from another process.
                 var n = 0
@@ -144,19 +106,30 @@ struct SoakScenario {
         let drained = try await Self.drain(store, within: 180)
         try await Task.sleep(for: .seconds(s.sampleEvery))  // one more sample, at rest
         sampling.cancel()
+        // Memory a long run holds beyond what its data explains: the same server restarted on
+        // the same data and warmed up as long as the run's warm-up, compared at rest.
+        var restart: RestartCheck?
+        if s.minutes >= 5 {
+            let warmUp = SoakReport.warmUp(minutes: s.minutes)
+            print("soak: restart on the same data and \(Int(warmUp)) s of the same load, to compare memory at rest")
+            restart = try await RestartCheck.run(site: site, load: load, store: store, warmUp: warmUp, rest: s.sampleEvery,
+                                                 longRun: sampler.all.last)
+        }
         let missing = try state.acceptedReplies.filter { try store.comment(id: $0) == nil }
         let counts = try store.rowCounts()
         site.stop()
         let problems = (try? store.integrityProblems()) ?? ["could not run integrity_check"]
         return SoakReport(settings: s, stats: stats, samples: sampler.all, drained: drained, acceptedReplies: state.acceptedReplies.count,
-                          missingComments: missing, integrity: problems, rowCounts: counts, fediverse: fediverse,
+                          missingComments: missing, integrity: problems, rowCounts: counts, fediverse: fediverse, restart: restart,
                           database: site.fileSize("data/lectern.sqlite"), wal: site.fileSize("data/lectern.sqlite-wal"),
                           log: site.logLines(), logBytes: site.logBytes)
     }
 
-    /// One inbox request: a reply, like, boost, follow or unfollow by a random actor.
+    /// One inbox request: a reply, like, boost, follow or unfollow by a random actor. `neutral`:
+    /// each reply, like and boost is taken back a second later (Delete, Undo), so the traffic
+    /// leaves the data as it found it.
     static func inboxTick(_ tick: Int, seed: UInt64, posts: [String], fediverse: FakeFediverse, traffic: InboxTraffic,
-                          state: SoakState, driver: LoadDriver) async {
+                          state: SoakState, driver: LoadDriver, neutral: Bool = false) async {
         var random = SplitMix64(seed: seed &+ 31 &* UInt64(tick))
         let actor = fediverse.actor(Int(random.next() % UInt64(fediverse.actorCount)))
         let post = posts[Int(random.next() % UInt64(posts.count))]
@@ -174,6 +147,12 @@ struct SoakScenario {
         guard let request = try? traffic.request(activity, by: actor, rfc9421: tick % 2 == 0) else { return }
         let response = await driver.timed("inbox \(kind.rawValue)", request)
         guard response?.status == 202 else { return }
+        if neutral, let removal = traffic.removal(of: activity, kind, by: actor, n: tick),
+           let undo = try? traffic.request(removal, by: actor, rfc9421: tick % 2 == 1) {
+            try? await Task.sleep(for: .seconds(1))  // after the inbox has applied the activity
+            await driver.timed("inbox \(removal["type"] ?? "") of a \(kind.rawValue)", undo)
+            return
+        }
         switch kind {
         case .reply: state.accepted(reply: traffic.noteID(actor, tick))
         case .follow: state.followed(actor.index, id: traffic.followID(actor, tick))
