@@ -29,7 +29,7 @@ public final class BlogMetrics: Sendable {
         builds = CoreMetrics.Timer(label: "lectern_build_duration_seconds", factory: factory)
         queueDepth = Gauge(label: "lectern_delivery_queue_depth", factory: factory)
         inboxBacklog = Gauge(label: "lectern_inbox_backlog", factory: factory)
-        memory = Dictionary(uniqueKeysWithValues: ["heap_in_use", "sqlite", "site"].map {
+        memory = Dictionary(uniqueKeysWithValues: ["sqlite", "site"].map {
             ($0, Gauge(label: "lectern_memory_bytes", dimensions: [("held_by", $0)], factory: factory))
         })
     }
@@ -68,10 +68,9 @@ public final class BlogMetrics: Sendable {
     public func build(seconds: Double) { builds.recordNanoseconds(Int64(seconds * 1e9)) }
 
     /// Reads the queues' depths and what memory is held by (called when metrics are scraped).
-    /// `siteBytes`: the served pages kept in memory. Growth of the heap beyond the site's and
-    /// SQLite's share is what a leak looks like (`make soak` reads these).
+    /// `siteBytes`: the served pages kept in memory. The whole heap is not here: measuring it
+    /// walks malloc's free lists (`AdminServer`'s `/metrics/heap`).
     public func sample(_ store: Store, siteBytes: Int) throws {
-        memory["heap_in_use"]?.record(ProcessHeap.inUseBytes)
         memory["sqlite"]?.record(Store.sqliteMemoryBytes)
         memory["site"]?.record(siteBytes)
         queueDepth.record(try store.deliveryStats().queued)

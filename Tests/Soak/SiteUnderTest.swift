@@ -119,16 +119,18 @@ final class SiteUnderTest: Sendable {
         process.waitUntilExit()
     }
 
-    /// What the server's memory is held by (`lectern_memory_bytes` in its metrics), in MB:
-    /// nil while it does not answer.
+    /// What the server's memory is held by (`lectern_memory_bytes` in its `/metrics`, and the
+    /// whole heap from `/metrics/heap`), in MB: nil while it does not answer.
     func memory() async -> ProcessSampler.HeldMemory? {
-        guard let response = try? await Net.get("http://127.0.0.1:\(adminPort)/metrics", accept: "text/plain"),
-              response.status == 200 else { return nil }
         var held: [String: Double] = [:]
-        for line in String(decoding: response.body, as: UTF8.self).split(separator: "\n") where line.hasPrefix("lectern_memory_bytes{") {
-            guard let open = line.firstIndex(of: "\""), let close = line[line.index(after: open)...].firstIndex(of: "\""),
-                  let value = Double(line.split(separator: " ").last ?? "") else { continue }
-            held[String(line[line.index(after: open)..<close])] = value / 1_048_576
+        for path in ["/metrics", "/metrics/heap"] {
+            guard let response = try? await Net.get("http://127.0.0.1:\(adminPort)\(path)", accept: "text/plain"),
+                  response.status == 200 else { return nil }
+            for line in String(decoding: response.body, as: UTF8.self).split(separator: "\n") where line.hasPrefix("lectern_memory_bytes{") {
+                guard let open = line.firstIndex(of: "\""), let close = line[line.index(after: open)...].firstIndex(of: "\""),
+                      let value = Double(line.split(separator: " ").last ?? "") else { continue }
+                held[String(line[line.index(after: open)..<close])] = value / 1_048_576
+            }
         }
         guard let heap = held["heap_in_use"], let site = held["site"], let sqlite = held["sqlite"] else { return nil }
         return .init(heapMB: heap, siteMB: site, sqliteMB: sqlite)

@@ -7,7 +7,8 @@ import Prometheus
 /// The operator's listener, off unless `lectern serve --admin-port N` turns it on; it listens
 /// on loopback only (scrape it from the same machine, or through an SSH tunnel):
 /// `GET /healthz` — 200 `ok` when the database answers and the site is loaded, 503 with the
-/// reason otherwise; `GET /metrics` — the blog's counters in Prometheus's text format.
+/// reason otherwise; `GET /metrics` — the blog's counters in Prometheus's text format;
+/// `GET /metrics/heap` — the heap malloc has handed out (a walk of it: not for every scrape).
 public struct AdminServer: Sendable {
     public let blog: Blog
     public let site: LiveSite
@@ -38,10 +39,20 @@ public struct AdminServer: Sendable {
         }
         router.get("/metrics") { _, _ -> Response in
             // The counters are still worth serving when the store cannot be read; the gauges keep their last value.
-            do { try blog.metrics.sample(blog.store, siteBytes: site.heldBytes) } catch { blog.logger.error("metrics: reading the queue depths failed: \(error)") }
+            // Database reads: off the cooperative pool.
+            do {
+                try await OffPool.run { try blog.metrics.sample(blog.store, siteBytes: site.heldBytes) }
+            } catch {
+                blog.logger.error("metrics: reading the queue depths failed: \(error)")
+            }
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        }
+        router.get("/metrics/heap") { _, _ -> Response in
+            // Leak hunting (`make soak`): a walk of the heap, on a thread of its own, when asked.
+            let bytes = try await OffPool.run { ProcessHeap.inUseBytes }
+            return Self.text(.ok, "# TYPE lectern_memory_bytes gauge\nlectern_memory_bytes{held_by=\"heap_in_use\"} \(bytes)\n")
         }
         var logger = logger
         logger[metadataKey: "component"] = "admin"
