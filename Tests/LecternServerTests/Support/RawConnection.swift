@@ -8,8 +8,13 @@ import Glibc
 final class RawConnection {
     let descriptor: Int32
 
-    init(port: Int, host: String = "127.0.0.1") throws {
+    /// `receiveBuffer`: a fixed receive buffer (the kernel doubles it for its bookkeeping), set
+    /// before connecting so the kernel does not grow it as it does by default.
+    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr(host)
