@@ -13,7 +13,9 @@ import Testing
     static var seeds: [String] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let corpus = root.appendingPathComponent("Fuzz/Corpus/fuzz-signature-headers")
-        let files = (try? FileManager.default.contentsOfDirectory(at: corpus, includingPropertiesForKeys: nil)) ?? []
+        // Sorted: directory order differs by filesystem, and the seeded mutations must replay alike.
+        let files = ((try? FileManager.default.contentsOfDirectory(at: corpus, includingPropertiesForKeys: nil)) ?? [])
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
         return files.compactMap { try? String(contentsOf: $0, encoding: .utf8) } + [
             #"sig1=("@method" "@target-uri" "host" "date" "digest");created=1618884473;keyid="test-key-rsa-pss""#,
             #"sig-b21=:YmFzZTY0:, sig-b22=();alg="ed25519""#,

@@ -116,7 +116,7 @@ import Testing
         }
         print("recovered \(ContinuousClock.now - freed) after the disk had room again")
         #expect(recovered, "the reply is shown, carol's follow accepted and the new post announced")
-        #expect(try lines(logFile).dropFirst(linesBefore).contains { $0.contains("disk full") && $0.contains("again") },
+        #expect(try lines(logFile).dropFirst(linesBefore).contains { $0.contains("disk full no more:") && $0.contains("writes again") },
                 "the log says when writing works again")
 
         server.terminate()

@@ -44,6 +44,7 @@ import Testing
             let other = try #require(elsewhere.activities(type: "Create").first)
             let otherHeader = try #require(other.synchronization.flatMap(CollectionSynchronization.parse))
             #expect(otherHeader.digest == CollectionSynchronization.digest(of: [elsewhere.actorID("eve")]), "each server its own followers")
+            try await served("the Accepts delivered") { !remote.activities(type: "Accept").isEmpty }
             #expect(remote.activities(type: "Accept").allSatisfy { $0.synchronization == nil }, "an Accept is not addressed to followers")
 
             let partial = try await signedGET(header.url, by: remote, "alice")

@@ -152,9 +152,12 @@ import Testing
                                "object": remote.actorID(name), "target": target], as: name, to: blog.actor + "/inbox")
     }
 
-    /// Follows `name` and has it accept.
+    /// Follows `name` and has it accept, once the Follow has arrived (so that counts of Follows
+    /// taken afterwards are not raced by it).
     func followAccepted(_ remote: FakeInstance, _ name: String, blog: BlogFixture) async throws {
+        let followsBefore = remote.activities(at: "/users/\(name)/inbox", type: "Follow").count
         let followed = try await blog.runtime.follow(remote.actorID(name))
+        #expect(try await eventually { remote.activities(at: "/users/\(name)/inbox", type: "Follow").count > followsBefore })
         #expect(try await answer("Accept", from: remote, name, to: blog, followID: followed.followActivityID) == 202)
         #expect(try await eventually { try follow(blog, remote.actorID(name))?.state == .accepted })
     }
@@ -232,6 +235,7 @@ import Testing
     @Test func followersSynchronizationReconciles() async throws {
         try await withBlog { remote, blog in
             let alice = try await blog.runtime.follow(remote.actorID("alice"))
+            #expect(try await eventually { !remote.activities(at: "/users/alice/inbox", type: "Follow").isEmpty })
             #expect(try await answer("Accept", from: remote, "alice", to: blog, followID: alice.followActivityID) == 202)
             #expect(try await eventually { try follow(blog, remote.actorID("alice"))?.state == .accepted })
             let followers = remote.actorID("alice") + "/followers", syncURL = remote.actorID("alice") + "/followers_synchronization"
@@ -464,9 +468,12 @@ import Testing
 
             // Off: the bot is told `stop` and unfollowed (Undo), the handle forgotten.
             #expect(try lectern(["bridge", "bluesky", "--off"], site: blog.root).contains("unfollowed"))
+            // Both are queued at once and delivered concurrently, so either may arrive first.
             #expect(try await eventually { !bridge.activities(at: "/users/bsky.brid.gy/inbox", type: "Undo").isEmpty })
-            let stop = bridge.activities(at: "/users/bsky.brid.gy/inbox", type: "Create").last?.object?["content"] as? String
-            #expect(stop?.contains("stop") == true, "\(stop ?? "no command")")
+            func lastCommand() -> String? {
+                bridge.activities(at: "/users/bsky.brid.gy/inbox", type: "Create").last?.object?["content"] as? String
+            }
+            #expect(try await eventually { lastCommand()?.contains("stop") == true }, "\(lastCommand() ?? "no command")")
             #expect(try blog.runtime.blueskyBridge() == BlueskyBridge.Status())
         }
     }

@@ -8,6 +8,8 @@ import Testing
 @Suite(.serialized) struct KeyRotationTests {
     @Test func rotatedKeysSignAtOnceAndRetiredOnesStillAnswer() async throws {
         try await withBlog(follower: "alice") { remote, blog in
+            // alice's Accept delivered before the keys change, so it is not signed mid-rotation.
+            try await served("Accept to alice") { !remote.activities(type: "Accept").isEmpty }
             let before = try #require(try await blog.getJSON("/actor")["publicKey"] as? [String: Any])
             #expect(before["id"] as? String == blog.actor + "#main-key")
 

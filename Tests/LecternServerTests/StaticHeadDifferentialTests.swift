@@ -29,7 +29,9 @@ import Testing
     static var seeds: [[UInt8]] {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fuzz/Corpus/fuzz-static-head")
-        let files = (try? FileManager.default.contentsOfDirectory(at: corpus, includingPropertiesForKeys: nil)) ?? []
+        // Sorted: directory order differs by filesystem, and the seeded mutations must replay alike.
+        let files = ((try? FileManager.default.contentsOfDirectory(at: corpus, includingPropertiesForKeys: nil)) ?? [])
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
         return files.compactMap { try? [UInt8](Data(contentsOf: $0)) } + edgeCases.map { Array($0.utf8) }
     }
 
