@@ -266,6 +266,33 @@ extension Store {
         }
     }
 
+    /// Forgets deliveries that arrived before `cutoff`, and the activities left without any: a
+    /// post to 8,000 inboxes leaves 8,000 rows (about 4 MB), which `lectern deliveries` shows
+    /// only while recent. Queued and failed rows stay (`retry`, `purge --failed`). Deleted in
+    /// transactions of `batch` rows, so that a first prune of years of rows does not hold the
+    /// writer for long. Returns how many deliveries went.
+    public func pruneDelivered(before cutoff: Date, batch: Int = 5_000) throws -> Int {
+        var pruned = 0
+        while true {
+            let removed = try write { db in
+                try db.execute(sql: """
+                    DELETE FROM deliveries WHERE id IN
+                        (SELECT id FROM deliveries WHERE state = 'delivered' AND next_attempt_at < ? LIMIT ?)
+                    """, arguments: [cutoff.timeIntervalSince1970, batch])
+                return db.changesCount
+            }
+            pruned += removed
+            if removed < batch { break }
+        }
+        try write { db in
+            try db.execute(sql: """
+                DELETE FROM outbound_activities WHERE created_at < ?
+                    AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.activity_id = outbound_activities.id)
+                """, arguments: [cutoff.timeIntervalSince1970])
+        }
+        return pruned
+    }
+
     /// Deletes deliveries that gave up. Returns how many.
     public func purgeFailedDeliveries() throws -> Int {
         try write { db in

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import Store
 import Testing
 @testable import LecternServer
 
@@ -63,5 +64,38 @@ import Testing
         let (status, output) = try run([lecternBinary, "serve", "-s", root.path, "--port", String(holder.port)])
         #expect(status != 0 && output.contains("error: port \(holder.port) is in use"), "\(output)")
         _ = port
+    }
+
+    /// The hourly maintenance (its first pass right after start) forgets delivered rows older
+    /// than `delivery.keepDelivered`, and keeps newer ones, queued ones and their activities.
+    @Test func deliveredRowsOlderThanKeptAreForgotten() async throws {
+        let (root, port) = try makeSite()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let config = root.appendingPathComponent("lectern.yml")
+        try (String(contentsOf: config, encoding: .utf8) + "delivery:\n  keepDelivered: 2d\n").write(to: config, atomically: true, encoding: .utf8)
+        let store = try Store(path: root.appendingPathComponent("data/lectern.sqlite").path)
+        let now = Date()
+        for (name, age) in [("old", 3.0), ("new", 1.0)] {
+            let at = now.addingTimeInterval(-age * 86_400)
+            try store.enqueueActivity(id: "https://blog.example/\(name)", type: "Create", objectID: nil, json: "{}",
+                                      inboxes: ["https://a.example/inbox", "https://b.example/inbox"], now: at)
+            let jobs = try store.leaseDeliveries(limit: 10, now: at).sorted { $0.inbox < $1.inbox }
+            // One delivered; the other waits for a retry in a year (so the server leaves it alone).
+            try store.recordOutcomes([
+                .init(id: jobs[0].id, host: jobs[0].host, inbox: jobs[0].inbox, status: 202, error: "",
+                      decision: .init(next: .delivered, hostDown: false, removeFollowers: false, pauseHostIfDownSince: at)),
+                .init(id: jobs[1].id, host: jobs[1].host, inbox: jobs[1].inbox, status: 503, error: "HTTP 503",
+                      decision: .init(next: .retry(at: now.addingTimeInterval(365 * 86_400)), hostDown: false, removeFollowers: false,
+                                      pauseHostIfDownSince: at)),
+            ], now: at)
+        }
+        #expect(try store.deliveryStats().delivered == 2)
+        let server = try start(root, port: port)
+        defer { server.terminate(); server.waitUntilExit() }
+        try await served("the old delivered row forgotten") { try store.deliveryStats().delivered == 1 }
+        let stats = try store.deliveryStats()
+        #expect(stats.queued == 2, "queued rows stay, old or not")
+        #expect(try store.deliveryRow(activityID: "https://blog.example/new", inbox: "https://a.example/inbox").state == "delivered")
+        #expect(throws: StoreError.self) { try store.deliveryRow(activityID: "https://blog.example/old", inbox: "https://a.example/inbox") }
     }
 }

@@ -199,6 +199,42 @@ import Testing
 }
 
 @Suite struct DeliveryQueueTests {
+    /// Delivered rows older than the cutoff go, and activities left without rows; queued and
+    /// failed rows stay whatever their age, and so do their activities.
+    @Test func deliveredRowsArePrunedQueuedAndFailedOnesKept() throws {
+        let store = try Store.inMemory()
+        let old = Date(timeIntervalSince1970: 1_800_000_000), recent = old.addingTimeInterval(20 * 86_400)
+        let inboxes = ["https://a.example/inbox", "https://b.example/inbox", "https://c.example/inbox"]
+        try store.enqueueActivity(id: "https://blog.example/done", type: "Create", objectID: nil, json: "{}", inboxes: inboxes, now: old)
+        try store.enqueueActivity(id: "https://blog.example/partly", type: "Create", objectID: nil, json: "{}", inboxes: inboxes, now: old)
+        try store.enqueueActivity(id: "https://blog.example/recent", type: "Create", objectID: nil, json: "{}", inboxes: inboxes, now: recent)
+        func record(_ next: Store.DeliveryDecision.Next, _ jobs: [DeliveryJob], at now: Date) throws {
+            try store.recordOutcomes(jobs.map {
+                .init(id: $0.id, host: $0.host, inbox: $0.inbox, status: 202, error: "",
+                      decision: .init(next: next, hostDown: false, removeFollowers: false, pauseHostIfDownSince: now))
+            }, now: now)
+        }
+        let oldJobs = try store.leaseDeliveries(limit: 10, now: old)
+        #expect(oldJobs.count == 6)
+        try record(.delivered, oldJobs.filter { $0.activityID.hasSuffix("done") }, at: old)
+        let partly = oldJobs.filter { $0.activityID.hasSuffix("partly") }
+        try record(.delivered, [partly[0]], at: old)
+        try record(.failed, [partly[1]], at: old)
+        try record(.retry(at: recent.addingTimeInterval(86_400)), [partly[2]], at: old)
+        try record(.delivered, try store.leaseDeliveries(limit: 10, now: recent), at: recent)
+
+        #expect(try store.pruneDelivered(before: recent.addingTimeInterval(-86_400), batch: 2) == 4, "3 of done, 1 of partly")
+        let states = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT activity_id, state FROM deliveries ORDER BY activity_id, state").map { "\($0[0] as String) \($0[1] as String)" }
+        }
+        #expect(states == ["https://blog.example/partly failed", "https://blog.example/partly queued"]
+                + Array(repeating: "https://blog.example/recent delivered", count: 3))
+        let activities = try store.read { db in try String.fetchAll(db, sql: "SELECT id FROM outbound_activities ORDER BY id") }
+        #expect(activities == ["https://blog.example/partly", "https://blog.example/recent"])
+        #expect(try store.deliveryStats().delivered == 3)
+        #expect(try store.pruneDelivered(before: recent.addingTimeInterval(-86_400)) == 0)
+    }
+
     @Test func failingHostIsPausedThenResumedWhenHeardFrom() throws {
         let store = try Store.inMemory()
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)

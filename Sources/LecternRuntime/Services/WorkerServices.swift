@@ -96,9 +96,9 @@ public struct DigestService: Service {
 
 /// Housekeeping: every 10 seconds the inbox's refusal counts are written and the heap's free
 /// pages given back (`ProcessHeap`); every hour, received
-/// activity ids older than 30 days, replay fingerprints of expired signatures and signature
-/// standards learned more than 7 days ago are forgotten, and replies that waited a day for
-/// their parent are settled.
+/// activity ids older than 30 days, replay fingerprints of expired signatures, signature
+/// standards learned more than 7 days ago and deliveries older than `delivery.keepDelivered`
+/// are forgotten, and replies that waited a day for their parent are settled.
 public struct MaintenanceService: Service {
     public let blog: Blog
     /// Tells the site lane which posts' discussions changed (settled replies).
@@ -136,12 +136,14 @@ public struct MaintenanceService: Service {
 
     func hourly() async {
         do {
-            try await OffPool.run { [store = blog.store] in
+            let pruned = try await OffPool.run { [store = blog.store, keep = blog.config.delivery.keepDelivered] in
                 try store.pruneReceivedActivities(before: Date().addingTimeInterval(-30 * 86_400))
                 try store.pruneSeenSignatures()
                 try store.pruneTombstones()
                 try store.pruneSignatureMemory(before: Date().addingTimeInterval(-SignatureKnock.defaultMemory))
+                return try store.pruneDelivered(before: Date().addingTimeInterval(-keep))
             }
+            if pruned > 0 { blog.logger.info("maintenance: forgot \(pruned) delivered rows older than delivery.keepDelivered") }
             let settled = try await blog.inboxProcessor().settlePendingReplies()
             if !settled.posts.isEmpty { changed(settled.posts) }
             if !settled.outcomes.isEmpty {

@@ -43,6 +43,8 @@ public struct DeliverySettings: Sendable, Equatable {
     public var timeout: TimeInterval = 30
     /// The wait before the first retry; each next one doubles (seconds).
     public var firstRetry: TimeInterval = 30
+    /// How long delivered rows are kept (for `lectern deliveries`) before the hourly prune.
+    public var keepDelivered: TimeInterval = 7 * 86_400
     public init() {}
 }
 
@@ -79,7 +81,7 @@ extension YAMLFields {
     func deliverySettings() throws -> DeliverySettings {
         var settings = DeliverySettings()
         guard let block = try nested("delivery") else { return settings }
-        try block.rejectUnknown(allowed: ["concurrency", "perHost", "signatures", "rfc9421", "timeout", "firstRetry"])
+        try block.rejectUnknown(allowed: ["concurrency", "perHost", "signatures", "rfc9421", "timeout", "firstRetry", "keepDelivered"])
         settings.concurrency = try block.positiveInt("concurrency") ?? settings.concurrency
         settings.perHost = try block.positiveInt("perHost") ?? settings.perHost
         // `rfc9421: true|false`, from before `signatures`: true was the double-knock, false draft-cavage only.
@@ -102,6 +104,12 @@ extension YAMLFields {
                 throw block.error("firstRetry", "must be a duration from 1s to 1d (e.g. 30s)")
             }
             settings.firstRetry = seconds
+        }
+        if let text = try block.string("keepDelivered") {
+            guard let seconds = Self.duration(text), (3600...366 * 86_400).contains(seconds) else {
+                throw block.error("keepDelivered", "must be a duration from 1h to 366d (e.g. 7d)")
+            }
+            settings.keepDelivered = seconds
         }
         return settings
     }
