@@ -62,6 +62,7 @@ public final class DeliveryWorker: Sendable {
     let signingKey: @Sendable () throws -> (keyID: String, key: PrivateKey)
     let transfers: ConcurrentTransfers
     let logger: Logger
+    let synchronizationMemo = SynchronizationMemo()
 
     public convenience init(store: Store, keyID: String, key: PrivateKey, settings: Settings, signal: QueueSignal = QueueSignal(),
                             logger: Logger = Logger(label: "lectern.delivery")) {
