@@ -37,4 +37,24 @@ import Testing
             #expect(missing.contains("error:"), "\(missing)")
         }
     }
+
+    /// `lectern followers`: a row per follower, its columns aligned under the header's, and
+    /// no trailing spaces.
+    @Test func followersAreListedInAlignedColumns() async throws {
+        try await withBlog(follower: "alice") { remote, blog in
+            try await blog.follow(by: remote, "mallory")
+            let output = try lectern(["followers"], site: blog.root)
+            let lines = output.split(separator: "\n").map(String.init)
+            #expect(lines.allSatisfy { !$0.hasSuffix(" ") }, "\(output)")
+            let header = try #require(lines.first { $0.hasPrefix("handle") }, "\(output)")
+            let rows = lines.filter { $0.contains(remote.actorID("alice")) || $0.contains(remote.actorID("mallory")) }
+            #expect(rows.count == 2, "\(output)")
+            func column(_ line: String, _ range: Range<String.Index>?) -> Int? { range.map { line.distance(from: line.startIndex, to: $0.lowerBound) } }
+            let since = column(header, header.range(of: "since"))
+            for row in rows {
+                #expect(column(row, row.firstRange(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/)) == since, "\(output)")
+            }
+            #expect(lines.last?.hasPrefix("2 followers") == true, "\(output)")
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Site
 import Store
 
 struct DeliveriesCommand: AsyncParsableCommand {
@@ -74,12 +75,21 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
 /// Small text-formatting helpers for command output.
 enum Formats {
+    /// Columns padded to their widest cell (in characters), two spaces apart, no trailing
+    /// spaces. Padded by hand: Foundation's `padding(toLength:)` and `trimmingCharacters` go
+    /// through NSString, 55 % of `lectern followers` on 100,000 rows.
     static func table(_ rows: [[String]]) -> String {
         guard let first = rows.first else { return "" }
         let widths = first.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
-            row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                .trimmingCharacters(in: .whitespaces)
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                if column > 0 { line += "  " }
+                line += cell
+                if column < row.count - 1 { line += String(repeating: " ", count: widths[column] - cell.count) }
+            }
+            while line.last == " " { line.removeLast() }
+            return line
         }.joined(separator: "\n")
     }
 
@@ -98,8 +108,8 @@ enum Formats {
         }
     }
 
-    static func date(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        return formatter.string(from: date)
-    }
+    /// "2025-03-05T09:30:00Z", by `DateFormats`' arithmetic: an `ISO8601DateFormatter` builds
+    /// an ICU formatter at each use, 55 % of `lectern followers` on 100,000 rows (6.7 s).
+    static func date(_ date: Date) -> String { utc.iso8601(date) }
+    private static let utc = DateFormats(timeZone: TimeZone(identifier: "UTC")!)
 }
