@@ -36,7 +36,8 @@ public final class BlogServer: Sendable {
             return config.webmention.receive ? "<\(config.baseURL)\(WebmentionSettings.endpointPath)>; rel=\"webmention\"" : nil
         }
         self.site = site
-        runtime = try BlogServices(blog: blog, watch: watch, onFailure: { liveReload?.buildFailed($0) }) { try site.reload() }
+        runtime = try BlogServices(blog: blog, watch: watch, previousSite: site.fileCount > 0,
+                                   onFailure: { liveReload?.buildFailed($0) }) { try site.reload() }
     }
 
     public var services: [any Service] { runtime.services }

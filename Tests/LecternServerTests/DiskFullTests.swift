@@ -189,6 +189,39 @@ import Testing
         #expect(try blog.store.deliveryRow(activityID: "https://elsewhere.example/activity/1", inbox: inbox).state == "queued")
     }
 
+    /// A restart on a full disk (after a reboot, say) with a post written meanwhile: the first
+    /// build cannot write, so the site built before is served, and the new post is built once
+    /// there is room again.
+    @Test func aStartOnAFullDiskServesThePreviousSite() async throws {
+        let disk = try SmallDisk(megabytes: 16)
+        defer { disk.unmount() }
+        let root = disk.mountPoint.appendingPathComponent("site")
+        #expect(try run([lecternBinary, "init", root.path]).0 == 0)
+        #expect(try run([lecternBinary, "build", "-s", root.path]).0 == 0)
+        try "---\ntitle: Written before the reboot\ndate: \(dated())\n---\nPatience.\n"
+            .write(to: root.appendingPathComponent("content/posts/before-the-reboot.md"), atomically: true, encoding: .utf8)
+        try disk.fill()
+        let port = try freePort()
+        let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-full-start-\(UUID().uuidString).log")
+        #expect(FileManager.default.createFile(atPath: logFile.path, contents: nil))
+        defer { try? FileManager.default.removeItem(at: logFile) }
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: lecternBinary)
+        server.arguments = ["serve", "-s", root.path, "--port", String(port)]
+        server.standardError = try FileHandle(forWritingTo: logFile)
+        try server.run()
+        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+        let base = "http://127.0.0.1:\(port)"
+        #expect(try await eventually(within: 20) { (try? await HTTPClientForTests.get(base + "/2025/welcome-to-lectern/", accept: "text/html"))?.status == 200 },
+                "the previous site is served: \(((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").suffix(2000))")
+        #expect(try lines(logFile).contains { $0.contains("could not build at start, serving the previous site")
+            && ($0.contains("No space left") || $0.contains("disk is full")) })
+        try disk.free()
+        let page = base + "/\(thisYear)/written-before-the-reboot/"
+        #expect(try await eventually(within: 30) { (try? await HTTPClientForTests.get(page, accept: "text/html"))?.status == 200 },
+                "built once there is room: \(((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").suffix(2000))")
+    }
+
     func send(_ activity: [String: Any], as name: String, to inbox: String, from remote: FakeInstance) async throws -> IncomingResponse {
         let parts = try remote.signedPost(activity, as: name, to: inbox)
         return try await FetchClient(allowPrivateAddresses: true)

@@ -18,11 +18,12 @@ import Testing
         return (root, port)
     }
 
-    func start(_ root: URL, port: Int) throws -> Process {
+    /// `log`: where its standard error goes (nowhere by default).
+    func start(_ root: URL, port: Int, log: FileHandle = .nullDevice) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: lecternBinary)
         process.arguments = ["serve", "-s", root.path, "--port", String(port), "--log-level", "warning"]
-        process.standardError = FileHandle.nullDevice
+        process.standardError = log
         try process.run()
         return process
     }
@@ -97,5 +98,38 @@ import Testing
         #expect(stats.queued == 2, "queued rows stay, old or not")
         #expect(try store.deliveryRow(activityID: "https://blog.example/new", inbox: "https://a.example/inbox").state == "delivered")
         #expect(throws: StoreError.self) { try store.deliveryRow(activityID: "https://blog.example/old", inbox: "https://a.example/inbox") }
+    }
+
+    /// Restarted after a broken file was pushed, the server serves the site it had and names the
+    /// file and line; once the file is fixed, its next try builds it. Without a previous site,
+    /// the same file stops the start.
+    @Test func aBrokenFileAtStartServesThePreviousSite() async throws {
+        let (root, port) = try makeSite()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let post = root.appendingPathComponent("content/posts/2025-01-12-welcome-to-lectern.md")
+        let good = try String(contentsOf: post, encoding: .utf8)
+        let broken = good.replacingOccurrences(of: "title: Welcome to Lectern", with: "title: [unclosed")
+        try broken.write(to: post, atomically: true, encoding: .utf8)
+        let (status, output) = try run([lecternBinary, "serve", "-s", root.path, "--port", String(port)])
+        #expect(status != 0 && output.contains("welcome-to-lectern.md:3: invalid YAML"), "no site yet: \(output)")
+
+        try good.write(to: post, atomically: true, encoding: .utf8)
+        #expect(try run([lecternBinary, "build", "-s", root.path]).0 == 0)
+        try broken.write(to: post, atomically: true, encoding: .utf8)
+        let logFile = root.appendingPathComponent("serve.log")
+        #expect(FileManager.default.createFile(atPath: logFile.path, contents: nil))
+        let server = try start(root, port: port, log: try FileHandle(forWritingTo: logFile))
+        defer { server.terminate(); server.waitUntilExit() }
+        let page = "http://127.0.0.1:\(port)/2025/welcome-to-lectern/"
+        func body() async throws -> String {
+            String(decoding: try await HTTPClientForTests.get(page, accept: "text/html").body, as: UTF8.self)
+        }
+        #expect(try await eventually(within: 20) { (try? await body())?.contains("Welcome to Lectern") == true }, "the previous site")
+        let said = try String(contentsOf: logFile, encoding: .utf8)
+        #expect(said.contains("could not build at start, serving the previous site") && said.contains("welcome-to-lectern.md:3: invalid YAML"),
+                "\(said)")
+        try (good + "\nFixed and built again.\n").write(to: post, atomically: true, encoding: .utf8)
+        // Tried again 2 s after the start, then 4 s later, and so on.
+        #expect(try await eventually(within: 30) { try await body().contains("Fixed and built again.") }, "the fixed file built by a later try")
     }
 }

@@ -21,11 +21,13 @@ public final class BlogServices: Sendable {
 
     /// Builds (with every comment), reads the posts and publishes what changed while no server
     /// ran (`SiteService.start`), before anything listens.
-    public init(blog: Blog, watch: Bool, onFailure: @escaping @Sendable (String) -> Void = { _ in },
+    /// `previousSite`: a whole site from an earlier build is there to serve if the first build
+    /// fails (`SiteService.start`).
+    public init(blog: Blog, watch: Bool, previousSite: Bool = false, onFailure: @escaping @Sendable (String) -> Void = { _ in },
                 onSiteChanged: @escaping @Sendable () throws -> Void) throws {
         self.blog = blog
         siteService = SiteService(blog: blog, watch: watch, onFailure: onFailure, onSiteChanged: onSiteChanged)
-        try siteService.start()
+        try siteService.start(previousSite: previousSite)
     }
 
     /// The gate of the inbox routes, as the settings and keys are now.

@@ -11,7 +11,8 @@ import Synchronization
 final class RenderLane: Sendable {
     let blog: Blog
     private struct State {
-        var discussions: [String: Discussion] = [:]
+        /// nil until read in full once (a start whose build failed has none).
+        var discussions: [String: Discussion]?
         var nextScheduled: Date?
     }
     private let state = Mutex(State())
@@ -72,12 +73,17 @@ final class RenderLane: Sendable {
     /// Every post's discussion, read again when `all`, else only the `changed` posts'.
     private func discussions(all: Bool, changed: Set<String>) throws -> [String: Discussion] {
         let source = Discussions(store: blog.store)
-        var current = all ? try source.all() : state.withLock { $0.discussions }
-        if !all {
+        // In full when asked, and until a read in full succeeded: the changed posts' alone would
+        // render every other post without its comments.
+        var current: [String: Discussion]
+        if !all, let known = state.withLock({ $0.discussions }) {
+            current = known
             for path in changed {
                 let fresh = try source.discussion(postPath: path)
                 current[path] = fresh.isEmpty ? nil : fresh
             }
+        } else {
+            current = try source.all()
         }
         state.withLock { $0.discussions = current }
         return current

@@ -46,8 +46,23 @@ public struct SiteService: Service {
 
     /// Before the server listens: builds with every discussion, reads the posts, tells followers
     /// what changed while it was down, releases deliveries a command held for it. It never
-    /// serves a stale or half-built site.
-    public func start() throws { try lane.start(onSiteChanged: onSiteChanged) }
+    /// serves a half-built site.
+    ///
+    /// When that fails and `previousSite` (a whole site from an earlier build) is there, it is
+    /// served meanwhile and the loop tries again, later and later: a server restarted on a full
+    /// disk, or after a broken file was pushed, keeps the blog up and says why in the log.
+    /// Without one, the error stops the start.
+    public func start(previousSite: Bool = false) throws {
+        do {
+            try lane.start(onSiteChanged: onSiteChanged)
+        } catch where previousSite {
+            blog.logger.error("could not build at start, serving the previous site (trying again in 2 s): \(error)")
+            onFailure("\(error)")
+            startFailed.raise()
+        }
+    }
+    /// Raised by a start that served the previous site; the loop does the start's work first.
+    let startFailed = Flag()
 
     /// Does now, on the calling thread, what the loop does when it notices the sources changed
     /// (rebuild and publish) or the discussions changed (render them all again).
@@ -128,6 +143,11 @@ public struct SiteService: Service {
         var carried = Work()
         var retryAt: ContinuousClock.Instant?
         var retryDelay = Duration.seconds(2)
+        if startFailed.take() {
+            carried = Work(allDiscussions: true, settings: false, sources: true)
+            retryAt = .now + retryDelay
+            retryDelay *= 2
+        }
         // A full disk is said once a minute, and the work is tried again as soon as there is room.
         let fullDisk = FullDiskBackoff("site", store: blog.store, logger: logger)
         var lastCommentBuild = Duration.zero
