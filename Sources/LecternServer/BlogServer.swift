@@ -26,7 +26,8 @@ public final class BlogServer: Sendable {
     public var siteService: SiteService { runtime.siteService }
 
     /// Builds (with every comment), reads the posts and publishes what changed while no server
-    /// ran, before anything listens: it never serves a stale or half-built site.
+    /// ran, before anything listens: it never serves a half-built site. If that fails and a
+    /// site built before is in `public/`, that one is served meanwhile (`SiteService.start`).
     public init(blog: Blog, watch: Bool = false) throws {
         self.blog = blog
         let liveReload = watch ? LiveReload() : nil
@@ -71,7 +72,7 @@ public final class BlogServer: Sendable {
 
     func adminServices(_ admin: Admin?) -> [any Service] {
         guard let admin else { return [] }
-        return [AdminServer(blog: blog, site: site, registry: admin.registry)
+        return [AdminServer(blog: blog, site: site, registry: admin.registry) { [siteService = runtime.siteService] in siteService.degraded }
             .application(port: admin.port, logger: blog.logger, onServerRunning: admin.onRunning)]
     }
 }

@@ -19,10 +19,10 @@ import Testing
     }
 
     /// `log`: where its standard error goes (nowhere by default).
-    func start(_ root: URL, port: Int, log: FileHandle = .nullDevice) throws -> Process {
+    func start(_ root: URL, port: Int, log: FileHandle = .nullDevice, options: [String] = []) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: lecternBinary)
-        process.arguments = ["serve", "-s", root.path, "--port", String(port), "--log-level", "warning"]
+        process.arguments = ["serve", "-s", root.path, "--port", String(port), "--log-level", "warning"] + options
         process.standardError = log
         try process.run()
         return process
@@ -100,9 +100,10 @@ import Testing
         #expect(throws: StoreError.self) { try store.deliveryRow(activityID: "https://blog.example/old", inbox: "https://a.example/inbox") }
     }
 
-    /// Restarted after a broken file was pushed, the server serves the site it had and names the
-    /// file and line; once the file is fixed, its next try builds it. Without a previous site,
-    /// the same file stops the start.
+    /// Restarted after a broken file was pushed, the server serves the site it had, names the
+    /// file and line, and `/healthz` says it is degraded; once the file is fixed and built by
+    /// another process, the start's work is still done (not dropped by the reload). Without a
+    /// previous site, the same file stops the start.
     @Test func aBrokenFileAtStartServesThePreviousSite() async throws {
         let (root, port) = try makeSite()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -118,7 +119,8 @@ import Testing
         try broken.write(to: post, atomically: true, encoding: .utf8)
         let logFile = root.appendingPathComponent("serve.log")
         #expect(FileManager.default.createFile(atPath: logFile.path, contents: nil))
-        let server = try start(root, port: port, log: try FileHandle(forWritingTo: logFile))
+        let adminPort = try freePort()
+        let server = try start(root, port: port, log: try FileHandle(forWritingTo: logFile), options: ["--admin-port", String(adminPort)])
         defer { server.terminate(); server.waitUntilExit() }
         let page = "http://127.0.0.1:\(port)/2025/welcome-to-lectern/"
         func body() async throws -> String {
@@ -128,8 +130,18 @@ import Testing
         let said = try String(contentsOf: logFile, encoding: .utf8)
         #expect(said.contains("could not build at start, serving the previous site") && said.contains("welcome-to-lectern.md:3: invalid YAML"),
                 "\(said)")
+        func health() async throws -> (Int, String) {
+            let answer = try await HTTPClientForTests.get("http://127.0.0.1:\(adminPort)/healthz", accept: "*/*")
+            return (answer.status, String(decoding: answer.body, as: UTF8.self))
+        }
+        #expect(try await eventually(within: 10) { (try? await health())?.1.contains("degraded: serving the previous site") == true })
+        #expect(try await health().0 == 503)
         try (good + "\nFixed and built again.\n").write(to: post, atomically: true, encoding: .utf8)
-        // Tried again 2 s after the start, then 4 s later, and so on.
-        #expect(try await eventually(within: 30) { try await body().contains("Fixed and built again.") }, "the fixed file built by a later try")
+        #expect(try run([lecternBinary, "build", "-s", root.path]).0 == 0)
+        #expect(try await eventually(within: 10) { try await body().contains("Fixed and built again.") }, "the other process's build served")
+        // The start's own work (tried again 2 s after the start, then 4 s later…) still happens.
+        let healthy = try await eventually(within: 30) { (try? await health())?.0 == 200 }
+        let lastSaid = (try? await health())?.1 ?? "no answer"
+        #expect(healthy, "\(lastSaid)")
     }
 }

@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func eachOriginsDigestIsMadeOnceWithinItsLifetime() async throws {
-        let memo = SynchronizationMemo(lifetime: .milliseconds(300))
+        let memo = SynchronizationMemo(lifetime: .seconds(2))
         var made = 0
         func digest(_ origin: String, _ value: String) -> CollectionSynchronization? {
             memo.digest(origin: origin) { made += 1; return header(value) }
@@ -24,7 +24,7 @@ import Testing
         #expect(memo.digest(origin: "https://c.example") { made += 1; return nil } == nil)
         #expect(memo.digest(origin: "https://c.example") { made += 1; return header("4") } == nil)
         #expect(made == 3)
-        try await Task.sleep(for: .milliseconds(400))
+        try await Task.sleep(for: .milliseconds(2_200))
         #expect(digest("https://a.example", "5")?.digest == "5", "made again after its lifetime")
     }
 

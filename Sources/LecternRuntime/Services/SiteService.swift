@@ -58,11 +58,21 @@ public struct SiteService: Service {
         } catch where previousSite {
             blog.logger.error("could not build at start, serving the previous site (trying again in 2 s): \(error)")
             onFailure("\(error)")
-            startFailed.raise()
+            startFailure.set("\(error)")
         }
     }
-    /// Raised by a start that served the previous site; the loop does the start's work first.
-    let startFailed = Flag()
+
+    /// Why the start's work (build, publish) is not done yet, while the previous site is served;
+    /// nil once a build from the sources succeeded. Until then the posts' ActivityPub documents
+    /// may be missing (their sources could not be read), so `/healthz` reports it.
+    public var degraded: String? { startFailure.value }
+    let startFailure = StartFailure()
+
+    final class StartFailure: Sendable {
+        private let error = Mutex<String?>(nil)
+        var value: String? { error.withLock { $0 } }
+        func set(_ text: String?) { error.withLock { $0 = text } }
+    }
 
     /// Does now, on the calling thread, what the loop does when it notices the sources changed
     /// (rebuild and publish) or the discussions changed (render them all again).
@@ -143,7 +153,7 @@ public struct SiteService: Service {
         var carried = Work()
         var retryAt: ContinuousClock.Instant?
         var retryDelay = Duration.seconds(2)
-        if startFailed.take() {
+        if startFailure.value != nil {
             carried = Work(allDiscussions: true, settings: false, sources: true)
             retryAt = .now + retryDelay
             retryDelay *= 2
@@ -200,9 +210,13 @@ public struct SiteService: Service {
             let job = work
             do {
                 try await OffPool.run { try lane.perform(job, onSiteChanged: onSiteChanged) }
-                carried = Work()
-                retryAt = nil
-                retryDelay = .seconds(2)
+                // Work that failed earlier and waits for its retry is still owed: a comment's
+                // render succeeding meanwhile does not do it.
+                if carried.isEmpty {
+                    retryAt = nil
+                    retryDelay = .seconds(2)
+                }
+                if job.sources { startFailure.set(nil) }
                 fullDisk.succeeded()
             } catch {
                 // The previous site stays live; the writer sees what to fix; it is tried again.

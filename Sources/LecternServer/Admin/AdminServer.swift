@@ -13,6 +13,8 @@ public struct AdminServer: Sendable {
     public let blog: Blog
     public let site: LiveSite
     public let registry: PrometheusCollectorRegistry
+    /// Why the server is up but not whole (`SiteService.degraded`); nil when it is.
+    public let degraded: @Sendable () -> String?
 
     /// A blog's metrics and the registry they are exported from, made together.
     public static func metrics() -> (BlogMetrics, PrometheusCollectorRegistry) {
@@ -20,18 +22,21 @@ public struct AdminServer: Sendable {
         return (BlogMetrics(factory: PrometheusMetricsFactory(registry: registry)), registry)
     }
 
-    public init(blog: Blog, site: LiveSite, registry: PrometheusCollectorRegistry) {
-        (self.blog, self.site, self.registry) = (blog, site, registry)
+    public init(blog: Blog, site: LiveSite, registry: PrometheusCollectorRegistry, degraded: @escaping @Sendable () -> String? = { nil }) {
+        (self.blog, self.site, self.registry, self.degraded) = (blog, site, registry, degraded)
     }
 
     public func application(port: Int, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol {
         let router = Router()
-        let blog = blog, site = site, registry = registry
+        let blog = blog, site = site, registry = registry, degraded = degraded
         router.get("/healthz") { _, _ -> Response in
             do {
                 _ = try blog.store.inboundBacklog()
                 guard site.fileCount > 0 else { return Self.text(.serviceUnavailable, "the site is not loaded\n") }
+                if let why = degraded() {
+                    return Self.text(.serviceUnavailable, "degraded: serving the previous site, the first build failed: \(why)\n")
+                }
                 return Self.text(.ok, "ok\n")
             } catch {
                 return Self.text(.serviceUnavailable, "the database does not answer: \(error)\n")

@@ -9,11 +9,16 @@ final class RawConnection {
     let descriptor: Int32
 
     /// `receiveBuffer`: a fixed receive buffer (the kernel doubles it for its bookkeeping), set
-    /// before connecting so the kernel does not grow it as it does by default.
-    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
+    /// before connecting so the kernel does not grow it as it does by default. `sendTimeout`: a
+    /// `send` the peer does not read gives up after it (a short write) instead of blocking.
+    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil, sendTimeout: Int? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let seconds = sendTimeout {
+            var limit = timeval(tv_sec: seconds, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
