@@ -99,6 +99,18 @@ import Testing
             #expect(deletes.allSatisfy { ($0.object?["id"] as? String) == blog.base + path && $0.verifiedKeyID != nil })
             #expect(try await blog.get(path).status == 410)
             #expect(remote.activities(type: "Create").count == 11, "the scaffold's posts were never announced (first publish)")
+
+            // Back again: announced to every inbox anew, under a new id (the first Create's id was
+            // seen by them all, and its queue rows are there).
+            try writePost(blog, slug: "fresh", body: "A new post, restored.")
+            try blog.rebuild()
+            #expect(await blog.runtime.delivery.runOnce().delivered == 11)
+            let again = remote.activities(type: "Create").dropFirst(11)
+            #expect(again.count == 11 && Set(again.map(\.path)).count == 11)
+            #expect(again.allSatisfy { ($0.object?["content"] as? String)?.contains("restored") == true })
+            let ids = Set(again.compactMap { $0.activity["id"] as? String })
+            #expect(ids.count == 1 && !ids.contains(blog.base + path + "#create"), "\(ids)")
+            #expect(try await blog.get(path).status == 200)
         }
     }
 

@@ -62,7 +62,12 @@ public struct Publisher: Sendable {
                 // A post the catalog does not have (a draft's leftover row) is not sent.
                 if document == nil, needed != .delete { continue }
                 switch (needed, document) {
-                case (.create, let document?): encoded = try encode(activities.create(document), inboxes, now)
+                case (.create, let document?):
+                    var create = activities.create(document)
+                    // Back after its Delete was sent: a new id, or every inbox that had the first
+                    // Create (and the queue's own row for it) would take this one for that one.
+                    if isRestoredDelete(state) { create.id += "-" + String(Int(now.timeIntervalSince1970)) }
+                    encoded = try encode(create, inboxes, now)
                 case (.update, let document?): encoded = try encode(activities.update(document, now: now), inboxes, now)
                 case (.delete, _): encoded = try encode(activities.delete(objectID: post.apID, now: now), inboxes, now)
                 default: break
