@@ -66,7 +66,7 @@ public struct Publisher: Sendable {
                     var create = activities.create(document)
                     // Back after its Delete was sent: a new id, or every inbox that had the first
                     // Create (and the queue's own row for it) would take this one for that one.
-                    if isRestoredDelete(state) { create.id += "-" + String(Int(now.timeIntervalSince1970)) }
+                    if isRestoredDelete(state) { create.id += "/" + String(Int(now.timeIntervalSince1970)) }
                     encoded = try encode(create, inboxes, now)
                 case (.update, let document?): encoded = try encode(activities.update(document, now: now), inboxes, now)
                 case (.delete, _): encoded = try encode(activities.delete(objectID: post.apID, now: now), inboxes, now)

@@ -216,7 +216,8 @@ public struct SiteService: Service {
                     retryAt = nil
                     retryDelay = .seconds(2)
                 }
-                if job.sources { startFailure.set(nil) }
+                // A rebuild from the sources, or after a settings change, does all the start did.
+                if job.sources || job.settings { startFailure.set(nil) }
                 fullDisk.succeeded()
             } catch {
                 // The previous site stays live; the writer sees what to fix; it is tried again.
