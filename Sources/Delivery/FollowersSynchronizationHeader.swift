@@ -46,33 +46,37 @@ extension DeliveryWorker {
 /// mismatch. Computed outside the lock, so that signing threads do not wait on each other's
 /// reads; at most `capacity` of each are kept (then all are forgotten).
 final class SynchronizationMemo: Sendable {
-    let lifetime: Duration
     static let capacity = 50_000
-    private let addressing = Mutex<[String: Bool]>([:])
-    private let digests = Mutex<[String: (value: CollectionSynchronization?, madeAt: ContinuousClock.Instant)]>([:])
+    /// An id's activity does not change: its addressing is kept until the memory is full.
+    private let addressing = Memo<Bool>(lifetime: nil)
+    private let digests: Memo<CollectionSynchronization?>
 
-    init(lifetime: Duration = .seconds(60)) { self.lifetime = lifetime }
+    init(lifetime: Duration = .seconds(60)) { digests = Memo(lifetime: lifetime) }
 
-    /// Whether activity `id` is addressed to the followers (an id's activity does not change).
-    func addressed(_ id: String, _ read: () -> Bool) -> Bool {
-        if let known = addressing.withLock({ $0[id] }) { return known }
-        let value = read()
-        addressing.withLock {
-            if $0.count >= Self.capacity { $0.removeAll() }
-            $0[id] = value
-        }
-        return value
-    }
+    /// Whether activity `id` is addressed to the followers.
+    func addressed(_ id: String, _ read: () -> Bool) -> Bool { addressing.value(id, read) }
 
     /// The header for `origin`'s followers, made at most `lifetime` ago.
     func digest(origin: String, _ make: () throws -> CollectionSynchronization?) rethrows -> CollectionSynchronization? {
-        let now = ContinuousClock.now
-        if let known = digests.withLock({ $0[origin] }), now - known.madeAt < lifetime { return known.value }
-        let value = try make()
-        digests.withLock {
-            if $0.count >= Self.capacity { $0.removeAll() }
-            $0[origin] = (value, now)
+        try digests.value(origin, make)
+    }
+
+    /// Values by key, each kept for `lifetime` (nil: until the memory is full, then all go).
+    private final class Memo<Value: Sendable>: Sendable {
+        let lifetime: Duration?
+        private let entries = Mutex<[String: (value: Value, madeAt: ContinuousClock.Instant)]>([:])
+
+        init(lifetime: Duration?) { self.lifetime = lifetime }
+
+        func value(_ key: String, _ make: () throws -> Value) rethrows -> Value {
+            let now = ContinuousClock.now
+            if let known = entries.withLock({ $0[key] }), lifetime.map({ now - known.madeAt < $0 }) ?? true { return known.value }
+            let value = try make()
+            entries.withLock {
+                if $0.count >= SynchronizationMemo.capacity { $0.removeAll() }
+                $0[key] = (value, now)
+            }
+            return value
         }
-        return value
     }
 }
