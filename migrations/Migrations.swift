@@ -17,5 +17,6 @@ public enum Migrations {
         ("0010_following.sql", String(decoding: PackageResources._010_following_sql, as: UTF8.self)),
         ("0011_webmention.sql", String(decoding: PackageResources._011_webmention_sql, as: UTF8.self)),
         ("0012_assertion_keys.sql", String(decoding: PackageResources._012_assertion_keys_sql, as: UTF8.self)),
+        ("0013_held_inbound.sql", String(decoding: PackageResources._013_held_inbound_sql, as: UTF8.self)),
     ]
 }

@@ -80,9 +80,13 @@ public struct ArticleDocument: Encodable, Sendable {
     public var context: JSONValue? = AS.objectContext
     public var id: String
     public var type = "Article"
-    public var name: String
+    /// The title. In a post as it federates, under its language in `nameMap` instead (below).
+    public var name: String?
+    public var nameMap: [String: String]?
     public var summary: String?
+    public var summaryMap: [String: String]?
     public var content: String
+    public var contentMap: [String: String]?
     public var mediaType = "text/html"
     public var url: String
     public var attributedTo: String
@@ -108,7 +112,8 @@ public struct ArticleDocument: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case context = "@context"
-        case id, type, name, summary, content, mediaType, url, attributedTo, published, updated, to, cc, tag
+        case id, type, name, nameMap, summary, summaryMap, content, contentMap, mediaType, url, attributedTo, published, updated
+        case to, cc, tag
         case attachment, replies, likes, shares, sensitive, image, preview, interactionPolicy
         case threadContext = "context"
     }

@@ -18,6 +18,17 @@ import Synchronization
 /// ```
 public final class ActivityPubSite: Sendable {
     public static let softwareVersion = "0.1.0"
+
+    /// The one User-Agent of every request the blog makes (GETs, deliveries, webmentions): the
+    /// software, its version and the blog, so another server's operator knows who is asking.
+    public static func userAgent(_ config: SiteConfig) -> String { "Lectern/\(softwareVersion) (+\(config.baseURL)/)" }
+
+    /// A client for the blog's own outgoing requests, as `lectern.yml` allows them.
+    public static func client(_ config: SiteConfig) -> FetchClient {
+        var client = FetchClient(allowPrivateAddresses: config.federation.allowPrivateAddresses)
+        client.userAgent = userAgent(config)
+        return client
+    }
     /// The store setting that holds the account the blog moved to (`lectern move`).
     public static let movedToKey = "moved_to"
 
@@ -95,7 +106,7 @@ public final class ActivityPubSite: Sendable {
                                   instanceJSON: try ASEncoder.encode(builder.instanceActor(publicKeyPEM: instancePEM, published: created)))
         }
         discovery = Discovery(urls: urls, softwareVersion: Self.softwareVersion)
-        let fetcher = RemoteFetcher(client: FetchClient(allowPrivateAddresses: config.federation.allowPrivateAddresses),
+        let fetcher = RemoteFetcher(client: Self.client(config),
                                     instanceKeyID: urls.instanceKeyID, instanceKey: { try keysInUse.instance.value },
                                     signatures: Self.signatureKnock(config), memory: Self.signatureMemory(store, config))
         remoteKeys = RemoteKeyProvider(fetcher: fetcher, store: store)
@@ -309,8 +320,9 @@ public final class ActivityPubSite: Sendable {
     public func webFinger(resource: String) throws -> Data? { try discovery.webFinger(resource: resource) }
     public var hostMeta: String { discovery.hostMeta }
     public func nodeInfoLinks() throws -> Data { try discovery.nodeInfoLinks() }
-    public func nodeInfo() throws -> Data {
-        try discovery.nodeInfo(localPosts: catalog.withLock { $0.newestFirst.count }, nodeName: config.title)
+    public static let nodeInfoVersions = Discovery.nodeInfoVersions
+    public func nodeInfo(version: String = "2.1") throws -> Data {
+        try discovery.nodeInfo(version: version, localPosts: catalog.withLock { $0.newestFirst.count }, nodeName: config.title)
     }
 }
 

@@ -31,6 +31,9 @@ public struct FederationURLs: Sendable {
     public var instanceKeyID: String { instanceActor + "#main-key" }
     /// `acct:blog@blog.example`
     public var account: String { "acct:\(username)@\(host)" }
+    /// `acct:blog.example@blog.example`: the instance actor's account, named after the host as
+    /// Mastodon names its own.
+    public var instanceAccount: String { "acct:\(host)@\(host)" }
 
     /// A post's thread (FEP-7888 `context`): `/2025/hello/context`, a collection of the post's
     /// public comments, which servers that backfill threads read.

@@ -134,7 +134,7 @@ public final class Blog: Sendable {
     /// The delivery worker as `lectern.yml` configures it, signing as the blog's actor.
     static func deliveryWorker(_ activityPub: ActivityPubSite, keys: KeyStore, signal: QueueSignal, logger: Logger) -> DeliveryWorker {
         let config = activityPub.config
-        var settings = DeliveryWorker.Settings(userAgent: "Lectern/\(ActivityPubSite.softwareVersion) (+\(config.baseURL)/)")
+        var settings = DeliveryWorker.Settings(userAgent: ActivityPubSite.userAgent(config))
         settings.concurrency = config.delivery.concurrency
         settings.perHost = config.delivery.perHost
         settings.signatures = SignatureKnock(preference: SignaturePreference(rawValue: config.delivery.signatures.rawValue) ?? .auto)

@@ -189,7 +189,8 @@ public struct Checkup: Sendable {
 
     /// The public address answers with this blog: WebFinger names our actor, the actor is ours.
     func reachability(_ site: ActivityPubSite) async -> [Check] {
-        var client = FetchClient(allowPrivateAddresses: true)
+        var client = ActivityPubSite.client(site.config)
+        client.allowPrivateAddresses = true
         client.totalTimeout = .seconds(5)
         let webfinger = site.urls.base + "/.well-known/webfinger?resource=acct:\(site.urls.username)@\(site.urls.host)"
         let fix = "make \(site.urls.base) reach this server (DNS, TLS, deploy/nginx.conf proxying to lectern serve)"

@@ -26,16 +26,20 @@ extension Store {
     /// (so a replay is refused even after a restart). Duplicates of an activity id store nothing.
     /// Runs on the database's own writer, never on the caller's thread, and returns once
     /// committed; activities accepted at the same time share the transaction (`GroupCommit`).
+    /// `repeatable`: queued even when its id was seen before (a Follow sent again, which must be
+    /// answered again); a replayed signature is refused all the same.
     public func enqueueInbound(activityID: String, actorID: String, json: String,
-                               signature: (fingerprint: String, until: Date)? = nil, now: Date = Date()) async throws -> InboundResult {
+                               signature: (fingerprint: String, until: Date)? = nil, repeatable: Bool = false,
+                               now: Date = Date()) async throws -> InboundResult {
         try await inbound.write(InboundWrite(activityID: activityID, actorID: actorID, json: json, fingerprint: signature?.fingerprint,
-                                             until: signature?.until, now: now), in: self)
+                                             until: signature?.until, repeatable: repeatable, now: now), in: self)
     }
 
     struct InboundWrite: Sendable {
         let activityID, actorID, json: String
         let fingerprint: String?
         let until: Date?
+        let repeatable: Bool
         let now: Date
     }
 
@@ -50,7 +54,7 @@ extension Store {
         }
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO received_activities (id, received_at) VALUES (?, ?)")
             .execute(arguments: [write.activityID, now])
-        guard db.changesCount == 1 else { return .duplicate }
+        guard db.changesCount == 1 || write.repeatable else { return .duplicate }
         try db.cachedStatement(sql: """
             INSERT INTO inbox_queue (activity_id, actor_id, json, received_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)
             """).execute(arguments: [write.activityID, write.actorID, write.json, now, now])

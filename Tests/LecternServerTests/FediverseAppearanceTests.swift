@@ -40,10 +40,17 @@ import Testing
             #expect(create.objectFetchStatus == 200)
             let article = try #require(create.object)
             #expect(article["type"] as? String == "Article")
-            #expect(article["name"] as? String == "A long read")
-            #expect(article["summary"] as? String == "What it is about, <in> plain text.", "a plain-text summary")
+            // Title and summary under the site's language only: Mastodon reads `nameMap` and
+            // `summaryMap`; GoToSocial and Misskey would take a plain `summary` (or `name`) for a
+            // content warning. The text opens with the linked title; `contentMap` repeats it.
+            #expect(article["name"] == nil && article["summary"] == nil)
+            #expect(article["nameMap"] as? [String: String] == ["en": "A long read"])
+            #expect(article["summaryMap"] as? [String: String] == ["en": "What it is about, <in> plain text."], "a plain-text summary")
             #expect(article["url"] as? String == articleID)
-            #expect((article["content"] as? String)?.contains("<strong>bold</strong>") == true)
+            let articleContent = try #require(article["content"] as? String)
+            #expect(articleContent.hasPrefix("<p><strong><a href=\"\(articleID)\">A long read</a></strong></p>"))
+            #expect(articleContent.contains("<strong>bold</strong>"))
+            #expect(article["contentMap"] as? [String: String] == ["en": articleContent])
             let preview = try #require(article["preview"] as? [String: Any])
             #expect(preview["type"] as? String == "Note")
             #expect((preview["content"] as? String)?.contains(articleID) == true)

@@ -50,6 +50,16 @@ import Testing
                 == "content/posts/x.md:3: 'date' must be a date like 2025-03-01 or 2025-03-01T09:30:00Z, not '2025-02-30'")
     }
 
+    /// `lang:` is a language tag (what `contentMap` and the page's `lang` carry), or an error at its line.
+    @Test func languageIsATagOrAnErrorAtItsLine() throws {
+        #expect(try parse("---\ntitle: T\ndate: 2025-01-01\nlang: pt-BR\n---\n").language == "pt-BR")
+        #expect(try parse("---\ntitle: T\ndate: 2025-01-01\n---\n").language == nil)
+        for bad in ["english", "e", "en_US", "de-", "<b>"] {
+            #expect(error("---\ntitle: T\ndate: 2025-01-01\nlang: \"\(bad)\"\n---\n")
+                    == .source(file: "content/posts/x.md", line: 4, message: "'lang' must be a language tag such as en, de or pt-BR"), "\(bad)")
+        }
+    }
+
     /// Unquoted values are typed as YAML's core schema types them; quoted ones are text.
     @Test func plainScalarsAreTypedAndQuotedOnesAreText() throws {
         for (text, draft) in [("true", true), ("True", true), ("yes", true), ("on", true), ("false", false), ("No", false), ("OFF", false)] {

@@ -4,6 +4,19 @@ import Testing
 
 /// The text helpers every page and feed goes through.
 @Suite struct HTMLTextTests {
+    /// Mentions and inline markup read as they read on a page: the shapes GoToSocial, Mastodon
+    /// and Misskey send, and the digest's own `<code>` (words were split at every tag).
+    @Test func plainTextBreaksWordsOnlyAtBlockEdges() {
+        let gotosocial = #"<p><span class="h-card"><a href="https://blog.test/actor" class="u-url mention" rel="nofollow noreferrer noopener" target="_blank">@<span>blog</span></a></span> Nice post!</p>"#
+        #expect(HTMLText.plain(gotosocial) == "@blog Nice post!")
+        let mastodon = #"<p><span class="h-card" translate="no"><a href="https://blog.test/@blog" class="u-url mention">@<span>blog</span></a></span> Thanks&#39;</p>"#
+        #expect(HTMLText.plain(mastodon) == "@blog Thanks'")
+        #expect(HTMLText.plain("<p>run <code>lectern import</code>ed it, <em>twice</em>.</p><p>Next</p>") == "run lectern imported it, twice. Next")
+        #expect(HTMLText.plain("one<br>two<br/>three</li><li>four") == "one two three four")
+        #expect(HTMLText.plain("<P>Upper</P><SPAN>case</SPAN>") == "Upper case")
+        #expect(HTMLText.plain("a<!-- note -->b</a >c") == "a bc", "a comment breaks; an inline closing tag with a space does not")
+    }
+
     @Test func firstRangeFindsTheFirstMatchInASlice() throws {
         let text = "héllo <h2>one</h2> <h3>two</h3>"
         let slice = text[text.index(text.startIndex, offsetBy: 8)...]  // from "2>one…"

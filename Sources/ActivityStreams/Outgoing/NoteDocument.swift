@@ -10,6 +10,8 @@ public struct NoteDocument: ActivityObject, Equatable {
     public var to: [String]
     public var cc: [String]
     public var content: String
+    /// `content` again under its language (`{"en": …}`): how Mastodon and GoToSocial learn it.
+    public var contentMap: [String: String]?
     public var inReplyTo: String?
     public var url: String?
     public var tag: [Tag] = []
@@ -32,7 +34,7 @@ public struct NoteDocument: ActivityObject, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case context = "@context"
-        case id, type, attributedTo, published, updated, to, cc, content, inReplyTo, url, tag, attachment, replies, sensitive
+        case id, type, attributedTo, published, updated, to, cc, content, contentMap, inReplyTo, url, tag, attachment, replies, sensitive
         case likes, shares, interactionPolicy
         case contextCollection = "context"
     }

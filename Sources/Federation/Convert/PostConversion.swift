@@ -55,7 +55,23 @@ struct PostConversion {
                                 : .article(article(post: post, rendered: rendered, record: record, likes: likes, shares: shares))
     }
 
+    /// The Article as it federates: `canonicalArticle` with its title, summary and text under
+    /// the post's language (`shownByRealServers`).
     func article(post: Post, rendered: RenderedMarkdown, record: PostRecord, likes: Int = 0, shares: Int = 0) -> ArticleDocument {
+        let article = canonicalArticle(post: post, rendered: rendered, record: record, likes: likes, shares: shares)
+        return Self.shownByRealServers(article, language: language(of: post))
+    }
+
+    /// The post's language: its `lang:`, else the site's.
+    func language(of post: Post) -> String? {
+        let language = post.language ?? config.language
+        return language.isEmpty ? nil : language
+    }
+
+    /// FEP-b2b8's Article: `name` the title, `summary` the plain-text summary, `content` the text.
+    /// What followers see is fingerprinted from this form, so a change of how it is dressed for
+    /// other servers sends no Update.
+    func canonicalArticle(post: Post, rendered: RenderedMarkdown, record: PostRecord, likes: Int = 0, shares: Int = 0) -> ArticleDocument {
         let url = config.absoluteURL(post.path)
         let summary = plainSummary(post: post, rendered: rendered)
         var article = ArticleDocument(
@@ -77,6 +93,33 @@ struct PostConversion {
         return article
     }
 
+    /// The title, summary and text as the servers people read on show them, read from their
+    /// code and measured on a real GoToSocial (docs/activitypub.md):
+    /// - GoToSocial makes a plain `summary` — else a plain `name` — the status's content warning,
+    ///   and shows `content`; Misskey makes a plain `summary` the content warning too.
+    /// - Mastodon shows an Article as its title (`name`, else `nameMap`), its summary (`summary`,
+    ///   else `summaryMap`) and its link, and takes the language from `contentMap`.
+    /// So title and summary go under the language only (`nameMap`, `summaryMap`: the same values
+    /// in JSON-LD), which Mastodon reads and the others do not take for a warning, and `content`
+    /// opens with the linked title, so every server shows the title, then the text, behind no
+    /// warning the writer did not ask for. `contentMap` repeats `content`: GoToSocial takes the
+    /// language only from a `contentMap` entry equal to `content`.
+    static func shownByRealServers(_ article: ArticleDocument, language: String?) -> ArticleDocument {
+        guard let language, let title = article.name else { return article }
+        var article = article
+        article.name = nil
+        article.nameMap = [language: title]
+        if let summary = article.summary {
+            article.summary = nil
+            article.summaryMap = [language: summary]
+        }
+        let link = HTMLText.escape(article.url)
+        article.content = "<p><strong><a href=\"\(link)\">\(HTMLText.escape(title))</a></strong></p>" + article.content
+        article.contentMap = [language: article.content]
+        if let content = article.preview?.content { article.preview?.contentMap = [language: content] }
+        return article
+    }
+
     /// The post as a short Note: its title, summary and link, hashtags, and up to four images.
     func note(post: Post, rendered: RenderedMarkdown, record: PostRecord, likes: Int = 0, shares: Int = 0) -> NoteDocument {
         let url = config.absoluteURL(post.path)
@@ -94,6 +137,7 @@ struct PostConversion {
         note.url = url
         note.tag = tags.map { NoteDocument.Tag(type: "Hashtag", href: $0.href, name: $0.name) }
         note.attachment = images(post: post, rendered: rendered)
+        note.contentMap = language(of: post).map { [$0: content] }
         note.replies = urls.replies(forPostPath: post.path)
         note.contextCollection = urls.context(forPostPath: post.path)
         note.likes = CountCollection(id: urls.likes(forPostPath: post.path), totalItems: likes)
@@ -115,7 +159,7 @@ struct PostConversion {
     /// no Update. The same for posts federated as Notes: they show a part of the same.
     func visibleFingerprint(post: Post, rendered: RenderedMarkdown) -> String {
         let probe = PostRecord(path: post.path, apID: "", title: post.title, contentHash: "", publishedAt: post.date)
-        var article = article(post: post, rendered: rendered, record: probe)
+        var article = canonicalArticle(post: post, rendered: rendered, record: probe)
         article.context = nil
         article.published = ""
         article.updated = nil

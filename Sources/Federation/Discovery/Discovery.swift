@@ -1,7 +1,7 @@
 import ActivityStreams
 import Foundation
 
-/// WebFinger (RFC 7033), host-meta (RFC 6415) and NodeInfo 2.1: how other servers find the blog.
+/// WebFinger (RFC 7033), host-meta (RFC 6415) and NodeInfo 2.1 and 2.0: how other servers find the blog.
 struct Discovery {
     let urls: FederationURLs
     let softwareVersion: String
@@ -18,27 +18,48 @@ struct Discovery {
         var links: [Link]
     }
 
-    /// The JRD when `resource` names the blog (as `acct:`, bare `user@host`, or the actor or
-    /// profile URL); nil for anyone else. Hosts compare case-insensitively and percent-encoded
-    /// forms are decoded.
+    /// The JRD when `resource` names one of the blog's two actors (as `acct:`, bare `user@host`,
+    /// or the actor or profile URL); nil for anyone else. Hosts compare case-insensitively and
+    /// percent-encoded forms are decoded. The instance actor, which signs the blog's GETs, is
+    /// `acct:HOST@HOST` as Mastodon's is: GoToSocial and Mastodon webfinger the
+    /// `preferredUsername@host` of every actor that signs a request to them, and refuse the request
+    /// when that does not lead back to the actor.
     func webFinger(resource: String) throws -> Data? {
-        guard matches(resource) else { return nil }
-        let jrd = JRD(subject: urls.account, aliases: [urls.actor, urls.profilePage], links: [
-            .init(rel: "self", type: AS.mediaType, href: urls.actor),
-            .init(rel: "http://webfinger.net/rel/profile-page", type: "text/html", href: urls.profilePage),
-        ])
-        return try ASEncoder.encode(jrd)
+        switch account(named: resource) {
+        case .blog?:
+            let jrd = JRD(subject: urls.account, aliases: [urls.actor, urls.profilePage], links: [
+                .init(rel: "self", type: AS.mediaType, href: urls.actor),
+                .init(rel: "http://webfinger.net/rel/profile-page", type: "text/html", href: urls.profilePage),
+            ])
+            return try ASEncoder.encode(jrd)
+        case .instance?:
+            let jrd = JRD(subject: urls.instanceAccount, aliases: [urls.instanceActor], links: [
+                .init(rel: "self", type: AS.mediaType, href: urls.instanceActor),
+                .init(rel: "http://webfinger.net/rel/profile-page", type: "text/html", href: urls.profilePage),
+            ])
+            return try ASEncoder.encode(jrd)
+        case nil:
+            return nil
+        }
     }
 
-    func matches(_ resource: String) -> Bool {
+    /// The blog's two actors, as WebFinger names them.
+    enum Account { case blog, instance }
+
+    func account(named resource: String) -> Account? {
         let decoded = (resource.removingPercentEncoding ?? resource).trimmingCharacters(in: .whitespaces)
-        if decoded == urls.actor || decoded == urls.profilePage || decoded == urls.base { return true }
+        if decoded == urls.actor || decoded == urls.profilePage || decoded == urls.base { return .blog }
+        if decoded == urls.instanceActor { return .instance }
         var account = decoded
         if account.lowercased().hasPrefix("acct:") { account = String(account.dropFirst(5)) }
         if account.hasPrefix("@") { account = String(account.dropFirst()) }
         let parts = account.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return false }
-        return parts[0].lowercased() == urls.username.lowercased() && parts[1].lowercased() == urls.host.lowercased()
+        guard parts.count == 2, parts[1].lowercased() == urls.host.lowercased() else { return nil }
+        switch parts[0].lowercased() {
+        case urls.username.lowercased(): return .blog
+        case urls.host.lowercased(): return .instance
+        default: return nil
+        }
     }
 
     var hostMeta: String {
@@ -51,17 +72,24 @@ struct Discovery {
         """
     }
 
-    static let nodeInfoSchema = "http://nodeinfo.diaspora.software/ns/schema/2.1"
+    /// The NodeInfo versions served: 2.1, and 2.0 for servers that look for nothing else (Takahē).
+    static let nodeInfoVersions = ["2.1", "2.0"]
+
+    static func nodeInfoSchema(_ version: String) -> String { "http://nodeinfo.diaspora.software/ns/schema/\(version)" }
 
     func nodeInfoLinks() throws -> Data {
-        try ASEncoder.encode(["links": [JRD.Link(rel: Self.nodeInfoSchema, href: urls.base + "/nodeinfo/2.1")]])
+        try ASEncoder.encode(["links": Self.nodeInfoVersions.map { version in
+            JRD.Link(rel: Self.nodeInfoSchema(version), href: urls.base + "/nodeinfo/" + version)
+        }])
     }
 
-    func nodeInfo(localPosts: Int, nodeName: String) throws -> Data {
+    /// The document in `version` (2.0's `software` has no `homepage`).
+    func nodeInfo(version: String, localPosts: Int, nodeName: String) throws -> Data {
+        var software: [String: JSONValue] = ["name": "lectern", "version": .string(softwareVersion)]
+        if version != "2.0" { software["homepage"] = .string(urls.profilePage) }
         let document: JSONValue = [
-            "version": "2.1",
-            "software": ["name": "lectern", "version": .string(softwareVersion),
-                         "homepage": .string(urls.profilePage)],
+            "version": .string(version),
+            "software": .object(software),
             "protocols": ["activitypub"],
             "services": ["inbound": [], "outbound": ["atom1.0", "rss2.0"]],
             "openRegistrations": .bool(false),

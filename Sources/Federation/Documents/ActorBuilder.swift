@@ -35,7 +35,7 @@ struct ActorBuilder {
     /// The `Application` that signs the blog's outgoing GETs (servers in authorized-fetch mode
     /// refuse unsigned fetches); it follows no one and publishes nothing.
     func instanceActor(publicKeyPEM: String, published: Date) -> ActorDocument {
-        ActorDocument(
+        var actor = ActorDocument(
             id: urls.instanceActor, type: "Application", preferredUsername: urls.host, name: config.title,
             summary: "", url: urls.profilePage, icon: nil, image: nil, inbox: urls.sharedInbox,
             outbox: urls.instanceActor + "/outbox", followers: urls.instanceActor + "/followers",
@@ -43,6 +43,8 @@ struct ActorBuilder {
             publicKey: PublicKeyDocument(id: urls.instanceKeyID, owner: urls.instanceActor, publicKeyPem: publicKeyPEM),
             manuallyApprovesFollowers: true, discoverable: false, indexable: false, published: ASDate.format(published),
             attributionDomains: nil, alsoKnownAs: nil, attachment: nil)
+        actor.webfinger = "\(urls.host)@\(urls.host)"
+        return actor
     }
 
     /// Profile fields are HTML; a URL becomes a `rel="me"` link (Mastodon's verified links).

@@ -13,9 +13,10 @@ import Store
 /// with its signature (a replay is refused) and answers 202.
 ///
 /// Nothing here blocks a thread: key fetches suspend on the network thread, the write runs on
-/// the database's own writer. A key server that is slow or saturated, and a database locked by
-/// another process, or a full disk, make the answer 503 with `Retry-After`: the sender retries,
-/// nothing is lost.
+/// the database's own writer. A key that cannot be had now (its server slow or saturated) makes
+/// the request held for a later check (`HeldInbox`, answered 202) while there is room, else 503
+/// with `Retry-After`; a database locked by another process, or a full disk, make it 503: the
+/// sender retries, nothing is lost.
 public struct InboxGate: Sendable {
     public static let maximumBodySize = 256 * 1024
     static let acceptedTypes = ["application/activity+json", "application/ld+json", "application/json"]
@@ -30,6 +31,8 @@ public struct InboxGate: Sendable {
     public let audience: SignatureAudience?
     /// FEP-8fcf: what a verified delivery's `Collection-Synchronization` header is handed to.
     public var followersSync: FollowersSynchronization?
+    /// Where requests whose key cannot be had now are kept for a later check; nil answers 503.
+    public var held: HeldInbox?
     /// Types the blog never acts on: accepted (with no effect) even without an id, which some
     /// servers leave out (Mastodon's `Add` to a featured collection).
     static let ignoredTypes: Set<String> = ["Add", "Remove", "Block", "Flag", "Listen", "Read", "View", "Accept", "Reject"]
@@ -70,8 +73,9 @@ public struct InboxGate: Sendable {
 
     /// `request` must carry the body; its headers are as received. Refusals and activities
     /// accepted without effect are counted by reason.
-    public func receive(_ request: HTTPRequestParts, now: Date = Date()) async -> Outcome {
-        let outcome = await decide(request, now: now)
+    /// `mayHold`: false when `HeldInbox` checks a held request again (it is held already).
+    public func receive(_ request: HTTPRequestParts, now: Date = Date(), mayHold: Bool = true) async -> Outcome {
+        let outcome = await decide(request, now: now, mayHold: mayHold)
         if outcome.queued, let signer = outcome.signer, let sync = followersSync,
            let header = request.field("collection-synchronization") {
             sync.received(header: header, signer: signer)
@@ -82,7 +86,7 @@ public struct InboxGate: Sendable {
         return outcome
     }
 
-    private func decide(_ request: HTTPRequestParts, now: Date) async -> Outcome {
+    private func decide(_ request: HTTPRequestParts, now: Date, mayHold: Bool) async -> Outcome {
         let body = request.body
         guard body.count <= Self.maximumBodySize else { return .refuse(413, "too-large", "body over \(Self.maximumBodySize) bytes") }
         let contentType = (request.field("content-type") ?? "").split(separator: ";").first?
@@ -111,6 +115,9 @@ public struct InboxGate: Sendable {
             do {
                 verified = try await SignatureVerifier(now: now, audience: audience).verify(request, keys: keys)
             } catch SignatureError.keyTemporarilyUnavailable(let why) {
+                if mayHold, let held, let host = Origin(actor)?.host, try held.hold(request, actorHost: host, now: now) {
+                    return .ignore("held", "held until its signing key can be had (\(why))")
+                }
                 return .later("key-unavailable-now", "signing key not available now: \(why)")
             } catch let error as SignatureError {
                 return .refuse(401, Self.code(error), "signature: \(error)")
@@ -151,7 +158,8 @@ public struct InboxGate: Sendable {
             let until = (verified.acceptedUntil ?? now.addingTimeInterval(TimeWindow.maximumLifetime + TimeWindow.clockSkew))
                 .addingTimeInterval(TimeWindow.replayMemoryMargin)
             let signature = (fingerprint: Data(verified.replayKey).base64EncodedString(), until: until)
-            let result = try await store.enqueueInbound(activityID: id, actorID: actor, json: json, signature: signature, now: now)
+            let result = try await store.enqueueInbound(activityID: id, actorID: actor, json: json, signature: signature,
+                                                        repeatable: type == "Follow", now: now)
             // Hearing from a host that was failing resumes deliveries to it.
             // (A relayed activity says nothing of its actor's host.)
             if sender.hostTroubled, relayedBy == nil, let host = Origin(actor)?.host { try await store.hostIsBack(host, now: now) }

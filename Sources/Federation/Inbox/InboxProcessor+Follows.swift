@@ -4,6 +4,10 @@ import Store
 
 /// Follows and their undoing.
 extension InboxProcessor {
+    /// A Follow from a current follower, or one sent again with an earlier Follow's id, is
+    /// answered again: the other server may have lost the first Accept (the inbox queues a
+    /// Follow whatever its id, see `InboxGate`). The Accept goes only to the follower's inbox
+    /// on the follower's own origin, so a repeated Follow costs only the sender's own server.
     func follow(_ activity: APObject, actorID: String, now: Date) throws -> Effects {
         guard let followID = activity.id, isBlogActor(activity.object?.id) else { return .ignored("not-for-us") }
         guard let follower = try store.remoteActor(id: actorID) else { return .ignored("unknown-object") }
@@ -11,7 +15,7 @@ extension InboxProcessor {
         // party's (fake followers must not aim the blog's fan-out at someone else).
         guard Origin.same(follower.inbox, actorID) else { return .ignored("inbox-elsewhere") }
         try store.addFollower(actorID: actorID, followActivityID: followID, now: now)
-        try outbox.send(activities.accept(followID: followID, follower: actorID), to: [follower.inbox], now: now)
+        try outbox.send(activities.accept(followID: followID, follower: actorID, now: now), to: [follower.inbox], now: now)
         return .applied("follow")
     }
 

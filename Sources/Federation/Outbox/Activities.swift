@@ -11,8 +11,12 @@ struct Activities {
     let config: SiteConfig
 
     /// `Accept` of a follow, embedding the Follow as Mastodon expects.
-    func accept(followID: String, follower: String) -> Activity<ActivityReference> {
-        Activity(id: urls.actor + "#accepts/follows/" + Self.token(followID), type: .accept, actor: urls.actor,
+    /// Each answer has an id of its own (the moment it was made): a Follow sent again with the id
+    /// of an earlier one (Takahē's after an unfollow) gets a fresh Accept, as Mastodon gives it,
+    /// not one the queue would take for the earlier Accept and drop.
+    func accept(followID: String, follower: String, now: Date) -> Activity<ActivityReference> {
+        Activity(id: urls.actor + "#accepts/follows/" + Self.token(followID) + "/" + String(Int64(now.timeIntervalSince1970 * 1000)),
+                 type: .accept, actor: urls.actor,
                  object: ActivityReference(id: followID, type: "Follow", actor: follower, object: urls.actor))
     }
 

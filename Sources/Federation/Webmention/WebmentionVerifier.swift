@@ -22,7 +22,7 @@ public struct WebmentionVerifier: Sendable {
 
     public init(processor: InboxProcessor) {
         self.processor = processor
-        var client = FetchClient(allowPrivateAddresses: processor.config.federation.allowPrivateAddresses)
+        var client = ActivityPubSite.client(processor.config)
         client.totalTimeout = .seconds(Self.fetchTimeout)
         client.maximumBodySize = 1 << 20
         self.client = client

@@ -18,6 +18,8 @@ public final class BlogServices: Sendable {
     public let inboxSignal = QueueSignal()
     /// Wakes the webmention verifier when the endpoint queued one.
     public let webmentionSignal = QueueSignal()
+    /// Wakes the check of held inbox requests when the gate holds one.
+    public let heldSignal = QueueSignal()
 
     /// Builds (with every comment), reads the posts and publishes what changed while no server
     /// ran (`SiteService.start`), before anything listens.
@@ -35,6 +37,7 @@ public final class BlogServices: Sendable {
         var gate = InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys, audience: blog.activityPub.audience,
                              counter: blog.inboxCounter)
         gate.followersSync = blog.followersSynchronization()
+        gate.held = HeldInbox(store: blog.store, signal: heldSignal)
         return gate
     }
 
@@ -47,6 +50,7 @@ public final class BlogServices: Sendable {
     public var services: [any Service] {
         [siteService, InboxService(blog: blog, signal: inboxSignal, site: siteService), DeliveryService(blog: blog),
          WebmentionService(blog: blog, signal: webmentionSignal, site: siteService),
+         HeldInboxService(blog: blog, signal: heldSignal, gate: { [self] in self.gate }, queued: { [inboxSignal] in inboxSignal.signal() }),
          DigestService(blog: blog), MaintenanceService(blog: blog) { [siteService] posts in
             siteService.changedPosts.add(posts)
             siteService.wake.signal()

@@ -154,3 +154,38 @@ public struct MaintenanceService: Service {
         }
     }
 }
+
+/// Checks the inbox requests held while their signing key could not be had (`HeldInbox`) when
+/// they are due, through the gate as the settings are now; wakes the inbox worker for what
+/// verified.
+public struct HeldInboxService: Service {
+    public let blog: Blog
+    /// Signalled when the gate holds a request.
+    let signal: QueueSignal
+    let gate: @Sendable () -> InboxGate
+    let queued: @Sendable () -> Void
+
+    public init(blog: Blog, signal: QueueSignal, gate: @escaping @Sendable () -> InboxGate, queued: @escaping @Sendable () -> Void) {
+        (self.blog, self.signal, self.gate, self.queued) = (blog, signal, gate, queued)
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            let held = HeldInbox(store: blog.store)
+            while !Task.isCancelled {
+                var wait: Double = 60
+                do {
+                    let report = try await held.checkDue(gate: gate())
+                    if report.queued > 0 { queued() }
+                    if report.queued + report.settled > 0 {
+                        blog.logger.info("held inbox requests: \(report.queued) verified and queued, \(report.settled) settled, \(report.waiting) still waiting")
+                    }
+                    wait = try blog.store.nextHeldInboundDue().map { max(1, min(60, $0.timeIntervalSinceNow)) } ?? 60
+                } catch {
+                    blog.logger.warning("held inbox requests: \(error)")
+                }
+                _ = await signal.wait(upTo: .milliseconds(Int(wait * 1000)))
+            }
+        }
+    }
+}

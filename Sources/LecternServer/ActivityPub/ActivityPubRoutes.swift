@@ -25,9 +25,11 @@ enum ActivityPubRoutes {
         router.get("/.well-known/nodeinfo") { _, _ -> Response in
             json(try current().nodeInfoLinks(), type: "application/json; charset=utf-8", extra: cors)
         }
-        router.get("/nodeinfo/2.1") { _, _ -> Response in
-            json(try current().nodeInfo(),
-                 type: "application/json; profile=\"http://nodeinfo.diaspora.software/ns/schema/2.1#\"; charset=utf-8", extra: cors)
+        for version in ActivityPubSite.nodeInfoVersions {
+            router.get("/nodeinfo/\(version)") { _, _ -> Response in
+                json(try current().nodeInfo(version: version),
+                     type: "application/json; profile=\"http://nodeinfo.diaspora.software/ns/schema/\(version)#\"; charset=utf-8", extra: cors)
+            }
         }
         router.get("/actor") { _, _ -> Response in json(try current().actorJSON) }
         router.get("/@\(username)") { request, _ -> Response in

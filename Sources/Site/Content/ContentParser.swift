@@ -8,7 +8,7 @@ struct ContentParser {
     /// `updated` and `summary`: a Hugo content folder builds as is.
     static let postKeys: Set<String> = ["title", "date", "updated", "slug", "category", "tags", "summary",
                                         "draft", "image", "pinned", "categories", "lastmod", "description",
-                                        "id", "aliases", "federate", "series", "seriesOrder", "toc"]
+                                        "id", "aliases", "federate", "series", "seriesOrder", "toc", "lang"]
     static let pageKeys: Set<String> = ["title", "slug", "summary", "draft", "menu", "aliases"]
 
     func post(source: String, file: String) throws -> Post {
@@ -68,7 +68,20 @@ struct ContentParser {
         post.series = try fields.string("series").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         post.seriesOrder = try fields.int("seriesOrder")
         post.toc = try fields.bool("toc")
+        post.language = try fields.string("lang").map { $0.trimmingCharacters(in: .whitespaces) }
+        if let language = post.language, !Self.isLanguageTag(language) {
+            throw fields.error("lang", "must be a language tag such as en, de or pt-BR")
+        }
         return post
+    }
+
+    /// A BCP 47 tag as far as the fediverse uses them: letters, digits and hyphens, starting with
+    /// a 2–3 letter language (`en`, `pt-BR`, `zh-Hant`).
+    static func isLanguageTag(_ tag: String) -> Bool {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
+              tag.count <= 35 else { return false }
+        return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 
     func page(source: String, file: String) throws -> Page {

@@ -39,6 +39,7 @@ public struct Post: Sendable, Equatable {
         var series: String?
         var seriesOrder: Int?
         var toc: Bool?
+        var language: String?
 
         init(sourcePath: String, title: String, date: Date, updated: Date?, slug: String, category: String?,
              tags: [String], summary: String?, draft: Bool, image: String?, pinned: Bool, markdown: String,
@@ -114,6 +115,8 @@ public struct Post: Sendable, Equatable {
     public var seriesOrder: Int? { get { fields.pointee.seriesOrder } set { edit().pointee.seriesOrder = newValue } }
     /// `toc:` true or false forces a table of contents on or off; nil decides by the headings.
     public var toc: Bool? { get { fields.pointee.toc } set { edit().pointee.toc = newValue } }
+    /// `lang:` (a BCP 47 tag such as `de` or `pt-BR`) when the post is not in the site's language.
+    public var language: String? { get { fields.pointee.language } set { edit().pointee.language = newValue } }
 
     init(sourcePath: String, title: String, date: Date, updated: Date?, slug: String, category: String?,
          tags: [String], summary: String?, draft: Bool, image: String?, pinned: Bool, markdown: String,

@@ -16,7 +16,7 @@ import Glibc
 struct PostCache: Equatable {
     static let fileName = "posts"
     /// The site generator's version is part of it: the excerpts are rendered HTML.
-    static let header = "lectern-posts 4 \(SitePlan.generatorVersion)"
+    static let header = "lectern-posts 5 \(SitePlan.generatorVersion)"
     /// The ASCII unit, record and group separators.
     private static let field: UInt8 = 0x1F
     private static let item: UInt8 = 0x1E
@@ -147,7 +147,7 @@ struct PostCache: Equatable {
         optional(post.declaredID); next(); list(post.aliases); next(); flag(post.federate); next()
         optional(post.series); next(); text(post.seriesOrder.map(String.init) ?? ""); next()
         if let toc = post.toc { flag(toc) }
-        next()
+        next(); optional(post.language); next()
         guard storable else {
             bytes.removeSubrange(start...)
             return
@@ -190,10 +190,10 @@ struct PostCache: Equatable {
                                of data: Data) -> (Post, FileStamp?, Excerpt?)? {
         var fields = ByteFields(line, separator: field)
         var parts: [UnsafeBufferPointer<UInt8>] = []
-        parts.reserveCapacity(24)
+        parts.reserveCapacity(25)
         let text = Self.text
         while let part = fields.next() { parts.append(part) }
-        guard parts.count == 24, let date = Double(text(parts[2])), let hash = ContentHash(hex: parts[11]),
+        guard parts.count == 25, let date = Double(text(parts[2])), let hash = ContentHash(hex: parts[11]),
               let slugLine = Int(text(parts[13])) else { return nil }
         func flag(_ index: Int) -> Bool { parts[index].count == 1 && parts[index][0] == 0x31 }
         func optional(_ index: Int) -> String? {
@@ -216,11 +216,12 @@ struct PostCache: Equatable {
         post.series = optional(18)
         post.seriesOrder = Int(text(parts[19]))
         post.toc = parts[20].isEmpty ? nil : flag(20)
+        post.language = optional(21)
         var excerpt: Excerpt?
-        if parts[21].first == 0x2B, let wordCount = Int(text(parts[23])) {
+        if parts[22].first == 0x2B, let wordCount = Int(text(parts[24])) {
             // The HTML after the "+": a slice of the file's bytes.
-            let start = data.startIndex + file.baseAddress!.distance(to: parts[21].baseAddress!) + 1
-            excerpt = Excerpt(stored: StoredText(bytes: data[start..<start + parts[21].count - 1]), hasMore: flag(22), wordCount: wordCount)
+            let start = data.startIndex + file.baseAddress!.distance(to: parts[22].baseAddress!) + 1
+            excerpt = Excerpt(stored: StoredText(bytes: data[start..<start + parts[22].count - 1]), hasMore: flag(23), wordCount: wordCount)
         }
         return (post, FileStamp(bytes: parts[14]), excerpt)
     }

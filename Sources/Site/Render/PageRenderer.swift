@@ -53,6 +53,7 @@ struct PageRenderer: Sendable {
         full["permalink"] = model.config.absoluteURL(post.path)
         full["tags"] = post.tags.map { ["name": $0, "url": model.tagPath($0)] }
         full["hasTags"] = !post.tags.isEmpty
+        if let language = post.language { full["language"] = language }
         var context = base(page: [
             "title": post.title, "fullTitle": "\(post.title) – \(model.config.title)",
             "description": description(post: post, rendered: rendered),

@@ -4,12 +4,16 @@ import HTMLMarkup
 /// Small helpers for moving between HTML and text.
 public enum HTMLText {
     /// Text content of an HTML fragment: tags dropped, common entities decoded, spaces folded.
+    /// A block's edge (`</p>`, `<br>`, `<li>`…) is a space; an inline element's is not, so a
+    /// mention (`@<span>blog</span>`) reads "@blog" and `<code>import</code>ed` "imported".
     public static func plain(_ html: String) -> String {
         // By UTF-8 byte: tags and the entities below are ASCII, and every description, feed
         // summary and table of contents entry of a build goes through here.
         var text: [UInt8] = []
         text.reserveCapacity(html.utf8.count)
         var inTag = false
+        var tagName: [UInt8] = []
+        var readingName = false
         var pendingSpace = false
         func append(_ byte: UInt8) {
             if byte == 0x20 || byte == 0x0A || byte == 0x09 {
@@ -23,10 +27,25 @@ public enum HTMLText {
         var entity: [UInt8] = []
         while let byte = bytes.next() {
             if inTag {
-                if byte == 0x3E { inTag = false; append(0x20) }
+                if byte == 0x3E {
+                    inTag = false
+                    if !inlineElements.contains(tagName) { append(0x20) }
+                } else if readingName {
+                    let lower = byte | 0x20
+                    if (lower >= 0x61 && lower <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
+                        tagName.append(lower)
+                    } else if byte != 0x2F || !tagName.isEmpty {
+                        readingName = false
+                    }
+                }
                 continue
             }
-            if byte == 0x3C { flushEntity(&entity, into: append); inTag = true; continue }
+            if byte == 0x3C {
+                flushEntity(&entity, into: append)
+                (inTag, readingName) = (true, true)
+                tagName.removeAll(keepingCapacity: true)
+                continue
+            }
             if byte == 0x26 { flushEntity(&entity, into: append); entity = [byte]; continue }
             if !entity.isEmpty {
                 entity.append(byte)
@@ -38,6 +57,12 @@ public enum HTMLText {
         flushEntity(&entity, into: append)
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// Phrasing elements, whose edges are no word break (HTML's "phrasing content").
+    private static let inlineElements: Set<[UInt8]> = Set([
+        "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "i", "ins", "kbd", "mark", "q",
+        "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "u", "var", "wbr",
+    ].map { Array($0.utf8) })
 
     private static let plainEntities: [[UInt8]: [UInt8]] = [
         Array("&lt;".utf8): [0x3C], Array("&gt;".utf8): [0x3E], Array("&quot;".utf8): [0x22], Array("&#39;".utf8): [0x27],

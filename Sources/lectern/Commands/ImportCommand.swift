@@ -1,4 +1,5 @@
 import ArgumentParser
+import Federation
 import Foundation
 import HTTPClient
 import Import
@@ -77,7 +78,7 @@ struct ImportCommand: AsyncParsableCommand {
                 options.downloadImages = downloadImages
                 options.sourceURL = sourceURL
                 options.bundleAssets = bundleFiles == .static ? .staticFolder : .nextToPost
-                let client = FetchClient(allowPrivateAddresses: config.federation.allowPrivateAddresses)
+                let client = ActivityPubSite.client(config)
                 let importer = Importer(options: options, downloader: HTTPImageDownloader(client: client))
                 func importing() async throws -> ImportReport {
                     do { return try await importer.run(source: source) } catch let error as ImportError { throw CLIError(error.description) }

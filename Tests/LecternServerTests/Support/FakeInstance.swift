@@ -36,6 +36,10 @@ final class FakeInstance: Sendable {
     let documents = Box<[String: Data]>([:])
     /// GET requests received, per path (to count key fetches).
     let gets = Box<[String: Int]>([:])
+    /// GETs answered 503 before a path is served, per path (a key server failing for a while).
+    let failingGets = Box<[String: Int]>([:])
+    /// Every `User-Agent` the blog sent, GETs and POSTs alike.
+    let userAgents = Box<Set<String>>([])
     let received = Box<[Received]>([])
     /// Statuses inboxes answer with, in turn, per path (then 202).
     let scripted = Box<[String: [Int]]>([:])
@@ -93,7 +97,7 @@ final class FakeInstance: Sendable {
         let base = self.base
         let router = Router()
         router.add(middleware: SignatureStandardGate(refuses: refuses, acceptSignature: acceptSignature, log: signedRequests))
-        router.add(middleware: ServedDocuments(documents: documents, gets: gets))
+        router.add(middleware: ServedDocuments(documents: documents, gets: gets, failing: failingGets, userAgents: userAgents))
         router.get("/users/:name") { _, context -> Response in
             let name = context.parameters.get("name") ?? ""
             guard let pem = pems[name] else { return Response(status: .notFound) }
@@ -250,11 +254,20 @@ struct SignatureStandardGate: RouterMiddleware {
 struct ServedDocuments: RouterMiddleware {
     let documents: Box<[String: Data]>
     let gets: Box<[String: Int]>
+    let failing: Box<[String: Int]>
+    let userAgents: Box<Set<String>>
 
     func handle(_ request: Request, context: BasicRequestContext,
                 next: (Request, BasicRequestContext) async throws -> Response) async throws -> Response {
+        if let agent = request.headers[.userAgent] { userAgents.update { _ = $0.insert(agent) } }
         guard request.method == .get else { return try await next(request, context) }
         gets.update { $0[request.uri.path, default: 0] += 1 }
+        let fails = failing.update { failing -> Bool in
+            guard let left = failing[request.uri.path], left > 0 else { return false }
+            failing[request.uri.path] = left - 1
+            return true
+        }
+        if fails { return Response(status: .serviceUnavailable) }
         guard let data = documents.value[request.uri.path] else { return try await next(request, context) }
         return Response(status: .ok, headers: [.contentType: "application/activity+json"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -83,5 +83,5 @@ final class Box<Value: Sendable>: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
-    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+    func update<Result>(_ change: (inout Value) -> Result) -> Result { lock.withLock { change(&stored) } }
 }
