@@ -106,7 +106,7 @@ import Store
         let page = try object(try fixture.site.outbox(page: 1))
         let items = try #require(page["orderedItems"] as? [[String: Any]])
         #expect(items.map { $0["type"] as? String } == ["Create", "Create"])
-        #expect(items.compactMap { ($0["object"] as? [String: Any])?["name"] as? String } == ["Second post", "First post"])
+        #expect(items.compactMap { (($0["object"] as? [String: Any])?["nameMap"] as? [String: String])?["en"] } == ["Second post", "First post"])
     }
 
     @Test func followersListedOnlyWhenPublic() throws {
