@@ -15,6 +15,7 @@ import argparse
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -51,8 +52,10 @@ def gotosocial(args) -> int:
     steps = Steps()
     nginx = blog = gts = None
     try:
+        machine.take_turn()
         machine.prepare()
-        version = os.popen(f"'{binary}' --version 2>/dev/null").read().strip() or binary
+        # The last line: a build without WebAssembly prints a warning banner first.
+        version = (os.popen(f"'{binary}' --version 2>/dev/null").read().strip().splitlines() or [binary])[-1]
         log(f"real servers: Lectern ({args.lectern}) with GoToSocial ({version}); work folder {work}")
         gts = GoToSocial(binary, work, GTS, machine.ca_cert)
         gts.make_template(["alice", "owner"])
@@ -67,8 +70,8 @@ def gotosocial(args) -> int:
             finally:
                 blog.stop()
                 gts.stop()
-    except Failure as failure:
-        steps.fail("setup", str(failure))
+    except (Failure, OSError, subprocess.SubprocessError) as failure:
+        steps.fail("setup", f"{type(failure).__name__}: {failure}")
     finally:
         for server in (blog, gts, nginx):
             try:
