@@ -68,6 +68,14 @@ interop: test-tools
 	$(if $(LECTERN_BUILT),,$(SWIFT) build --product lectern)
 	python3 -B Tests/Interop --lectern .build/debug/lectern
 
+## Interoperability with a real GoToSocial (Tests/RealServers): `lectern serve` as https://blog.test
+## and GoToSocial as https://gts.test behind nginx, with a local CA trusted system-wide and both names
+## in /etc/hosts (root; restored at exit). GOTOSOCIAL_BIN names the GoToSocial binary (its web/
+## templates beside it, or GOTOSOCIAL_WEB); without it the test prints SKIP. Not in `make test` yet.
+.PHONY: real-servers
+real-servers:
+	python3 -B Tests/RealServers gotosocial --lectern .build/debug/lectern
+
 ## A stripped, self-contained archive and a .deb for servers without the Swift toolchain:
 ## dist/lectern-VERSION-linux-ARCH.tar.gz and dist/lectern_VERSION_ARCH.deb (deploy/dist,
 ## docs/deploy.md). Builds the release binary first, unless given one: make dist BINARY=path.

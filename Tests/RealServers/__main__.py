@@ -1,0 +1,110 @@
+"""Interoperability with real fediverse servers on this machine, as a blog owner would meet them:
+the real `lectern serve` as https://blog.test and the server under test (GoToSocial, the binary
+GOTOSOCIAL_BIN names) as https://gts.test, both behind nginx with a local CA trusted
+system-wide, the names in /etc/hosts. Needs root (port 443, /etc/hosts, the CA store); both are
+restored at exit.
+
+    python3 -B Tests/RealServers gotosocial --lectern .build/debug/lectern [--mode off|on|both] [--keep]
+
+Prints `PASS|FAIL step (seconds)` per step and `N passed, N failed`; exits non-zero on a failure.
+Without GOTOSOCIAL_BIN it prints `SKIP: …` and exits 0."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+
+from common import Failure, Lectern, Machine, Nginx, Steps, log, temporary_folder  # noqa: E402
+
+BLOG, GTS = "blog.test", "gts.test"
+
+
+def skip(reason: str) -> int:
+    log(f"SKIP: {reason}")
+    return 0
+
+
+def gotosocial(args) -> int:
+    binary = os.environ.get("GOTOSOCIAL_BIN")
+    if not binary:
+        return skip("GOTOSOCIAL_BIN not set")
+    if not os.access(binary, os.X_OK):
+        log(f"FAIL: GOTOSOCIAL_BIN={binary} is not an executable")
+        return 1
+    if os.geteuid() != 0:
+        return skip("needs root (nginx on 127.0.0.1:443, /etc/hosts, the CA store)")
+    from gotosocial import GoToSocial
+    from story import run_round
+
+    started = time.monotonic()
+    work = temporary_folder()
+    machine = Machine(work, [BLOG, GTS])
+    steps = Steps()
+    nginx = blog = gts = None
+    try:
+        machine.take_turn()
+        machine.prepare()
+        # The last line: a build without WebAssembly prints a warning banner first.
+        version = (os.popen(f"'{binary}' --version 2>/dev/null").read().strip().splitlines() or [binary])[-1]
+        log(f"real servers: Lectern ({args.lectern}) with GoToSocial ({version}); work folder {work}")
+        gts = GoToSocial(binary, work, GTS, machine.ca_cert)
+        gts.make_template(["alice", "owner"])
+        blog = Lectern(args.lectern, work, BLOG, owner=f"@owner@{GTS}")
+        nginx = Nginx(work, machine, {BLOG: blog.port, GTS: gts.port})
+        nginx.start()
+        modes = {"off": [False], "on": [True], "both": [False, True]}[args.mode]
+        for authorized_fetch in modes:
+            label = "authorized" if authorized_fetch else "plain"
+            try:
+                run_round(steps, blog, gts, str(machine.ca_cert), label, authorized_fetch)
+            finally:
+                blog.stop()
+                gts.stop()
+    except (Failure, OSError, subprocess.SubprocessError) as failure:
+        steps.fail("setup", f"{type(failure).__name__}: {failure}")
+    finally:
+        for server in (blog, gts, nginx):
+            try:
+                if server:
+                    server.stop()
+            except Exception as error:  # the rest of the cleanup must still run
+                log(f"  cleanup: {error}")
+        machine.restore()
+        if args.keep:
+            log(f"  kept: {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    log(f"{steps.summary()} in {time.monotonic() - started:.0f} s")
+    return 1 if steps.failed else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="Tests/RealServers", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("server", choices=["gotosocial"])
+    parser.add_argument("--lectern", default=".build/debug/lectern")
+    parser.add_argument("--mode", choices=["off", "on", "both"], default="both",
+                        help="federation.authorizedFetch for the blog: off, on, or a round of each (default)")
+    parser.add_argument("--keep", action="store_true", help="keep the work folder (logs, sites, databases)")
+    args = parser.parse_args()
+
+    def terminate(signum, _frame):
+        raise SystemExit(128 + signum)  # unwinds through the cleanup in gotosocial()
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGHUP, terminate)
+    return {"gotosocial": gotosocial}[args.server](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
