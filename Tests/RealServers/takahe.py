@@ -41,7 +41,7 @@ sys.path.insert(0, str(HERE))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 from common import (  # noqa: E402
-    CA_BUNDLE, Failure, Lectern, Machine, Nginx, Process, Steps, expect, free_port, log, tail,
+    CA_BUNDLE, HOSTS, MARK, Failure, Lectern, Machine, Nginx, Process, Steps, expect, free_port, log, tail,
     temporary_folder, wait_until)
 
 TAKAHE_HOST = "takahe.test"
@@ -253,6 +253,12 @@ class Takahe:
         up, _ = wait_until(lambda: self.check_alive() or self.api("GET", "/api/v1/instance")[0] == 200, 60, 0.3)
         expect(up, f"{self.base}/api/v1/instance did not answer 200 within 60 s:\n{tail(self.work / 'web.log')}")
 
+    def errors(self, since: int = 0) -> str:
+        """Stator's ERROR lines and the exception line of each (what it could not process)."""
+        lines = lines_of(self.work / "stator.log", since)
+        picked = [line for line in lines if " ERROR " in line or line.startswith(("pydantic.", "ValueError", "KeyError"))]
+        return indented(picked[-8:], "(none)")
+
     def check_alive(self):
         for process in self.processes:
             expect(process.alive(), f"{process.name} exited:\n{tail(process.log_path)}")
@@ -280,10 +286,9 @@ class Takahe:
 # MARK: the story
 
 class Story:
-    def __init__(self, takahe: Takahe, blog: Lectern, nginx_access: Path):
+    def __init__(self, takahe: Takahe, blog: Lectern):
         self.takahe = takahe
         self.blog = blog
-        self.nginx_access = nginx_access
         self.handle = f"blog@{blog.name}"
         self.token = secrets.token_hex(4)
         self.account_id = self.status_id = self.post_url = ""
@@ -367,32 +372,34 @@ class Story:
     def nodeinfo(self) -> str:
         """Takahē reads a domain's NodeInfo when it first meets it (stator moves the Domain from
         `outdated` to `updated`): the `…/ns/schema/2.0` link of /.well-known/nodeinfo, else
-        /nodeinfo/2.0; it keeps only a document whose version is "2.0"."""
+        /nodeinfo/2.0; it keeps only a document whose version is "2.0". The requests are read
+        from the blog's access log (nginx's does not say which host: Takahē also reads its own)."""
         def requests():
-            return [line for line in lines_of(self.nginx_access, 0, ("nodeinfo",)) if "Takahe" in line]
+            return [line.split("] ", 1)[-1] for line in lines_of(self.blog.log_path, 0, ("component=access",))
+                    if "nodeinfo" in line]
 
-        def both_asked():  # the well-known document, then a NodeInfo document
+        def document_asked():  # the well-known links, then a NodeInfo document
             asked = requests()
-            return asked if len(asked) >= 2 else None
-        asked, _ = wait_until(both_asked, 30, 0.5)
+            return asked if any("/nodeinfo/" in line for line in asked) else None
+        asked, _ = wait_until(document_asked, 30, 0.5)
         asked = asked or requests()
         query = f"SELECT state || '|' || coalesce(nodeinfo::text, '') FROM users_domain WHERE domain = '{self.blog.name}'"
         row, _ = wait_until(lambda: (lambda r: r if r and r.split("|", 1)[1] else None)(self.takahe.postgres.sql(query)),
                             5, 0.5)
         row = row or self.takahe.postgres.sql(query)
         state, info = row.split("|", 1) if row else ("absent", "")
-        requests_text = indented([line.split('"', 1)[1] if '"' in line else line for line in asked[-4:]],
-                                 "(Takahē asked for no NodeInfo)")
-        expect(info, f"Takahē's record of {self.blog.name} is '{state}', without NodeInfo; its requests "
-               f"(nginx):\n{requests_text}")
+        asked_text = indented(asked[-4:], "(the blog logged no NodeInfo request)")
+        expect(info, f"Takahē's record of {self.blog.name} is '{state}', without NodeInfo; the blog answered:\n"
+               + asked_text)
         software = json.loads(info).get("software", {})
-        return f"{software.get('name')} {software.get('version')}; requests (nginx):\n{requests_text}"
+        return f"{software.get('name')} {software.get('version')} (Domain '{state}'); the blog answered:\n{asked_text}"
 
     def post_reaches_timeline(self) -> str:
         title = f"Takahe interop {self.token}"
         _, self.post_url = self.blog.write_post(title, f"takahe-interop-{self.token}",
                                                 f"A post for Takahē to read ({self.token}).")
         since = self.log_length()
+        stator_since = len(lines_of(self.takahe.work / "stator.log"))
         self.blog.run("publish", timeout=120)
 
         def on_timeline():
@@ -403,7 +410,8 @@ class Story:
                          and self.token in json.dumps(item)), None)
         item, waited = wait_until(on_timeline, 45, 1)
         expect(item, f"the post is not on the home timeline after {waited:.0f} s; the blog's log:\n"
-               + self.blog_log(since, "deliver", "Create", self.takahe.name))
+               + self.blog_log(since, "deliver", "Create", self.takahe.name) + "\nTakahē's errors:\n"
+               + self.takahe.errors(stator_since))
         self.status_id = item["id"]
         return f"status {self.status_id} ({item.get('url')}) after {waited:.1f} s"
 
@@ -455,8 +463,10 @@ LOCK = Path("/run/lock/lectern-real-servers.lock")
 
 
 def exclusive_machine(timeout: float = 600):
-    """The real-server tests share port 443, /etc/hosts names and the CA store: one run at a
-    time on a machine (this lock), and none while another nginx holds 127.0.0.1:443."""
+    """The real-server tests share port 443, /etc/hosts names and the CA store (and
+    `Machine.prepare` first takes out every marked line, another run's too): one run at a time
+    on a machine (this lock), none while another run's names are in /etc/hosts or another nginx
+    holds 127.0.0.1:443."""
     lock = open(LOCK, "w")
     deadline = time.monotonic() + timeout
     while True:
@@ -467,15 +477,30 @@ def exclusive_machine(timeout: float = 600):
             expect(time.monotonic() < deadline, f"another real-server run held {LOCK} for {timeout:.0f} s")
             time.sleep(1)
 
-    def port_free():
+    def machine_free():
+        if f"# {MARK}" in HOSTS.read_text():
+            return False
         try:
             with socket.create_connection(("127.0.0.1", 443), timeout=1):
                 return False
         except OSError:
             return True
-    free, _ = wait_until(port_free, max(1.0, deadline - time.monotonic()), 1)
-    expect(free, "something else listens on 127.0.0.1:443 (another real-server run?)")
+    free, waited = wait_until(machine_free, max(1.0, deadline - time.monotonic()), 1)
+    expect(free, "another real-server run has names in /etc/hosts or listens on 127.0.0.1:443")
+    if waited > 1:
+        log(f"  waited {waited:.0f} s for another real-server run to end")
     return lock
+
+
+def names_in_place(names: list[str]):
+    """Between steps: another run starting meanwhile would have taken our names out."""
+    for name in names:
+        try:
+            address = socket.gethostbyname(name)
+        except OSError:
+            address = None
+        expect(address == "127.0.0.1", f"{name} no longer resolves to 127.0.0.1 (another real-server run "
+                                       "changed /etc/hosts?)")
 
 
 def run(args) -> int:
@@ -507,15 +532,16 @@ def run(args) -> int:
         nginx.start()
         takahe.setup()
         log(f"  takahe: database ready, account {takahe.actor} ({time.monotonic() - started:.1f} s)")
+        names_in_place([TAKAHE_HOST, BLOG_HOST])
         takahe.start()
         log(f"  takahe: web and stator at {takahe.base} ({time.monotonic() - started:.1f} s)")
-        blog.create("takahe", authorized_fetch=False)
+        blog.create("takahe", authorized_fetch=args.authorized_fetch)
         blog.start(CA_BUNDLE)
         up, _ = wait_until(lambda: http("GET", blog.base + "/", timeout=5)[0] == 200, 30, 0.3)
         expect(up, f"{blog.base}/ did not answer 200 within 30 s:\n{blog.log_tail()}")
         log(f"  blog: lectern serve at {blog.base} ({time.monotonic() - started:.1f} s)")
 
-        story = Story(takahe, blog, work / "nginx" / "nginx-access.log")
+        story = Story(takahe, blog)
         needed_failed = False
         for title, step, needed in story.steps():
             if needed_failed:
@@ -525,6 +551,7 @@ def run(args) -> int:
             if not steps.run(title, step):
                 needed_failed = needed
             takahe.check_alive()
+            names_in_place([TAKAHE_HOST, BLOG_HOST])
     except Skip as skip:
         log(f"SKIP: {skip}")
     except (Failure, OSError, KeyboardInterrupt) as failure:
@@ -555,6 +582,8 @@ def run(args) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lectern", default=str(HERE.parent.parent / ".build" / "debug" / "lectern"))
+    parser.add_argument("--authorized-fetch", action="store_true",
+                        help="the blog requires signed GETs (federation.authorizedFetch)")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (logs, site, database)")
     return run(parser.parse_args())
 
