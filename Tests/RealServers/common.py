@@ -6,8 +6,10 @@ with MARK and undone by `Machine.restore()`, which also removes what a killed ea
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -20,6 +22,7 @@ MARK = "lectern-real-servers"
 HOSTS = Path("/etc/hosts")
 CA_DIR = Path("/usr/local/share/ca-certificates")
 CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
+LOCK = Path("/run/lock") / f"{MARK}.lock"
 
 
 class Failure(Exception):
@@ -42,6 +45,16 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def port_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
 
 
 def wait_until(probe, timeout: float, interval: float = 0.1):
@@ -71,15 +84,48 @@ def tail(path: Path, lines: int = 20, grep: str | None = None) -> str:
 
 class Machine:
     """A local CA whose certificates nginx presents for `names`, trusted by the system store
-    (libcurl in Lectern, Go through SSL_CERT_FILE too), and `names` → 127.0.0.1 in /etc/hosts."""
+    (libcurl in Lectern, Go through SSL_CERT_FILE too), and `names` → 127.0.0.1 in /etc/hosts.
+
+    Real-server runs share one machine (port 443, the names): a run holds LOCK for its whole
+    length, and waits while 127.0.0.1:443 is taken by anything else. What it adds carries its
+    process id; it removes only its own, and what runs no longer alive left."""
 
     def __init__(self, work: Path, names: list[str]):
         self.work = work
         self.names = names
         self.ca_cert = work / "ca.crt"
+        self.tag = f"# {MARK} pid={os.getpid()}"
         self.installed_ca = CA_DIR / f"{MARK}-{os.getpid()}.crt"
+        self._lock = None
+
+    def take_turn(self, timeout: float = 600):
+        """The machine to ourselves: LOCK, then 127.0.0.1:443 free (bounded waits)."""
+        lock = open(LOCK, "w")
+        start = time.monotonic()
+        told = False
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                pass
+            if not told:
+                log(f"  waiting for another real-server run ({LOCK})")
+                told = True
+            if time.monotonic() - start >= timeout:
+                lock.close()
+                raise Failure(f"another real-server run held {LOCK} for {timeout:.0f} s")
+            time.sleep(1)
+        self._lock = lock  # held from here on: restore() may clear what dead runs left
+        while not port_free(443):
+            if not told:
+                log("  waiting for 127.0.0.1:443 (taken by another process)")
+                told = True
+            expect(time.monotonic() - start < timeout, f"127.0.0.1:443 still taken after {timeout:.0f} s")
+            time.sleep(1)
 
     def prepare(self):
+        """After `take_turn()` (or the caller's own hold of LOCK)."""
         self.restore(quiet=True)  # what a killed run left behind
         self._make_ca()
         for name in self.names:
@@ -88,26 +134,40 @@ class Machine:
         self._update_ca_store()
         expect(self.ca_cert.read_text().strip().splitlines()[1] in CA_BUNDLE.read_text(),
                f"update-ca-certificates did not put the test CA into {CA_BUNDLE}")
-        lines = "".join(f"127.0.0.1 {name} # {MARK}\n" for name in self.names)
+        lines = "".join(f"127.0.0.1 {name} {self.tag}\n" for name in self.names)
         text = HOSTS.read_text()
         if text and not text.endswith("\n"):
             text += "\n"
         # Written in place, not replaced: /etc/hosts is often a bind mount in a container.
         HOSTS.write_text(text + lines)
 
+    def _ours_or_stale(self, marked: str) -> bool:
+        """Whether something MARK-ed (a hosts line, a CA file name) is this run's, or, while
+        this run holds LOCK, a dead run's (an unnumbered mark is an older harness's)."""
+        found = re.search(rf"{MARK}(?: pid=|-)(\d+)", marked)
+        if found and int(found.group(1)) == os.getpid():
+            return True
+        if self._lock is None:  # without the turn, another run may be using them
+            return False
+        return not found or not Path(f"/proc/{found.group(1)}").exists()
+
     def restore(self, quiet: bool = False):
         try:
             text = HOSTS.read_text()
-            kept = [line for line in text.splitlines(keepends=True) if f"# {MARK}" not in line]
-            if len(kept) != len(text.splitlines(keepends=True)):
+            lines = text.splitlines(keepends=True)
+            kept = [line for line in lines if not (MARK in line and self._ours_or_stale(line))]
+            if len(kept) != len(lines):
                 HOSTS.write_text("".join(kept))
         except OSError as error:
             log(f"  cleanup: /etc/hosts: {error}")
-        stale = list(CA_DIR.glob(f"{MARK}-*.crt"))
-        for path in stale:
+        removed = [path for path in CA_DIR.glob(f"{MARK}-*.crt") if self._ours_or_stale(path.name)]
+        for path in removed:
             path.unlink(missing_ok=True)
-        if stale or not quiet:
+        if removed or not quiet:
             self._update_ca_store()
+        if not quiet and self._lock:
+            self._lock.close()  # the turn ends: releases the flock
+            self._lock = None
 
     def _update_ca_store(self):
         subprocess.run(["update-ca-certificates"], check=True, stdout=subprocess.DEVNULL,
@@ -150,6 +210,18 @@ class Process:
 
     def alive(self) -> bool:
         return self.popen.poll() is None
+
+    def wait_listening(self, port: int, timeout: float):
+        def listening():
+            expect(self.alive(), f"{self.name} exited with {self.popen.returncode}:\n{tail(self.log_path)}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    return True
+            except OSError:
+                return False
+
+        up, _ = wait_until(listening, timeout)
+        expect(up, f"{self.name} did not listen on 127.0.0.1:{port} within {timeout:.0f} s:\n{tail(self.log_path)}")
 
     def stop(self, grace: float = 10):
         if self.alive():
@@ -213,17 +285,7 @@ http {{
         check = subprocess.run([nginx, "-t", "-c", str(self.conf)], capture_output=True, text=True, timeout=30)
         expect(check.returncode == 0, f"nginx -t: {check.stderr[-800:]}")
         self.process = Process("nginx", [nginx, "-c", str(self.conf)], self.log_path)
-
-        def listening():
-            expect(self.process.alive(), f"nginx exited:\n{tail(self.log_path)}")
-            try:
-                with socket.create_connection(("127.0.0.1", 443), timeout=1):
-                    return True
-            except OSError:
-                return False
-
-        up, _ = wait_until(listening, 10)
-        expect(up, f"nginx did not listen on 127.0.0.1:443 within 10 s:\n{tail(self.log_path)}")
+        self.process.wait_listening(443, 10)
 
     def stop(self):
         if self.process:
@@ -273,20 +335,12 @@ class Lectern:
                  f"  authorizedFetch: {'true' if authorized_fetch else 'false'}\n")
         config.write_text(text)
 
-    def start(self, ca_file: Path):
+    def start(self, ca_file: Path | None = None):
+        """`ca_file` is not needed: Lectern's libcurl trusts the system store `Machine` adds the
+        CA to (kept for callers that pass it)."""
         self.process = Process("lectern", [self.binary, "serve", "-s", str(self.root), "--host", "127.0.0.1",
                                            "--port", str(self.port), "--log-level", "info"], self.log_path)
-
-        def up():
-            expect(self.process.alive(), f"lectern serve exited:\n{tail(self.log_path)}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return True
-            except OSError:
-                return False
-
-        ready, _ = wait_until(up, 60)
-        expect(ready, f"lectern serve did not listen on {self.port} within 60 s:\n{tail(self.log_path)}")
+        self.process.wait_listening(self.port, 60)
 
     def stop(self):
         if self.process:
@@ -345,6 +399,12 @@ class Steps:
         for line in str(detail).splitlines():
             log(f"    {line}")
         return ok
+
+    def fail(self, name: str, message: str):
+        """A failure outside any step (setup): counted and printed like a failed step."""
+        def raise_it():
+            raise Failure(message)
+        self.run(name, raise_it)
 
     def summary(self) -> str:
         return f"{len(self.passed)} passed, {len(self.failed)} failed"

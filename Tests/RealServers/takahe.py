@@ -2,7 +2,11 @@
 both behind nginx with TLS as https://takahe.test and https://blog.test (common.py).
 
     TAKAHE_SRC=/path/to/takahe TAKAHE_VENV=/path/to/venv \\
-        python3 -B Tests/RealServers/takahe.py [--lectern .build/debug/lectern] [--keep]
+        python3 -B Tests/RealServers/takahe.py [--lectern .build/debug/lectern] [--mode off|on|both] [--keep]
+
+(`takahe(args)` is what `python3 -B Tests/RealServers takahe …` would call.) --mode sets the
+blog's `federation.authorizedFetch` (default: a round with it off, then one with it on; each
+round a fresh blog site and a fresh copy of Takahē's template database).
 
 TAKAHE_SRC is a checkout of Takahē (tested with 0.11.0), TAKAHE_VENV a virtualenv with its
 requirements.txt; PostgreSQL's server binaries (Debian's `postgresql`, or PG_BIN) and nginx must
@@ -20,7 +24,6 @@ fails, the blog's log lines that explain it. Exit status 1 if any step failed.""
 from __future__ import annotations
 
 import argparse
-import fcntl
 import json
 import os
 import secrets
@@ -41,7 +44,7 @@ sys.path.insert(0, str(HERE))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 from common import (  # noqa: E402
-    CA_BUNDLE, HOSTS, MARK, Failure, Lectern, Machine, Nginx, Process, Steps, expect, free_port, log, tail,
+    CA_BUNDLE, Failure, Lectern, Machine, Nginx, Process, Steps, expect, free_port, log, tail,
     temporary_folder, wait_until)
 
 TAKAHE_HOST = "takahe.test"
@@ -140,22 +143,20 @@ class Postgres:
         def ready():
             expect(self.process.alive(), f"postgres exited:\n{tail(self.work / 'postgres.log')}")
             try:
-                return self.sql("SELECT 1", database="postgres") == "1"
+                return self.sql("SELECT 1", "postgres") == "1"
             except Failure:
                 return False
         up, _ = wait_until(ready, 30, 0.2)
         expect(up, f"postgres did not accept connections within 30 s:\n{tail(self.work / 'postgres.log')}")
-        self.sql("CREATE DATABASE takahe", database="postgres")
 
     def stop(self):
         if self.process:
             self.process.stop(grace=20)
 
-    @property
-    def url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/takahe"
+    def url(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
 
-    def sql(self, query: str, database: str = "takahe") -> str:
+    def sql(self, query: str, database: str) -> str:
         """One statement through psql; its rows as text, fields |-separated."""
         return run_command(["psql", "-X", "-q", "-A", "-t", "-h", "127.0.0.1", "-p", str(self.port), "-U",
                             "postgres", "-d", database, "-v", "ON_ERROR_STOP=1", "-c", query], timeout=30).strip()
@@ -183,8 +184,11 @@ print("ACCOUNT " + json.dumps({"token": token.token, "actor": identity.actor_uri
 
 
 class Takahe:
-    """Takahē from a source folder and a venv: PostgreSQL, `manage.py migrate`, one account,
-    gunicorn and `manage.py runstator`, at https://{name} (behind nginx)."""
+    """Takahē from a source folder and a venv at https://{name} (behind nginx): PostgreSQL, a
+    template database made once (`manage.py migrate`, one account), and for each round a copy
+    of it served by gunicorn and worked on by `manage.py runstator`."""
+
+    TEMPLATE = "takahe_template"
 
     def __init__(self, source: Path, venv: Path, work: Path, name: str, ca_file: Path):
         expect((source / "manage.py").exists(), f"TAKAHE_SRC={source} has no manage.py")
@@ -200,12 +204,13 @@ class Takahe:
         self.postgres = Postgres(work / "pg")
         self.processes: list[Process] = []
         self.token = self.actor = self.identity_id = ""
+        self.database = self.TEMPLATE
+        self.round_work = work
         (work / "empty.env").write_text("")
         self.env = {
             **os.environ,
             "PATH": f"{venv / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}",
             "TAKAHE_ENV_FILE": str(work / "empty.env"),  # not a .env of the checkout
-            "TAKAHE_DATABASE_SERVER": self.postgres.url,
             "TAKAHE_SECRET_KEY": secrets.token_hex(32),
             "TAKAHE_MAIN_DOMAIN": name,
             "TAKAHE_MEDIA_BACKEND": "local://",
@@ -228,12 +233,21 @@ class Takahe:
                 return line.split("=", 1)[1].strip().strip("\"'")
         return "unknown"
 
-    def manage(self, *args: str, timeout: float = 300) -> str:
-        return run_command([str(self.python), "manage.py", *args], timeout=timeout, env=self.env, cwd=self.src)
+    def round_env(self) -> dict:
+        return {**self.env, "TAKAHE_DATABASE_SERVER": self.postgres.url(self.database),
+                "TAKAHE_MEDIA_ROOT": str(self.round_work / "media")}
 
-    def setup(self):
-        """The database, its schema and the account."""
+    def manage(self, *args: str, timeout: float = 300) -> str:
+        return run_command([str(self.python), "manage.py", *args], timeout=timeout, env=self.round_env(),
+                           cwd=self.src)
+
+    def sql(self, query: str) -> str:
+        return self.postgres.sql(query, self.database)
+
+    def make_template(self):
+        """The template database: Takahē's schema and the account (made once)."""
         self.postgres.start()
+        self.postgres.sql(f"CREATE DATABASE {self.TEMPLATE}", "postgres")
         self.manage("migrate", "--noinput")
         output = self.manage("shell", "-c", f"DOMAIN = {self.name!r}\nUSERNAME = {USERNAME!r}\n" + CREATE_ACCOUNT)
         line = next((line for line in output.splitlines() if line.startswith("ACCOUNT ")), None)
@@ -241,21 +255,31 @@ class Takahe:
         account = json.loads(line[len("ACCOUNT "):])
         self.token, self.actor, self.identity_id = account["token"], account["actor"], account["id"]
 
-    def start(self):
+    def start(self, label: str) -> float:
+        """A copy of the template database for this round, gunicorn and stator on it."""
+        started = time.monotonic()
+        self.database = f"takahe_{label}"
+        self.round_work = self.work / label
+        self.round_work.mkdir()
+        self.postgres.sql(f"CREATE DATABASE {self.database} TEMPLATE {self.TEMPLATE}", "postgres")
+        env = self.round_env()
+        self.processes = []
         self.processes.append(Process("takahe web (gunicorn)", [
             str(self.python), "-m", "gunicorn", "takahe.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
             # Several workers: a search blocks one while it fetches the blog, whose fetch of
             # Takahē's actor to check the signature needs another.
             "--workers", "4", "--timeout", "60", "--graceful-timeout", "5", "--access-logfile", "-"],
-            self.work / "web.log", env=self.env, cwd=self.src))
+            self.round_work / "web.log", env=env, cwd=self.src))
         self.processes.append(Process("takahe stator", [str(self.python), "manage.py", "runstator"],
-                                      self.work / "stator.log", env=self.env, cwd=self.src))
+                                      self.round_work / "stator.log", env=env, cwd=self.src))
         up, _ = wait_until(lambda: self.check_alive() or self.api("GET", "/api/v1/instance")[0] == 200, 60, 0.3)
-        expect(up, f"{self.base}/api/v1/instance did not answer 200 within 60 s:\n{tail(self.work / 'web.log')}")
+        expect(up, f"{self.base}/api/v1/instance did not answer 200 within 60 s:\n"
+               f"{tail(self.round_work / 'web.log')}")
+        return time.monotonic() - started
 
     def errors(self, since: int = 0) -> str:
         """Stator's ERROR lines and the exception line of each (what it could not process)."""
-        lines = lines_of(self.work / "stator.log", since)
+        lines = lines_of(self.round_work / "stator.log", since)
         picked = [line for line in lines if " ERROR " in line or line.startswith(("pydantic.", "ValueError", "KeyError"))]
         return indented(picked[-8:], "(none)")
 
@@ -263,9 +287,13 @@ class Takahe:
         for process in self.processes:
             expect(process.alive(), f"{process.name} exited:\n{tail(process.log_path)}")
 
-    def stop(self):
+    def stop_round(self):
         for process in reversed(self.processes):
             process.stop()
+        self.processes = []
+
+    def stop(self):
+        self.stop_round()
         self.postgres.stop()
 
     def api(self, method: str, path: str, body=None, timeout: float = 30):
@@ -277,7 +305,7 @@ class Takahe:
 
     def follow_row(self, target_actor: str) -> tuple[str, str] | None:
         """(uri, state) of Takahē's Follow of `target_actor`, as its database has it."""
-        row = self.postgres.sql(
+        row = self.sql(
             "SELECT f.uri || '|' || f.state FROM users_follow f JOIN users_identity t ON t.id = f.target_id "
             f"WHERE t.actor_uri = '{target_actor}' AND f.source_id = {int(self.identity_id)}")
         return tuple(row.split("|", 1)) if row else None
@@ -384,9 +412,9 @@ class Story:
         asked, _ = wait_until(document_asked, 30, 0.5)
         asked = asked or requests()
         query = f"SELECT state || '|' || coalesce(nodeinfo::text, '') FROM users_domain WHERE domain = '{self.blog.name}'"
-        row, _ = wait_until(lambda: (lambda r: r if r and r.split("|", 1)[1] else None)(self.takahe.postgres.sql(query)),
+        row, _ = wait_until(lambda: (lambda r: r if r and r.split("|", 1)[1] else None)(self.takahe.sql(query)),
                             5, 0.5)
-        row = row or self.takahe.postgres.sql(query)
+        row = row or self.takahe.sql(query)
         state, info = row.split("|", 1) if row else ("absent", "")
         asked_text = indented(asked[-4:], "(the blog logged no NodeInfo request)")
         expect(info, f"Takahē's record of {self.blog.name} is '{state}', without NodeInfo; the blog answered:\n"
@@ -399,7 +427,7 @@ class Story:
         _, self.post_url = self.blog.write_post(title, f"takahe-interop-{self.token}",
                                                 f"A post for Takahē to read ({self.token}).")
         since = self.log_length()
-        stator_since = len(lines_of(self.takahe.work / "stator.log"))
+        stator_since = len(lines_of(self.takahe.round_work / "stator.log"))
         self.blog.run("publish", timeout=120)
 
         def on_timeline():
@@ -459,39 +487,6 @@ class Story:
 
 # MARK: running
 
-LOCK = Path("/run/lock/lectern-real-servers.lock")
-
-
-def exclusive_machine(timeout: float = 600):
-    """The real-server tests share port 443, /etc/hosts names and the CA store (and
-    `Machine.prepare` first takes out every marked line, another run's too): one run at a time
-    on a machine (this lock), none while another run's names are in /etc/hosts or another nginx
-    holds 127.0.0.1:443."""
-    lock = open(LOCK, "w")
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            break
-        except BlockingIOError:
-            expect(time.monotonic() < deadline, f"another real-server run held {LOCK} for {timeout:.0f} s")
-            time.sleep(1)
-
-    def machine_free():
-        if f"# {MARK}" in HOSTS.read_text():
-            return False
-        try:
-            with socket.create_connection(("127.0.0.1", 443), timeout=1):
-                return False
-        except OSError:
-            return True
-    free, waited = wait_until(machine_free, max(1.0, deadline - time.monotonic()), 1)
-    expect(free, "another real-server run has names in /etc/hosts or listens on 127.0.0.1:443")
-    if waited > 1:
-        log(f"  waited {waited:.0f} s for another real-server run to end")
-    return lock
-
-
 def names_in_place(names: list[str]):
     """Between steps: another run starting meanwhile would have taken our names out."""
     for name in names:
@@ -503,8 +498,41 @@ def names_in_place(names: list[str]):
                                        "changed /etc/hosts?)")
 
 
-def run(args) -> int:
-    started = time.monotonic()
+def run_round(steps: Steps, takahe: Takahe, blog: Lectern, authorized_fetch: bool):
+    """The whole story on a fresh blog site and a fresh copy of Takahē's database."""
+    prefix = f"[authorizedFetch {'on' if authorized_fetch else 'off'}] "
+    label = "authorized" if authorized_fetch else "plain"
+    try:
+        blog.create(label, authorized_fetch)
+        blog.start()
+        up, _ = wait_until(lambda: http("GET", blog.base + "/", timeout=5)[0] == 200, 30, 0.3)
+        expect(up, f"{blog.base}/ did not answer 200 within 30 s:\n{blog.log_tail()}")
+        waited = takahe.start(label)
+        names_in_place([TAKAHE_HOST, BLOG_HOST])
+        log(f"  {prefix}blog {blog.base} (lectern serve :{blog.port}), Takahē {takahe.base} (gunicorn "
+            f":{takahe.port} and stator, ready after {waited:.1f} s), user {takahe.actor}")
+    except (Failure, OSError) as failure:
+        steps.fail(prefix + "setup", f"{type(failure).__name__}: {failure}")
+        return
+    story = Story(takahe, blog)
+    needed_failed = False
+    for title, step, needed in story.steps():
+        if needed_failed:
+            steps.rows.append((prefix + title, "SKIP", 0.0, "a step it needs failed"))
+            log(f"SKIP {prefix}{title}")
+            continue
+        if not steps.run(prefix + title, step):
+            needed_failed = needed
+        try:
+            takahe.check_alive()
+            names_in_place([TAKAHE_HOST, BLOG_HOST])
+        except Failure as failure:
+            steps.fail(prefix + "servers", str(failure))
+            return
+
+
+def takahe(args) -> int:
+    """`python3 -B Tests/RealServers takahe` (args: lectern, mode off|on|both, keep)."""
     source, venv = os.environ.get("TAKAHE_SRC"), os.environ.get("TAKAHE_VENV")
     for name, value in (("TAKAHE_SRC", source), ("TAKAHE_VENV", venv)):
         if not value:
@@ -514,78 +542,63 @@ def run(args) -> int:
         log("SKIP: needs root (nginx on 127.0.0.1:443, /etc/hosts, the CA store)")
         return 0
 
-    # SIGTERM cleans up as Ctrl-C does.
-    signal.signal(signal.SIGTERM, lambda number, _: (_ for _ in ()).throw(KeyboardInterrupt(f"signal {number}")))
-    steps = Steps()
+    started = time.monotonic()
     work = temporary_folder()
-    machine = nginx = takahe = blog = lock = None
+    machine = Machine(work, [BLOG_HOST, TAKAHE_HOST])
+    steps = Steps()
+    nginx = blog = server = None
     try:
-        lock = exclusive_machine()
-        takahe = Takahe(Path(source), Path(venv), work / "takahe", TAKAHE_HOST, CA_BUNDLE)
-        (work / "blog").mkdir()
-        blog = Lectern(args.lectern, work / "blog", BLOG_HOST, owner=f"@{USERNAME}@{TAKAHE_HOST}")
-        log(f"takahe: Takahē ({source}, __version__ {takahe.version()}) with Lectern ({args.lectern}) in {work}")
-        machine = Machine(work, [TAKAHE_HOST, BLOG_HOST])
+        machine.take_turn()
         machine.prepare()
-        (work / "nginx").mkdir()
-        nginx = Nginx(work / "nginx", machine, {TAKAHE_HOST: takahe.port, BLOG_HOST: blog.port})
+        server = Takahe(Path(source), Path(venv), work / "takahe", TAKAHE_HOST, CA_BUNDLE)
+        log(f"real servers: Lectern ({args.lectern}) with Takahē ({source}, __version__ {server.version()}); "
+            f"work folder {work}")
+        blog = Lectern(args.lectern, work, BLOG_HOST, owner=f"@{USERNAME}@{TAKAHE_HOST}")
+        nginx = Nginx(work, machine, {BLOG_HOST: blog.port, TAKAHE_HOST: server.port})
         nginx.start()
-        takahe.setup()
-        log(f"  takahe: database ready, account {takahe.actor} ({time.monotonic() - started:.1f} s)")
-        names_in_place([TAKAHE_HOST, BLOG_HOST])
-        takahe.start()
-        log(f"  takahe: web and stator at {takahe.base} ({time.monotonic() - started:.1f} s)")
-        blog.create("takahe", authorized_fetch=args.authorized_fetch)
-        blog.start(CA_BUNDLE)
-        up, _ = wait_until(lambda: http("GET", blog.base + "/", timeout=5)[0] == 200, 30, 0.3)
-        expect(up, f"{blog.base}/ did not answer 200 within 30 s:\n{blog.log_tail()}")
-        log(f"  blog: lectern serve at {blog.base} ({time.monotonic() - started:.1f} s)")
-
-        story = Story(takahe, blog)
-        needed_failed = False
-        for title, step, needed in story.steps():
-            if needed_failed:
-                steps.rows.append((title, "SKIP", 0.0, "a step it needs failed"))
-                log(f"SKIP {title}")
-                continue
-            if not steps.run(title, step):
-                needed_failed = needed
-            takahe.check_alive()
-            names_in_place([TAKAHE_HOST, BLOG_HOST])
-    except Skip as skip:
-        log(f"SKIP: {skip}")
-    except (Failure, OSError, KeyboardInterrupt) as failure:
-        steps.rows.append(("setup", "FAIL", 0.0, str(failure)))
-        steps.failed.append("setup")
-        log(f"FAIL setup: {failure}")
+        server.make_template()
+        log(f"  Takahē's template database: schema and {server.actor} ({time.monotonic() - started:.1f} s)")
+        for authorized_fetch in {"off": [False], "on": [True], "both": [False, True]}[args.mode]:
+            try:
+                run_round(steps, server, blog, authorized_fetch)
+            finally:
+                blog.stop()
+                server.stop_round()
+    except Skip as reason:
+        log(f"SKIP: {reason}")
+    except (Failure, OSError, subprocess.SubprocessError) as failure:
+        steps.fail("setup", f"{type(failure).__name__}: {failure}")
     finally:
-        for part in (blog, takahe, nginx):
-            if part:
-                try:
+        for part in (blog, server, nginx):
+            try:
+                if part:
                     part.stop()
-                except Exception as error:  # one failed stop must not skip the others
-                    log(f"  cleanup: {error}")
-        if machine:
-            machine.restore()
-        if lock:
-            lock.close()
+            except Exception as error:  # the rest of the cleanup must still run
+                log(f"  cleanup: {error}")
+        machine.restore()
         if args.keep:
             log(f"  kept: {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
-
-    log(f"takahe: {steps.summary()}, {sum(row[1] == 'SKIP' for row in steps.rows)} skipped "
-        f"in {time.monotonic() - started:.1f} s")
+    log(f"{steps.summary()}, {sum(row[1] == 'SKIP' for row in steps.rows)} skipped "
+        f"in {time.monotonic() - started:.0f} s")
     return 1 if steps.failed else 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--lectern", default=str(HERE.parent.parent / ".build" / "debug" / "lectern"))
-    parser.add_argument("--authorized-fetch", action="store_true",
-                        help="the blog requires signed GETs (federation.authorizedFetch)")
-    parser.add_argument("--keep", action="store_true", help="keep the run's folder (logs, site, database)")
-    return run(parser.parse_args())
+    parser.add_argument("--lectern", default=".build/debug/lectern")
+    parser.add_argument("--mode", choices=["off", "on", "both"], default="both",
+                        help="federation.authorizedFetch for the blog: off, on, or a round of each (default)")
+    parser.add_argument("--keep", action="store_true", help="keep the work folder (logs, sites, database)")
+    args = parser.parse_args()
+
+    def terminate(signum, _frame):
+        raise SystemExit(128 + signum)  # unwinds through the cleanup in takahe()
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGHUP, terminate)
+    return takahe(args)
 
 
 if __name__ == "__main__":
