@@ -8,6 +8,10 @@ both behind nginx with TLS as https://takahe.test and https://blog.test (common.
 blog's `federation.authorizedFetch` (default: a round with it off, then one with it on; each
 round a fresh blog site and a fresh copy of Takahē's template database).
 
+Takahē 0.11.0 itself refuses every remote Article (its ArticleData model reads
+`attributed_to` without the `attributedTo` alias: "ArticleData -> attributed_to field required"
+in stator's log), so with an unchanged Takahē the timeline and reply steps fail on Takahē's side.
+
 TAKAHE_SRC is a checkout of Takahē (tested with 0.11.0), TAKAHE_VENV a virtualenv with its
 requirements.txt; PostgreSQL's server binaries (Debian's `postgresql`, or PG_BIN) and nginx must
 be installed, and the run needs root (port 443, /etc/hosts, the CA store). Without TAKAHE_SRC it
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -280,7 +285,8 @@ class Takahe:
     def errors(self, since: int = 0) -> str:
         """Stator's ERROR lines and the exception line of each (what it could not process)."""
         lines = lines_of(self.round_work / "stator.log", since)
-        picked = [line for line in lines if " ERROR " in line or line.startswith(("pydantic.", "ValueError", "KeyError"))]
+        picked = [line for line in lines if " ERROR " in line or " -> " in line or "field required" in line
+                  or line.startswith(("pydantic.", "ValueError", "KeyError"))]
         return indented(picked[-8:], "(none)")
 
     def check_alive(self):
@@ -482,7 +488,9 @@ class Story:
         accepted, listed, waited = self.wait_accepted(30)
         if not (accepted and listed):
             raise self.follow_failure(uri, since, accepted, listed, waited, note)
-        return f"Follow {uri}{note} accepted after {waited:.1f} s"
+        accepts = [found.group(1) for line in lines_of(self.blog.log_path, 0, ("#accepts/follows/",))
+                   if (found := re.search(r"delivery (\S+#accepts/follows/\S+)", line))]
+        return f"Follow {uri}{note} accepted after {waited:.1f} s; the blog's Accepts: {', '.join(accepts)}"
 
 
 # MARK: running
