@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 DEB_PACKAGES := libsqlite3-dev libssl-dev libcurl4-openssl-dev libcmark-gfm-dev \
-                libcmark-gfm-extensions-dev libdeflate-dev pkg-config
+                libcmark-gfm-extensions-dev libdeflate-dev libpsl-dev publicsuffix pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO ?= demo
 
@@ -54,6 +54,7 @@ test: deps test-tools
 	.build/debug/lectern-soak soak --short --lectern .build/debug/lectern --work .build/soak-test
 	.build/debug/lectern-soak chaos --short --lectern .build/debug/lectern --work .build/soak-test --seed $(CHAOS_SEED)
 	$(MAKE) --no-print-directory interop LECTERN_BUILT=1
+	$(MAKE) --no-print-directory real-servers
 	python3 -B Tests/RealCorpus/run --lectern .build/debug/lectern
 	deploy/validate
 	docs/check-architecture
@@ -68,13 +69,14 @@ interop: test-tools
 	$(if $(LECTERN_BUILT),,$(SWIFT) build --product lectern)
 	python3 -B Tests/Interop --lectern .build/debug/lectern
 
-## Interoperability with a real GoToSocial (Tests/RealServers): `lectern serve` as https://blog.test
-## and GoToSocial as https://gts.test behind nginx, with a local CA trusted system-wide and both names
-## in /etc/hosts (root; restored at exit). GOTOSOCIAL_BIN names the GoToSocial binary (its web/
-## templates beside it, or GOTOSOCIAL_WEB); without it the test prints SKIP. Not in `make test` yet.
+## Interoperability with real servers (Tests/RealServers, docs/real-servers.md): `lectern serve` as
+## https://blog.test and GoToSocial as https://gts.test, Takahē as https://takahe.test, behind nginx
+## with a local CA trusted system-wide and the names in /etc/hosts (root; restored at exit).
+## GOTOSOCIAL_BIN names a GoToSocial binary, TAKAHE_SRC and TAKAHE_VENV a Takahē checkout and its
+## venv; each server without them prints SKIP. `make test` runs it on the debug binary.
 .PHONY: real-servers
 real-servers:
-	python3 -B Tests/RealServers gotosocial --lectern .build/debug/lectern
+	python3 -B Tests/RealServers all --lectern .build/debug/lectern
 
 ## A stripped, self-contained archive and a .deb for servers without the Swift toolchain:
 ## dist/lectern-VERSION-linux-ARCH.tar.gz and dist/lectern_VERSION_ARCH.deb (deploy/dist,

@@ -33,6 +33,8 @@ let package = Package(
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark-gfm",
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // The Public Suffix List through libpsl: webmention bounds per registrable domain.
+        .systemLibrary(name: "CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
 
         .target(name: "CThreadName"),
         // glibc's mallopt and malloc_trim (<malloc.h>), for the serving process's heap.
@@ -68,7 +70,7 @@ let package = Package(
         .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "Store",
-            dependencies: ["CSQLiteShim", "LecternMigrations", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["CSQLiteShim", "CPSL", "LecternMigrations", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),

@@ -309,6 +309,16 @@ public final class ActivityPubSite: Sendable {
         return try CollectionBuilder.page(page, of: urls.following, total: total, items: ids.map(JSONValue.string))
     }
 
+    /// The instance actor's collections (`outbox`, `followers`, `following`, `featured`): it
+    /// publishes nothing and follows no one, but its document names them, and GoToSocial fetches
+    /// them (and logs an error for a missing `featured`). Empty; nil for any other name.
+    public func instanceCollection(_ name: String) throws -> Data? {
+        guard Self.instanceCollections.contains(name) else { return nil }
+        return try CollectionBuilder.inline(id: urls.instanceActor + "/" + name, items: [])
+    }
+
+    public static let instanceCollections: Set<String> = ["outbox", "followers", "following", "featured"]
+
     /// Posts with `pinned: true`, newest first, embedded.
     public func featured() throws -> Data {
         let items = catalog.withLock { $0.newestFirst.filter(\.post.pinned).map(\.embedded) }

@@ -65,6 +65,22 @@ public struct SignatureVerifier: Sendable {
         return VerifiedSignature(keyId: header.keyId, scheme: .cavage, acceptedUntil: acceptedUntil, signature: header.signature)
     }
 
+    /// The key id and the replay key of the signature `verify` would check, read with the same
+    /// rules (the date, digest and audience checks passed), without looking up the key: what a
+    /// request kept until its key can be had is known by. Throws what `verify` would.
+    public func claimedSignature(_ request: HTTPRequestParts) throws -> (keyId: String, replayKey: [UInt8]) {
+        let signature: (keyId: String, bytes: [UInt8])
+        if let input = request.field("signature-input") {
+            let candidate = try RFC9421Verifier(now: now, audience: audience).firstCandidate(request, input: input)
+            signature = (candidate.keyId, candidate.signature)
+        } else {
+            let header = try CavageVerifier(now: now, audience: audience).precheck(request).header
+            signature = (header.keyId, header.signature)
+        }
+        return (signature.keyId, VerifiedSignature(keyId: signature.keyId, scheme: .cavage, acceptedUntil: nil,
+                                                   signature: signature.bytes).replayKey)
+    }
+
     /// Checks with the cached key, then once with a refreshed one if that failed.
     private func withKey(_ keyId: String, _ keys: some SignatureKeyProvider,
                          _ check: (PublicKey) throws -> Bool) async throws -> Bool {

@@ -2,22 +2,39 @@ import Foundation
 import GRDB
 
 extension Store {
-    /// Automatic answers (to a non-public reply) in all, per hour: the blog's voice is not a
-    /// way for strangers to reach third parties in bulk.
-    public static let automaticRepliesPerHour = 30
+    /// Answers the blog sends because a stranger asked — the note to a non-public reply, quote
+    /// answers, an Accept to a follower who follows again — in all, per hour: the blog's voice is
+    /// not a way for strangers to reach anyone in bulk.
+    public static let automaticRepliesPerHour = 60
+    /// The same for the actors of one server: one server's people cannot use up everyone's.
+    public static let automaticRepliesPerServerPerHour = 10
 
-    /// Records an automatic answer to `actorID` about `target` and says whether it may be sent:
-    /// one per actor and target a day, `automaticRepliesPerHour` in all.
+    /// Records an automatic answer to `actorID` about `target` (a post, `quote <id>`, `follow`)
+    /// and says whether it may be sent: one per actor and target a day, `automaticRepliesPerHour`
+    /// in all and `automaticRepliesPerServerPerHour` to the actors of one origin.
     public func claimAutomaticReply(to actorID: String, about target: String, now: Date = Date()) throws -> Bool {
         let time = now.timeIntervalSince1970
+        let server = Self.originPrefix(actorID)
         return try write { db in
             try db.execute(sql: "DELETE FROM automatic_replies WHERE sent_at < ?", arguments: [time - 86_400])
             let lastHour = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM automatic_replies WHERE sent_at >= ?",
                                             arguments: [time - 3600]) ?? 0
             guard lastHour < Self.automaticRepliesPerHour else { return false }
+            // Ids on one origin sort between "origin/" and "origin0" ("0" follows "/").
+            let fromServer = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM automatic_replies WHERE sent_at >= ? AND actor_id >= ? AND actor_id < ?
+                """, arguments: [time - 3600, server + "/", server + "0"]) ?? 0
+            guard fromServer < Self.automaticRepliesPerServerPerHour else { return false }
             try db.execute(sql: "INSERT OR IGNORE INTO automatic_replies (actor_id, target, sent_at) VALUES (?, ?, ?)",
                            arguments: [actorID, target, time])
             return db.changesCount == 1
         }
+    }
+
+    /// `https://host[:port]` of an actor id, as ids on that server begin.
+    static func originPrefix(_ actorID: String) -> String {
+        guard let parts = URLComponents(string: actorID), let scheme = parts.scheme?.lowercased(), let host = parts.host?.lowercased()
+        else { return actorID }
+        return "\(scheme)://\(host)" + (parts.port.map { ":\($0)" } ?? "")
     }
 }

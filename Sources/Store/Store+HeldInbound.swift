@@ -12,21 +12,44 @@ public struct HeldInbound: Sendable, Equatable {
 
 extension Store {
     /// At most this many requests are held for one key host, and this many in all: a stranger who
-    /// names a slow key server costs at most these rows (each at most the inbox's 256 KiB).
+    /// names a slow key server costs at most these rows (each at most the inbox's 256 KiB as
+    /// base64 in JSON, about 342 KiB).
     public static let heldPerKeyHost = 20
     public static let heldInAll = 200
 
-    /// Keeps a request whose key could not be had; false (nothing stored) when its key host or
-    /// the whole table is at its bound.
-    public func holdInbound(_ request: Data, keyHost: String, firstAttemptAt: Date, now: Date = Date()) throws -> Bool {
-        try write { db in
+    public enum HoldResult: Sendable, Equatable {
+        case held
+        /// The same signature is held already (a sender's retry, or a replay): nothing more kept.
+        case alreadyHeld
+        /// Its key host, or the whole table, is at its bound: nothing kept.
+        case full
+    }
+
+    /// Keeps a request whose key could not be had, known by its signature's replay key. Runs on
+    /// the database's own writer, never on the caller's thread.
+    public func holdInbound(_ request: Data, keyHost: String, signature: String, firstAttemptAt: Date,
+                            now: Date = Date()) async throws -> HoldResult {
+        try await writeAsync { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM held_inbound WHERE signature = ?", arguments: [signature]) == true {
+                return .alreadyHeld
+            }
             let forHost = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM held_inbound WHERE key_host = ?", arguments: [keyHost]) ?? 0
             let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM held_inbound") ?? 0
-            guard forHost < Self.heldPerKeyHost, all < Self.heldInAll else { return false }
+            guard forHost < Self.heldPerKeyHost, all < Self.heldInAll else { return .full }
             try db.execute(sql: """
-                INSERT INTO held_inbound (key_host, request, received_at, next_attempt_at) VALUES (?, ?, ?, ?)
-                """, arguments: [keyHost, request, now.timeIntervalSince1970, firstAttemptAt.timeIntervalSince1970])
-            return true
+                INSERT INTO held_inbound (key_host, signature, request, received_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [keyHost, signature, request, now.timeIntervalSince1970, firstAttemptAt.timeIntervalSince1970])
+            return .held
+        }
+    }
+
+    /// Whether the blog has met an actor on `origin` (`https://host[:port]`) before: only such
+    /// servers' requests are held, so a stranger's fresh domains take no room.
+    public func knowsActors(onOrigin origin: String) throws -> Bool {
+        try read { db in
+            // Ids on the origin sort between "origin/" and "origin0" ("0" follows "/").
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM remote_actors WHERE id >= ? AND id < ? LIMIT 1",
+                              arguments: [origin + "/", origin + "0"]) == true
         }
     }
 

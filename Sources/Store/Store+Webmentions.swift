@@ -46,12 +46,13 @@ extension Store {
         case queueFull
     }
 
-    /// The site a host belongs to, as the bounds count it: its last two DNS labels, or three when
-    /// the second-to-last is two or three letters (`co.uk`, `com.au`, `ne.jp`). An approximation
-    /// of the registrable domain (there is no public suffix list here) that only errs towards
-    /// counting more hosts together: `a1.evil.example` and `a2.evil.example` are one site.
-    /// An IP literal's site is its network: the /24 of an IPv4 address, the /64 of an IPv6 one
-    /// (what one machine or one customer usually has).
+    /// The site a host belongs to, as the bounds count it: its registrable domain by the Public
+    /// Suffix List (`a1.evil.example` and `s0.bad.io` are `evil.example` and `bad.io`;
+    /// `x.honest.co.uk` is `honest.co.uk`). An IP literal's site is its network: the /24 of an
+    /// IPv4 address, the /64 of an IPv6 one (what one machine or one customer usually has).
+    /// Hosts come in one canonical form (lower case, no trailing dot); the receiver refuses
+    /// numeric hosts other than a dotted quad or a bracketed IPv6 address, so one address is
+    /// one site.
     public static func webmentionSite(_ host: String) -> String {
         let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
@@ -64,10 +65,7 @@ extension Store {
         if labels.count == 4, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
             return labels.prefix(3).joined(separator: ".") + ".0/24"
         }
-        guard labels.count > 2 else { return host }
-        let second = labels[labels.count - 2]
-        let keep = (2...3).contains(second.count) && second.allSatisfy(\.isLetter) ? 3 : 2
-        return labels.suffix(keep).joined(separator: ".")
+        return RegistrableDomain.of(host)
     }
 
     /// Queues a received webmention for verification, within the bounds (counted per site). A

@@ -110,7 +110,7 @@ import Testing
             let page = String(decoding: try await HTTPClientForTests.get(post, accept: "text/html").body, as: UTF8.self)
             let accepted = remote.activities(type: "Accept").contains { ($0.object?["actor"] as? String) == carol }
             let announced = remote.activities(type: "Create").contains {
-                ($0.object?["name"] as? String) == "Written before the disk filled"
+                $0.objectTitle == "Written before the disk filled"
             }
             return page.contains("Sent while the disk was full.") && accepted && announced
         }

@@ -24,7 +24,7 @@ import LecternRuntime
         }
         try blog.rebuild()
         func announced() -> [String] {
-            remote.activities(type: "Create").compactMap { ($0.activity["object"] as? [String: any Sendable])?["name"] as? String }
+            remote.activities(type: "Create").compactMap(\.objectTitle)
         }
         #expect(try await eventually(within: 10) { announced().contains("Out now") }, "the published post is announced")
         try await Task.sleep(for: .seconds(1))  // time for more, if more were coming

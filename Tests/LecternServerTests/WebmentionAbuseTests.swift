@@ -59,6 +59,38 @@ extension WebmentionTests {
         }
     }
 
+    /// Sites are registrable domains by the Public Suffix List. Before, `s0.bad.io … s24.bad.io`
+    /// were 25 sites (three labels kept after a 2–3 letter label) and all 25 got 202.
+    @Test func subdomainsOfAShortDomainAreOneSite() async throws {
+        try await withSite(background: false) { (_, blog) async throws in
+            var statuses: [Int] = []
+            for sub in 0..<25 { statuses.append(try await send(blog, source: "http://s\(sub).bad.io/p", target: blog.postID).status) }
+            #expect(statuses.prefix(Store.webmentionsQueuedPerHost).allSatisfy { $0 == 202 })
+            #expect(statuses.dropFirst(Store.webmentionsQueuedPerHost).allSatisfy { $0 == 429 }, "\(statuses)")
+            #expect(Store.webmentionSite("s7.bad.io") == "bad.io")
+            #expect(Store.webmentionSite("www.example.co.uk") == "example.co.uk")
+            // A public suffix that people host under: each account is a site of its own.
+            #expect(Store.webmentionSite("alice.github.io") == "alice.github.io")
+            #expect(Store.webmentionSite("alice.github.io") != Store.webmentionSite("bob.github.io"))
+            #expect(Store.webmentionSite("Blog.Example.COM.") == "example.com")
+        }
+    }
+
+    /// One address is one site: every other spelling of an IPv4 address is refused. Before, these
+    /// six all got 202 and became six sites, sources and comments for one page.
+    @Test func anAddressIsOneSpelling() async throws {
+        try await withSite(background: false) { (_, blog) async throws in
+            for host in ["1572395042", "0x5db8d822", "0135.0270.0330.042", "093.184.216.34", "93.12113954", "93.184.216.34.",
+                         "0x5d.0xb8.0xd8.0x22", "example.123"] {
+                let (status, text) = try await send(blog, source: "http://\(host)/p", target: blog.postID)
+                #expect(status == 400 && text.contains("dotted-quad"), "\(host): \(status) \(text)")
+            }
+            #expect(try tables(blog.store)[0] == 0, "nothing queued")
+            #expect(try await send(blog, source: "http://93.184.216.34/p", target: blog.postID).status == 202)
+            #expect(try await send(blog, source: "http://[2001:db8::1]/p", target: blog.postID).status == 202)
+        }
+    }
+
     /// A re-send of a queued webmention keeps its attempts (and its wait): re-sending cannot
     /// keep a failing source in the queue for ever, nor make it due at once.
     @Test func aResendKeepsItsAttempts() async throws {

@@ -4,7 +4,10 @@ GOTOSOCIAL_BIN names) as https://gts.test, both behind nginx with a local CA tru
 system-wide, the names in /etc/hosts. Needs root (port 443, /etc/hosts, the CA store); both are
 restored at exit.
 
-    python3 -B Tests/RealServers gotosocial --lectern .build/debug/lectern [--mode off|on|both] [--keep]
+    python3 -B Tests/RealServers gotosocial|takahe|all --lectern .build/debug/lectern [--mode off|on|both] [--keep]
+
+Takahē (TAKAHE_SRC, its source; TAKAHE_VENV, a venv with its requirements) runs as
+https://takahe.test beside the blog in the same way.
 
 Prints `PASS|FAIL step (seconds)` per step and `N passed, N failed`; exits non-zero on a failure.
 Without GOTOSOCIAL_BIN it prints `SKIP: …` and exits 0."""
@@ -91,7 +94,7 @@ def gotosocial(args) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(prog="Tests/RealServers", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("server", choices=["gotosocial"])
+    parser.add_argument("server", choices=["gotosocial", "takahe", "all"])
     parser.add_argument("--lectern", default=".build/debug/lectern")
     parser.add_argument("--mode", choices=["off", "on", "both"], default="both",
                         help="federation.authorizedFetch for the blog: off, on, or a round of each (default)")
@@ -99,11 +102,13 @@ def main() -> int:
     args = parser.parse_args()
 
     def terminate(signum, _frame):
-        raise SystemExit(128 + signum)  # unwinds through the cleanup in gotosocial()
+        raise SystemExit(128 + signum)  # unwinds through each server's cleanup
 
     signal.signal(signal.SIGTERM, terminate)
     signal.signal(signal.SIGHUP, terminate)
-    return {"gotosocial": gotosocial}[args.server](args)
+    from takahe import takahe
+    servers = {"gotosocial": [gotosocial], "takahe": [takahe], "all": [gotosocial, takahe]}[args.server]
+    return max(server(args) for server in servers)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,9 @@
 both behind nginx with TLS as https://takahe.test and https://blog.test (common.py).
 
     TAKAHE_SRC=/path/to/takahe TAKAHE_VENV=/path/to/venv \\
-        python3 -B Tests/RealServers/takahe.py [--lectern .build/debug/lectern] [--mode off|on|both] [--keep]
+        python3 -B Tests/RealServers takahe [--lectern .build/debug/lectern] [--mode off|on|both] [--keep]
 
-(`takahe(args)` is what `python3 -B Tests/RealServers takahe …` would call.) --mode sets the
+--mode sets the
 blog's `federation.authorizedFetch` (default: a round with it off, then one with it on; each
 round a fresh blog site and a fresh copy of Takahē's template database).
 
@@ -592,22 +592,3 @@ def takahe(args) -> int:
         f"in {time.monotonic() - started:.0f} s")
     return 1 if steps.failed else 0
 
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--lectern", default=".build/debug/lectern")
-    parser.add_argument("--mode", choices=["off", "on", "both"], default="both",
-                        help="federation.authorizedFetch for the blog: off, on, or a round of each (default)")
-    parser.add_argument("--keep", action="store_true", help="keep the work folder (logs, sites, database)")
-    args = parser.parse_args()
-
-    def terminate(signum, _frame):
-        raise SystemExit(128 + signum)  # unwinds through the cleanup in takahe()
-
-    signal.signal(signal.SIGTERM, terminate)
-    signal.signal(signal.SIGHUP, terminate)
-    return takahe(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

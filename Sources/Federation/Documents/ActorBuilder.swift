@@ -39,7 +39,7 @@ struct ActorBuilder {
             id: urls.instanceActor, type: "Application", preferredUsername: urls.host, name: config.title,
             summary: "", url: urls.profilePage, icon: nil, image: nil, inbox: urls.sharedInbox,
             outbox: urls.instanceActor + "/outbox", followers: urls.instanceActor + "/followers",
-            following: urls.instanceActor + "/following", featured: nil, sharedInbox: urls.sharedInbox,
+            following: urls.instanceActor + "/following", featured: urls.instanceActor + "/featured", sharedInbox: urls.sharedInbox,
             publicKey: PublicKeyDocument(id: urls.instanceKeyID, owner: urls.instanceActor, publicKeyPem: publicKeyPEM),
             manuallyApprovesFollowers: true, discoverable: false, indexable: false, published: ASDate.format(published),
             attributionDomains: nil, alsoKnownAs: nil, attachment: nil)

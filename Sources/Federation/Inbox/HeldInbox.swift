@@ -9,9 +9,11 @@ import Store
 /// (`held_inbound`), and `checkDue` runs it through the gate again later, as of the moment it
 /// arrived. Nothing in it is applied before its signature verifies; what fails then is dropped.
 ///
-/// Bounds: `Store.heldPerKeyHost` requests per actor host and `Store.heldInAll` in all (past
-/// them the gate answers 503 as before); each is checked after 35 s, then after waits that
-/// double, and given up an hour after it arrived: at most 7 key lookups each.
+/// Only a request whose key is on its actor's own origin, a server the blog has met before, is
+/// held, once per signature; `Store.heldPerKeyHost` per key host and `Store.heldInAll` in all
+/// (past them, or for anyone else, the gate answers 503 as before). Each is checked after 35 s,
+/// then after waits that double, and given up when the next check would come more than an hour
+/// after it arrived: 6 checks (key lookups) in about 37 minutes at most.
 public struct HeldInbox: Sendable {
     /// The first check waits out the key host's failure memory: a host that just failed is not
     /// asked again sooner.
@@ -26,12 +28,15 @@ public struct HeldInbox: Sendable {
 
     public init(store: Store, signal: QueueSignal? = nil) { (self.store, self.signal) = (store, signal) }
 
-    /// Keeps `request` for a later check; false when the bounds are reached.
-    func hold(_ request: HTTPRequestParts, actorHost: String, now: Date) throws -> Bool {
-        let held = try store.holdInbound(try Self.encode(request), keyHost: actorHost,
-                                         firstAttemptAt: now.addingTimeInterval(Self.firstCheck), now: now)
-        if held { signal?.signal() }
-        return held
+    /// Keeps `request`, whose signature names `keyId` and has `replayKey`, for a later check when
+    /// the rules above allow it; false when they do not (the gate answers 503).
+    func hold(_ request: HTTPRequestParts, actor: String, keyId: String, replayKey: [UInt8], now: Date) async throws -> Bool {
+        guard Origin.same(keyId, actor), let origin = Origin(keyId), try store.knowsActors(onOrigin: origin.url) else { return false }
+        let result = try await store.holdInbound(try Self.encode(request), keyHost: origin.host,
+                                                 signature: Data(replayKey).base64EncodedString(),
+                                                 firstAttemptAt: now.addingTimeInterval(Self.firstCheck), now: now)
+        if result == .held { signal?.signal() }
+        return result != .full
     }
 
     public struct Report: Sendable, Equatable {
@@ -54,7 +59,8 @@ public struct HeldInbox: Sendable {
             }
             let outcome = await gate.receive(request, now: held.receivedAt, mayHold: false)
             let next = now.addingTimeInterval(Self.firstCheck * pow(2, Double(held.attempts + 1)))
-            if outcome.status == 503, next.timeIntervalSince(held.receivedAt) <= Self.lifetime {
+            // Still no key, the database busy or failing: later, while the hour lasts.
+            if outcome.status >= 500, next.timeIntervalSince(held.receivedAt) <= Self.lifetime {
                 try store.rescheduleHeldInbound(seq: held.seq, next: next)
                 report.waiting += 1
                 continue

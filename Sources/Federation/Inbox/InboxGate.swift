@@ -115,7 +115,8 @@ public struct InboxGate: Sendable {
             do {
                 verified = try await SignatureVerifier(now: now, audience: audience).verify(request, keys: keys)
             } catch SignatureError.keyTemporarilyUnavailable(let why) {
-                if mayHold, let held, let host = Origin(actor)?.host, try held.hold(request, actorHost: host, now: now) {
+                if mayHold, let held, let claim = try? SignatureVerifier(now: now, audience: audience).claimedSignature(request),
+                   try await held.hold(request, actor: actor, keyId: claim.keyId, replayKey: claim.replayKey, now: now) {
                     return .ignore("held", "held until its signing key can be had (\(why))")
                 }
                 return .later("key-unavailable-now", "signing key not available now: \(why)")
@@ -159,7 +160,7 @@ public struct InboxGate: Sendable {
                 .addingTimeInterval(TimeWindow.replayMemoryMargin)
             let signature = (fingerprint: Data(verified.replayKey).base64EncodedString(), until: until)
             let result = try await store.enqueueInbound(activityID: id, actorID: actor, json: json, signature: signature,
-                                                        repeatable: type == "Follow", now: now)
+                                                        repeatable: type == "Follow" && relayedBy == nil, now: now)
             // Hearing from a host that was failing resumes deliveries to it.
             // (A relayed activity says nothing of its actor's host.)
             if sender.hostTroubled, relayedBy == nil, let host = Origin(actor)?.host { try await store.hostIsBack(host, now: now) }

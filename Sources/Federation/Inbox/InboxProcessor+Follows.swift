@@ -4,16 +4,20 @@ import Store
 
 /// Follows and their undoing.
 extension InboxProcessor {
-    /// A Follow from a current follower, or one sent again with an earlier Follow's id, is
-    /// answered again: the other server may have lost the first Accept (the inbox queues a
-    /// Follow whatever its id, see `InboxGate`). The Accept goes only to the follower's inbox
-    /// on the follower's own origin, so a repeated Follow costs only the sender's own server.
+    /// A Follow sent again with an earlier Follow's id (the inbox queues a Follow whatever its id,
+    /// see `InboxGate`) is answered again: after an unfollow it is a new follow, and a current
+    /// follower's server may have lost the first Accept — that one is answered once a day at
+    /// most, within the automatic answers' hourly rate. Accepts go only to the follower's inbox
+    /// on the follower's own origin.
     func follow(_ activity: APObject, actorID: String, now: Date) throws -> Effects {
         guard let followID = activity.id, isBlogActor(activity.object?.id) else { return .ignored("not-for-us") }
         guard let follower = try store.remoteActor(id: actorID) else { return .ignored("unknown-object") }
         // Every post would be delivered there: only to the follower's own server, never a third
         // party's (fake followers must not aim the blog's fan-out at someone else).
         guard Origin.same(follower.inbox, actorID) else { return .ignored("inbox-elsewhere") }
+        if try store.isFollower(actorID), try !store.claimAutomaticReply(to: actorID, about: "follow", now: now) {
+            return .ignored("answer-limited")
+        }
         try store.addFollower(actorID: actorID, followActivityID: followID, now: now)
         try outbox.send(activities.accept(followID: followID, follower: actorID, now: now), to: [follower.inbox], now: now)
         return .applied("follow")

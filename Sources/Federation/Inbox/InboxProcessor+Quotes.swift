@@ -16,6 +16,11 @@ extension InboxProcessor {
             return .ignored("not-author")
         }
         guard let requester = try store.remoteActor(id: actorID) else { return .ignored("unknown-object") }
+        // The answer goes only to the asker's own server (an actor whose inbox names a third
+        // party's must not aim the blog's signed answers there), once per asker and quoting post
+        // a day, within the automatic answers' hourly rate (`Store.claimAutomaticReply`).
+        guard Origin.same(requester.inbox, actorID) else { return .ignored("answer-elsewhere") }
+        guard try store.claimAutomaticReply(to: actorID, about: "quote " + quoting, now: now) else { return .ignored("answer-limited") }
         let allowed = switch config.federation.quotePolicy {
         case .anyone: true
         case .followers: try store.isFollower(actorID)

@@ -26,6 +26,9 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(scheme)://\(host):\(port)" }
 
+    /// As ids on it begin: `https://social.example`, the port only when not the scheme's default.
+    public var url: String { "\(scheme)://\(host)" + (port == (scheme == "https" ? 443 : 80) ? "" : ":\(port)") }
+
     /// Whether two URLs are both http(s) and on one origin.
     public static func same(_ a: String?, _ b: String?) -> Bool {
         guard let a, let b, let first = Origin(a), let second = Origin(b) else { return false }

@@ -62,6 +62,9 @@ public struct WebmentionReceiver: Sendable {
             return Self.refuse(400, "source and target must be different")
         }
         guard let sourceHost = URLComponents(string: source)?.host?.lowercased() else { return Self.refuse(400, "source has no host") }
+        guard !Self.isDisguisedAddress(sourceHost) else {
+            return Self.refuse(400, "source's host is a number other than a dotted-quad IPv4 address")
+        }
         guard !isOwn(source) else { return Self.refuse(400, "source is on this blog's own host") }
         if !config.federation.allowPrivateAddresses {
             guard source.hasPrefix("https://") else { return Self.refuse(400, "source must be https") }
@@ -113,6 +116,22 @@ public struct WebmentionReceiver: Sendable {
     /// False for host names that are private by their spelling (`localhost`, a private or
     /// loopback IP literal); names that resolve to such addresses are refused by the fetch's
     /// SSRF guard when the source is read.
+    /// Whether `host` spells an IPv4 address other than as four decimal octets: a host whose last
+    /// label is a number is an address to a URL parser (`1572395042`, `0x5db8d822`,
+    /// `0135.0270.0330.042`, `93.12113954`, `093.184.216.34` are all `93.184.216.34`), and each
+    /// spelling would be a site of its own. IPv6 (`:` in the host) is left to `webmentionSite`.
+    static func isDisguisedAddress(_ host: String) -> Bool {
+        guard !host.contains(":") else { return false }
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard let last = labels.last(where: { !$0.isEmpty }),
+              last.allSatisfy({ $0.isASCII && $0.isNumber }) || last.lowercased().hasPrefix("0x") else { return false }
+        let dottedQuad = labels.count == 4 && labels.allSatisfy { label in
+            (1...3).contains(label.count) && label.allSatisfy { $0.isASCII && $0.isNumber }
+                && (label == "0" || !label.hasPrefix("0")) && Int(label)! <= 255
+        }
+        return !dottedQuad
+    }
+
     static func mayBePublic(host: String) -> Bool {
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if bare == "localhost" || bare.hasSuffix(".localhost") { return false }

@@ -40,6 +40,12 @@ enum ActivityPubRoutes {
             return json(try current().actorJSON)
         }
         router.get("/instance-actor") { _, _ -> Response in json(try current().instanceActorJSON) }
+        router.get("/instance-actor/:collection") { _, context -> Response in
+            guard let collection = try current().instanceCollection(context.parameters.get("collection") ?? "") else {
+                return plain(.notFound, "not found\n")
+            }
+            return json(collection)
+        }
         // A rotated key, current or retired less than 7 days ago: public, like the actor.
         router.get("/actor/keys/:token") { _, context -> Response in
             guard let key = try current().keyDocument(token: context.parameters.get("token") ?? "") else {

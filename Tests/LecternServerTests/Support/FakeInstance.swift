@@ -26,6 +26,10 @@ final class FakeInstance: Sendable {
         var objectFetchStatus: Int? = nil
         var type: String? { activity["type"] as? String }
         var object: [String: any Sendable]? { activity["object"] as? [String: any Sendable] }
+        /// The object's title: its `name`, else the one value of its `nameMap` (how posts carry it).
+        var objectTitle: String? {
+            object?["name"] as? String ?? (object?["nameMap"] as? [String: String])?.values.first
+        }
     }
 
     static let names = ["alice", "bob", "carol", "mallory", "owner"]
