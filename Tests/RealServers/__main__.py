@@ -16,18 +16,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
-from common import Failure, Lectern, Machine, Nginx, Steps, log, temporary_folder  # noqa: E402
+from common import Lectern, Nginx, log, run_against  # noqa: E402
 
 BLOG, GTS = "blog.test", "gts.test"
 
@@ -49,46 +46,30 @@ def gotosocial(args) -> int:
     from gotosocial import GoToSocial
     from story import run_round
 
-    started = time.monotonic()
-    work = temporary_folder()
-    machine = Machine(work, [BLOG, GTS])
-    steps = Steps()
-    nginx = blog = gts = None
-    try:
-        machine.take_turn()
-        machine.prepare()
+    def setup(work, machine, parts):
         # The last line: a build without WebAssembly prints a warning banner first.
         version = (os.popen(f"'{binary}' --version 2>/dev/null").read().strip().splitlines() or [binary])[-1]
         log(f"real servers: Lectern ({args.lectern}) with GoToSocial ({version}); work folder {work}")
-        gts = GoToSocial(binary, work, GTS, machine.ca_cert)
-        gts.make_template(["alice", "owner"])
-        blog = Lectern(args.lectern, work, BLOG, owner=f"@owner@{GTS}")
-        nginx = Nginx(work, machine, {BLOG: blog.port, GTS: gts.port})
+        servers["gts"] = GoToSocial(binary, work, GTS, machine.ca_cert)
+        parts.append(servers["gts"])
+        servers["gts"].make_template(["alice", "owner"])
+        servers["blog"] = Lectern(args.lectern, work, BLOG, owner=f"@owner@{GTS}")
+        parts.append(servers["blog"])
+        nginx = Nginx(work, machine, {BLOG: servers["blog"].port, GTS: servers["gts"].port})
+        parts.append(nginx)
         nginx.start()
-        modes = {"off": [False], "on": [True], "both": [False, True]}[args.mode]
-        for authorized_fetch in modes:
-            label = "authorized" if authorized_fetch else "plain"
-            try:
-                run_round(steps, blog, gts, str(machine.ca_cert), label, authorized_fetch)
-            finally:
-                blog.stop()
-                gts.stop()
-    except (Failure, OSError, subprocess.SubprocessError) as failure:
-        steps.fail("setup", f"{type(failure).__name__}: {failure}")
-    finally:
-        for server in (blog, gts, nginx):
-            try:
-                if server:
-                    server.stop()
-            except Exception as error:  # the rest of the cleanup must still run
-                log(f"  cleanup: {error}")
-        machine.restore()
-        if args.keep:
-            log(f"  kept: {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    log(f"{steps.summary()} in {time.monotonic() - started:.0f} s")
-    return 1 if steps.failed else 0
+        servers["ca"] = str(machine.ca_cert)
+
+    def one_round(steps, authorized_fetch):
+        blog, gts = servers["blog"], servers["gts"]
+        try:
+            run_round(steps, blog, gts, servers["ca"], "authorized" if authorized_fetch else "plain", authorized_fetch)
+        finally:
+            blog.stop()
+            gts.stop()
+
+    servers: dict = {}
+    return run_against(args, [BLOG, GTS], setup, one_round)
 
 
 def main() -> int:

@@ -25,6 +25,10 @@ CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
 LOCK = Path("/run/lock") / f"{MARK}.lock"
 
 
+class Skip(Exception):
+    """The run cannot happen on this machine (its message says why)."""
+
+
 class Failure(Exception):
     """A step's expectation that did not hold (its message says what and why)."""
 
@@ -412,3 +416,43 @@ class Steps:
 
 def temporary_folder() -> Path:
     return Path(tempfile.mkdtemp(prefix=f"{MARK}-"))
+
+
+MODES = {"off": [False], "on": [True], "both": [False, True]}
+
+
+def run_against(args, hosts: list[str], setup, run_round) -> int:
+    """What every real server's run shares: one run at a time on the machine (`Machine`: the
+    lock, the CA, /etc/hosts), a work folder, `setup(work, machine, parts)` starting the blog,
+    the server and nginx (appending each to `parts` as it starts, so a failed start still stops
+    what had started), `run_round(steps, authorized_fetch)` for each of `args.mode`'s rounds, and
+    everything stopped, restored and removed at the end, whatever happened."""
+    started = time.monotonic()
+    work = temporary_folder()
+    machine = Machine(work, hosts)
+    steps = Steps()
+    parts: list = []
+    try:
+        machine.take_turn()
+        machine.prepare()
+        setup(work, machine, parts)
+        for authorized_fetch in MODES[args.mode]:
+            run_round(steps, authorized_fetch)
+    except Skip as reason:
+        log(f"SKIP: {reason}")
+    except (Failure, OSError, subprocess.SubprocessError) as failure:
+        steps.fail("setup", f"{type(failure).__name__}: {failure}")
+    finally:
+        for part in parts:
+            try:
+                part.stop()
+            except Exception as error:  # the rest of the cleanup must still run
+                log(f"  cleanup: {error}")
+        machine.restore()
+        if args.keep:
+            log(f"  kept: {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    skipped = sum(row[1] == "SKIP" for row in steps.rows)
+    log(f"{steps.summary()}" + (f", {skipped} skipped" if skipped else "") + f" in {time.monotonic() - started:.0f} s")
+    return 1 if steps.failed else 0

@@ -27,13 +27,11 @@ fails, the blog's log lines that explain it. Exit status 1 if any step failed.""
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
 import secrets
 import shutil
-import signal
 import socket
 import ssl
 import subprocess
@@ -49,16 +47,12 @@ sys.path.insert(0, str(HERE))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 from common import (  # noqa: E402
-    CA_BUNDLE, Failure, Lectern, Machine, Nginx, Process, Steps, expect, free_port, log, tail,
-    temporary_folder, wait_until)
+    CA_BUNDLE, Failure, Lectern, Nginx, Process, Skip, Steps, expect, free_port, log, run_against, tail,
+    wait_until)
 
 TAKAHE_HOST = "takahe.test"
 BLOG_HOST = "blog.test"
 USERNAME = "tester"
-
-
-class Skip(Exception):
-    """The run cannot happen on this machine (its message says why)."""
 
 
 def run_command(command: list[str], timeout: float = 120, env: dict | None = None, cwd=None) -> str:
@@ -550,45 +544,27 @@ def takahe(args) -> int:
         log("SKIP: needs root (nginx on 127.0.0.1:443, /etc/hosts, the CA store)")
         return 0
 
-    started = time.monotonic()
-    work = temporary_folder()
-    machine = Machine(work, [BLOG_HOST, TAKAHE_HOST])
-    steps = Steps()
-    nginx = blog = server = None
-    try:
-        machine.take_turn()
-        machine.prepare()
+    def setup(work, machine, parts):
         server = Takahe(Path(source), Path(venv), work / "takahe", TAKAHE_HOST, CA_BUNDLE)
+        servers["takahe"] = server
+        parts.append(server)
         log(f"real servers: Lectern ({args.lectern}) with Takahē ({source}, __version__ {server.version()}); "
             f"work folder {work}")
-        blog = Lectern(args.lectern, work, BLOG_HOST, owner=f"@{USERNAME}@{TAKAHE_HOST}")
-        nginx = Nginx(work, machine, {BLOG_HOST: blog.port, TAKAHE_HOST: server.port})
+        servers["blog"] = Lectern(args.lectern, work, BLOG_HOST, owner=f"@{USERNAME}@{TAKAHE_HOST}")
+        parts.append(servers["blog"])
+        nginx = Nginx(work, machine, {BLOG_HOST: servers["blog"].port, TAKAHE_HOST: server.port})
+        parts.append(nginx)
         nginx.start()
+        started = time.monotonic()
         server.make_template()
         log(f"  Takahē's template database: schema and {server.actor} ({time.monotonic() - started:.1f} s)")
-        for authorized_fetch in {"off": [False], "on": [True], "both": [False, True]}[args.mode]:
-            try:
-                run_round(steps, server, blog, authorized_fetch)
-            finally:
-                blog.stop()
-                server.stop_round()
-    except Skip as reason:
-        log(f"SKIP: {reason}")
-    except (Failure, OSError, subprocess.SubprocessError) as failure:
-        steps.fail("setup", f"{type(failure).__name__}: {failure}")
-    finally:
-        for part in (blog, server, nginx):
-            try:
-                if part:
-                    part.stop()
-            except Exception as error:  # the rest of the cleanup must still run
-                log(f"  cleanup: {error}")
-        machine.restore()
-        if args.keep:
-            log(f"  kept: {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    log(f"{steps.summary()}, {sum(row[1] == 'SKIP' for row in steps.rows)} skipped "
-        f"in {time.monotonic() - started:.0f} s")
-    return 1 if steps.failed else 0
 
+    def one_round(steps, authorized_fetch):
+        try:
+            run_round(steps, servers["takahe"], servers["blog"], authorized_fetch)
+        finally:
+            servers["blog"].stop()
+            servers["takahe"].stop_round()
+
+    servers: dict = {}
+    return run_against(args, [BLOG_HOST, TAKAHE_HOST], setup, one_round)
