@@ -122,6 +122,49 @@ extension WebmentionTests {
         }
     }
 
+    /// Four sites whose pages stall, each its own site (`sN.localhost`), and then an honest one:
+    /// the honest webmention is verified within seconds (before: it waited for a slot).
+    @Test func stallingSitesDoNotDelayAnHonestOne() async throws {
+        try await withSite { (site, blog) async throws in
+            let port = site.host.split(separator: ":").last!
+            for index in 0..<4 {
+                site.serve("/stall/\(index)", FakeWebSite.Page(body: reply(to: blog.postID, text: "slow"), delay: 12))
+                #expect(try await send(blog, source: "http://s\(index).localhost:\(port)/stall/\(index)", target: blog.postID).status == 202)
+            }
+            try await Task.sleep(for: .milliseconds(300))  // the stalling fetches are under way
+            site.serve("/honest", html: reply(to: blog.postID, text: "Honest one"))
+            let honest = "http://honest.localhost:\(port)/honest"
+            let sent = ContinuousClock.now
+            #expect(try await send(blog, source: honest, target: blog.postID).status == 202)
+            #expect(try await eventually(within: 3) { try blog.store.comment(id: honest) != nil })
+            print("honest webmention verified \(ContinuousClock.now - sent) after it was sent, beside four stalling sites")
+        }
+    }
+
+    /// Sources being tried again (here eight that stalled before, due now) share one slot: a new
+    /// webmention is verified at once beside them.
+    @Test func retriesOfStalledSourcesShareOneSlot() async throws {
+        try await withSite(background: false) { (site, blog) async throws in
+            let port = site.host.split(separator: ":").last!
+            for index in 0..<8 {
+                site.serve("/stall/\(index)", FakeWebSite.Page(body: reply(to: blog.postID, text: "slow"), delay: 12))
+                #expect(try await send(blog, source: "http://r\(index).localhost:\(port)/stall/\(index)", target: blog.postID).status == 202)
+            }
+            for mention in try blog.store.dueWebmentions(limit: 10) {
+                try await blog.store.failWebmention(seq: mention.seq, error: "timed out", retryAt: Date().addingTimeInterval(-1))
+            }
+            #expect(try blog.store.dueWebmentions(limit: 10).allSatisfy { $0.attempts == 1 })
+            site.serve("/honest", html: reply(to: blog.postID, text: "Honest one"))
+            let honest = "http://honest.localhost:\(port)/honest"
+            #expect(try await send(blog, source: honest, target: blog.postID).status == 202)
+            let runtime = blog.runtime
+            let worker = WebmentionWorker(store: blog.store, verifier: { runtime.webmentionVerifier() }, signal: QueueSignal()) { _ in }
+            let drain = Task { try await worker.drain() }
+            defer { drain.cancel() }
+            #expect(try await eventually(within: 3) { try blog.store.comment(id: honest) != nil })
+        }
+    }
+
     /// A redirect to another host is refused: a blocked domain behind an unblocked one stores
     /// nothing, and no page speaks under the redirecting host's author.
     @Test func aRedirectToAnotherHostIsRefused() async throws {

@@ -6,13 +6,15 @@ import Store
 /// (woken when the endpoint queues one, and every 30 s): a slow source delays only other
 /// webmentions, never an activity. Up to `maximumConcurrent` sources are read at once, at most
 /// one per site (`Store.webmentionSite`), so a site whose pages stall holds up only itself. A
-/// source that cannot be reached is tried again with growing delays (1 min, 2, 4, 8), then dropped.
+/// source that cannot be reached is tried again with growing delays (1 min, 2, 4, 8), then
+/// dropped; those retries share one slot, so sources that stalled before never fill the lane a
+/// new webmention is verified in.
 public struct WebmentionWorker: Sendable {
     public let store: Store
     /// The verifier as the configuration says now (asked once per pass).
     public let verifier: @Sendable () -> WebmentionVerifier
     public let signal: QueueSignal
-    /// Called with the posts whose discussion changed, after each pass that changed any.
+    /// Called with the posts whose discussion changed, as each source that changed any is verified.
     public let onChange: @Sendable (Set<String>) async -> Void
     let logger: Logger
 
@@ -35,38 +37,67 @@ public struct WebmentionWorker: Sendable {
     }
 
     /// Sources read at once.
-    public static let maximumConcurrent = 4
+    public static let maximumConcurrent = 8
+    /// Of those, sources tried before (they failed, most often by stalling).
+    public static let maximumRetriesConcurrent = 1
 
-    /// Verifies everything due (up to `maximumConcurrent` at once, one per site); returns the
-    /// outcomes, in the order they finished. Cancelled, it starts no new source and returns once
-    /// those being read are done (each within the verifier's fetch timeout).
+    /// What a pass waits for: a source read, or a webmention queued meanwhile.
+    private enum Event: Sendable {
+        case verified(QueuedWebmention, Result<InboxProcessor.Effects, any Error>)
+        case queued
+    }
+
+    /// Verifies everything due (up to `maximumConcurrent` at once, one per site), and what is
+    /// queued while it runs: a webmention that arrives while others' sources stall starts at once
+    /// in a free slot, not when one of them ends. Returns the outcomes, in the order they
+    /// finished; the posts whose discussion changed are handed on as each source is verified.
+    /// Cancelled, it starts no new source and returns once those being read are done (each
+    /// within the verifier's fetch timeout).
     @discardableResult
     public func drain(now: @Sendable () -> Date = Date.init) async throws -> [InboxOutcome] {
         var outcomes: [InboxOutcome] = []
-        var changed = Set<String>()
         let verifier = verifier()
         let clock = now
-        try await withThrowingTaskGroup(of: (QueuedWebmention, Result<InboxProcessor.Effects, any Error>).self) { group in
+        try await withThrowingTaskGroup(of: Event.self) { group in
             var running = Set<String>()  // sites being read
+            var retrying = 0  // of those, sources tried before
+            var listening = false  // a child waits for the endpoint's signal
             func start() throws {
                 guard !Task.isCancelled, running.count < Self.maximumConcurrent else { return }
                 for mention in try store.dueWebmentions(limit: 200, now: clock())
-                where running.count < Self.maximumConcurrent && !Task.isCancelled && running.insert(mention.site).inserted {
+                where running.count < Self.maximumConcurrent && !Task.isCancelled
+                    && (mention.attempts == 0 || retrying < Self.maximumRetriesConcurrent) && running.insert(mention.site).inserted {
+                    if mention.attempts > 0 { retrying += 1 }
                     let time = clock()
                     group.addTask {
-                        do { return (mention, .success(try await verifier.verify(mention, now: time))) } catch { return (mention, .failure(error)) }
+                        do { return .verified(mention, .success(try await verifier.verify(mention, now: time))) } catch {
+                            return .verified(mention, .failure(error))
+                        }
+                    }
+                }
+                if !running.isEmpty, !listening {
+                    listening = true
+                    group.addTask { [signal] in
+                        _ = await signal.wait(upTo: .seconds(30))
+                        return .queued
                     }
                 }
             }
             try start()
-            while let (mention, result) = try await group.next() {
+            while !running.isEmpty, let event = try await group.next() {
+                guard case .verified(let mention, let result) = event else {
+                    listening = false
+                    try start()
+                    continue
+                }
                 running.remove(mention.site)
+                if mention.attempts > 0 { retrying -= 1 }
                 switch result {
                 case .success(let effects):
-                    changed.formUnion(effects.changedPosts)
                     outcomes.append(effects.outcome)
                     logger.info("webmention \(mention.source) → \(mention.target): \(effects.outcome.kind.rawValue) \(effects.outcome.reason)")
                     try await store.completeWebmention(seq: mention.seq)
+                    if !effects.changedPosts.isEmpty { await onChange(effects.changedPosts) }
                 case .failure(let error):
                     let delay = 60 * pow(2, Double(mention.attempts))
                     logger.notice("webmention \(mention.source) → \(mention.target) (attempt \(mention.attempts + 1)), again in \(Int(delay)) s: \(error)")
@@ -74,8 +105,8 @@ public struct WebmentionWorker: Sendable {
                 }
                 try start()
             }
+            group.cancelAll()  // the child waiting for the signal, if any
         }
-        if !changed.isEmpty { await onChange(changed) }
         return outcomes
     }
 }
