@@ -74,16 +74,16 @@ extension Store {
     }
 
     /// Its key still cannot be had: checked again at `next`.
-    public func rescheduleHeldInbound(seq: Int64, next: Date) throws {
-        try write { db in
+    public func rescheduleHeldInbound(seq: Int64, next: Date) async throws {
+        try await writeAsync { db in
             try db.execute(sql: "UPDATE held_inbound SET attempts = attempts + 1, next_attempt_at = ? WHERE seq = ?",
                            arguments: [next.timeIntervalSince1970, seq])
         }
     }
 
     /// Settled (queued, refused or given up): forgotten.
-    public func releaseHeldInbound(seq: Int64) throws {
-        try write { db in try db.execute(sql: "DELETE FROM held_inbound WHERE seq = ?", arguments: [seq]) }
+    public func releaseHeldInbound(seq: Int64) async throws {
+        try await writeAsync { db in try db.execute(sql: "DELETE FROM held_inbound WHERE seq = ?", arguments: [seq]) }
     }
 
     public func heldInboundCount() throws -> Int {

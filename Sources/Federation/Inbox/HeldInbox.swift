@@ -53,7 +53,7 @@ public struct HeldInbox: Sendable {
         var report = Report()
         for held in try store.dueHeldInbound(limit: Self.batch, now: now) {
             guard let request = Self.decode(held.request) else {
-                try store.releaseHeldInbound(seq: held.seq)
+                try await store.releaseHeldInbound(seq: held.seq)
                 report.settled += 1
                 continue
             }
@@ -61,11 +61,11 @@ public struct HeldInbox: Sendable {
             let next = now.addingTimeInterval(Self.firstCheck * pow(2, Double(held.attempts + 1)))
             // Still no key, the database busy or failing: later, while the hour lasts.
             if outcome.status >= 500, next.timeIntervalSince(held.receivedAt) <= Self.lifetime {
-                try store.rescheduleHeldInbound(seq: held.seq, next: next)
+                try await store.rescheduleHeldInbound(seq: held.seq, next: next)
                 report.waiting += 1
                 continue
             }
-            try store.releaseHeldInbound(seq: held.seq)
+            try await store.releaseHeldInbound(seq: held.seq)
             if outcome.queued { report.queued += 1 } else { report.settled += 1 }
         }
         return report
