@@ -102,6 +102,7 @@ public final class Blog: Sendable {
         self.options = options
         self.store = store
         inboxCounter = InboxCounter { [metrics = options.metrics] in metrics.inbox($0) }
+        if options.isPreview { try SiteBuilder.makePreviewFolder(root: root) }
         builder = SiteBuilder(root: root, publicFolder: options.isPreview ? SiteBuilder.previewFolder(root: root) : nil)
         keys = KeyStore(folder: root.appendingPathComponent("data/keys"))
         let signal = deliverySignal

@@ -82,7 +82,11 @@ struct OutputWriter {
         } else {
             try? FileManager.default.removeItem(at: spare)
             staging = StagingFolders.new(for: publicFolder)
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            // A fresh tree keeps the live one's mode (a private preview/ stays private).
+            var live = stat()
+            let mode = stat(publicFolder.path, &live) == 0 ? Int(live.st_mode & 0o7777) : nil
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true,
+                                                    attributes: mode.map { [.posixPermissions: $0] })
         }
         var swappedIn = false
         defer {

@@ -55,6 +55,15 @@ public struct SiteBuilder: Sendable {
     /// the live site serves.
     public static func previewFolder(root: URL) -> URL { root.standardizedFileURL.appendingPathComponent("preview") }
 
+    /// `preview/` made the owner's alone (0700) before its first build: it shows drafts, and the
+    /// web server's group reads only `public/`. Later builds keep the mode (`OutputWriter`).
+    public static func makePreviewFolder(root: URL) throws {
+        let folder = previewFolder(root: root)
+        guard !FileManager.default.fileExists(atPath: folder.path) else { return }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: SiteScaffold.privateFolderMode])
+    }
+
     /// Loads, checks and renders everything, then swaps the result in. On error nothing in the
     /// output folder changes.
     @discardableResult

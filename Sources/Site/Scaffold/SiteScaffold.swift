@@ -2,7 +2,14 @@ import Foundation
 
 /// Creates a new site folder: configuration, example posts that show every feature, one page.
 /// Templates are not copied: the default theme is built in, and `theme/` only holds overrides.
+///
+/// What is not published is the owner's alone, whatever the umask: `content/` (drafts among
+/// it), `theme/` and `lectern.yml`. The web server's group, which serves `public/` (0750 site
+/// folder, docs/deploy.md), can read nothing else.
 public enum SiteScaffold {
+    /// Modes of what only the blog's own user reads.
+    static let privateFolderMode: Int = 0o700
+    static let privateFileMode: Int = 0o600
     public static func create(at root: URL, title: String = "Field Notes") throws {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: root.appendingPathComponent(SiteConfig.fileName).path) {
@@ -23,6 +30,9 @@ public enum SiteScaffold {
         ]
         for (path, text) in files {
             try Data(text.utf8).write(to: root.appendingPathComponent(path))
+        }
+        for (path, mode) in [("content", privateFolderMode), ("theme", privateFolderMode), (SiteConfig.fileName, privateFileMode)] {
+            try fileManager.setAttributes([.posixPermissions: mode], ofItemAtPath: root.appendingPathComponent(path).path)
         }
     }
 
