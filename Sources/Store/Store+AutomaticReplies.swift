@@ -31,10 +31,10 @@ extension Store {
         }
     }
 
-    /// `https://host[:port]` of an actor id, as ids on that server begin.
+    /// The id up to its path (`https://host[:port]`, `http://[::1]:8080`), as the ids of one
+    /// server begin, compared as stored.
     static func originPrefix(_ actorID: String) -> String {
-        guard let parts = URLComponents(string: actorID), let scheme = parts.scheme?.lowercased(), let host = parts.host?.lowercased()
-        else { return actorID }
-        return "\(scheme)://\(host)" + (parts.port.map { ":\($0)" } ?? "")
+        guard let scheme = actorID.range(of: "://"), let path = actorID[scheme.upperBound...].firstIndex(of: "/") else { return actorID }
+        return String(actorID[..<path])
     }
 }

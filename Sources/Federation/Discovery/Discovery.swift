@@ -25,22 +25,13 @@ struct Discovery {
     /// `preferredUsername@host` of every actor that signs a request to them, and refuse the request
     /// when that does not lead back to the actor.
     func webFinger(resource: String) throws -> Data? {
-        switch account(named: resource) {
-        case .blog?:
-            let jrd = JRD(subject: urls.account, aliases: [urls.actor, urls.profilePage], links: [
-                .init(rel: "self", type: AS.mediaType, href: urls.actor),
-                .init(rel: "http://webfinger.net/rel/profile-page", type: "text/html", href: urls.profilePage),
-            ])
-            return try ASEncoder.encode(jrd)
-        case .instance?:
-            let jrd = JRD(subject: urls.instanceAccount, aliases: [urls.instanceActor], links: [
-                .init(rel: "self", type: AS.mediaType, href: urls.instanceActor),
-                .init(rel: "http://webfinger.net/rel/profile-page", type: "text/html", href: urls.profilePage),
-            ])
-            return try ASEncoder.encode(jrd)
-        case nil:
-            return nil
-        }
+        guard let account = account(named: resource) else { return nil }
+        let (subject, actor, aliases) = account == .blog ? (urls.account, urls.actor, [urls.actor, urls.profilePage])
+                                                         : (urls.instanceAccount, urls.instanceActor, [urls.instanceActor])
+        return try ASEncoder.encode(JRD(subject: subject, aliases: aliases, links: [
+            .init(rel: "self", type: AS.mediaType, href: actor),
+            .init(rel: "http://webfinger.net/rel/profile-page", type: "text/html", href: urls.profilePage),
+        ]))
     }
 
     /// The blog's two actors, as WebFinger names them.

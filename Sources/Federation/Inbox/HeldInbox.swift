@@ -52,6 +52,7 @@ public struct HeldInbox: Sendable {
     public func checkDue(gate: InboxGate, now: Date = Date()) async throws -> Report {
         var report = Report()
         for held in try store.dueHeldInbound(limit: Self.batch, now: now) {
+            // Rows this type wrote; one it cannot read again is given up, not retried for ever.
             guard let request = Self.decode(held.request) else {
                 try await store.releaseHeldInbound(seq: held.seq)
                 report.settled += 1

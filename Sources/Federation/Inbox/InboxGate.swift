@@ -115,6 +115,8 @@ public struct InboxGate: Sendable {
             do {
                 verified = try await SignatureVerifier(now: now, audience: audience).verify(request, keys: keys)
             } catch SignatureError.keyTemporarilyUnavailable(let why) {
+                // The claim reads what `verify` read before it asked for the key: it cannot fail here
+                // unless the request is malformed, and then there is nothing to hold.
                 if mayHold, let held, let claim = try? SignatureVerifier(now: now, audience: audience).claimedSignature(request),
                    try await held.hold(request, actor: actor, keyId: claim.keyId, replayKey: claim.replayKey, now: now) {
                     return .ignore("held", "held until its signing key can be had (\(why))")
