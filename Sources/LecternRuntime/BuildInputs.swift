@@ -56,7 +56,5 @@ struct BuildInputs: Equatable {
         try BuildRecordFile.replace(Self.url(publicFolder), with: Array(text.utf8))
     }
 
-    private static func url(_ publicFolder: URL) -> URL {
-        publicFolder.appendingPathComponent(".lectern").appendingPathComponent(fileName)
-    }
+    private static func url(_ publicFolder: URL) -> URL { BuildRecords(outputFolder: publicFolder).file(fileName) }
 }

@@ -116,7 +116,7 @@ public enum SiteBackup {
     /// When run as root (a restore by the administrator), what is restored belongs to the site
     /// folder's owner, or the service user is locked out of its own blog.
     /// Restores, then builds the site, and gives everything written (the database's -wal and -shm
-    /// files, `public/`) the folder's owner too: a restore run by root leaves nothing the service
+    /// files, `public/` and the build's records) the folder's owner too: a restore run by root leaves nothing the service
     /// user cannot write.
     @discardableResult
     public static func restoreAndBuild(archive: URL, into root: URL) throws -> (parts: [String], written: Int) {
@@ -124,7 +124,7 @@ public enum SiteBackup {
         let blog = try Blog.open(root: root)
         let report = try blog.build()
         let owner = try FileManager.default.attributesOfItem(atPath: root.path)
-        for folder in ["data", "public", ".public.previous"] where FileManager.default.fileExists(atPath: root.appendingPathComponent(folder).path) {
+        for folder in ["data", "public", ".public.previous", ".public.build"] where FileManager.default.fileExists(atPath: root.appendingPathComponent(folder).path) {
             try giveOwnership(of: root.appendingPathComponent(folder), like: owner)
         }
         return (parts, report.written)

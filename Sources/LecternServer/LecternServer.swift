@@ -41,14 +41,15 @@ public enum LecternServer {
     static let serverName = "Lectern"
 
     /// `activityPub` gives the ActivityPub face as the settings say now (nil: a static server);
-    /// `search` renders `/search` results (nil: no search).
+    /// `search` renders `/search` results (nil: no search); `unavailable` says why only the
+    /// built files are served (everything else answers 503).
     public static func makeApplication(
         site: LiveSite, activityPub: (@Sendable () -> ActivityPubSite)? = nil, interactions: Interactions? = nil,
-        search: (@Sendable (_ query: String, _ page: Int) throws -> String)? = nil,
+        search: (@Sendable (_ query: String, _ page: Int) throws -> String)? = nil, unavailable: String? = nil,
         host: String, port: Int, requestTimeout: TimeAmount = requestTimeout, services: [any Service] = [],
         metrics: BlogMetrics? = nil, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router()
+        let router = Router(context: BlogRequestContext.self)
         if let activityPub {
             ActivityPubRoutes.add(to: router, current: activityPub)
             InteractRoute(current: activityPub).add(to: router)
@@ -66,6 +67,7 @@ public enum LecternServer {
         var responder = SiteResponder(files: StaticFileResponder(site: site), posts: activityPub.map(PostNegotiation.init),
                                       routes: router.buildResponder(), accessLog: AccessLog(logger: logger))
         responder.metrics = metrics
+        responder.unavailable = unavailable
         // Plain GETs for files are answered on the event loop from the raw bytes; everything
         // else goes through the responder.
         let answers = StaticAnswers(files: responder.files, posts: responder.posts, accessLog: responder.accessLog,

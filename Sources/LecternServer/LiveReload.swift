@@ -11,13 +11,17 @@ import Synchronization
 ///
 /// Each event carries the site's generation as its id; a browser reconnecting sends it back
 /// (`Last-Event-ID`) and hears at once of a rebuild it missed. A stream ends after `streamLength`
-/// (the browser reconnects), a page that went away is noticed within `keepAlive` (a comment line
-/// fails to write), and at most `maximumListeners` are open: a writer's few tabs, never an
-/// unbounded number of held connections.
+/// (the browser reconnects). A page that goes away frees its place as its connection closes
+/// (Hummingbird hears the close and cancels the stream), and one that vanishes without closing
+/// within `keepAlive` (a comment line fails to write). At most `maximumListeners` are open, and
+/// `maximumPerAddress` from one client address: a writer's few tabs, never an unbounded number
+/// of held connections, nor one client holding every place.
 public final class LiveReload: Sendable {
     static let scriptPath = "/_lectern/live.js"
     static let eventsPath = "/_lectern/live"
     static let maximumListeners = 16
+    /// A browser opens at most six connections to one host over HTTP/1.1: a writer's tabs fit.
+    static let maximumPerAddress = 8
     static let streamLength: Duration = .seconds(60)
     static let pollInterval: Duration = .milliseconds(200)
     static let keepAlive: Duration = .seconds(5)
@@ -25,7 +29,8 @@ public final class LiveReload: Sendable {
     static let snippet = Array("<script src=\"\(scriptPath)\" defer></script>\n".utf8)
 
     private let state = Mutex<(generation: Int, failure: String?)>((1, nil))
-    private let listeners = Atomic<Int>(0)
+    /// Open streams by client address.
+    private let listeners = Mutex<[String: Int]>([:])
 
     public init() {}
 
@@ -50,23 +55,46 @@ public final class LiveReload: Sendable {
         return page + snippet
     }
 
-    func add<Context: RequestContext>(to router: Router<Context>) {
+    func add(to router: Router<BlogRequestContext>) {
         router.get(RouterPath(Self.scriptPath)) { _, _ in
             Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(string: Self.script)))
         }
-        router.get(RouterPath(Self.eventsPath)) { [self] request, _ in
-            guard listeners.wrappingAdd(1, ordering: .relaxed).newValue <= Self.maximumListeners else {
-                listeners.wrappingSubtract(1, ordering: .relaxed)
+        router.get(RouterPath(Self.eventsPath)) { [self] request, context in
+            let address = context.remoteAddress?.ipAddress ?? "unknown"
+            guard claimPlace(for: address) else {
                 return Response(status: .serviceUnavailable, headers: [.retryAfter: "5", .contentLength: "0"])
             }
             let seen = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap(Int.init)
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
                             body: .init { [self] writer in
-                defer { listeners.wrappingSubtract(1, ordering: .relaxed) }
-                try await stream(to: &writer, seen: seen)
+                defer { freePlace(of: address) }
+                // Cancelled when the client closes its side: the place frees at once.
+                try await request.body.consumeWithCancellationOnInboundClose { _ in
+                    try await stream(to: &writer, seen: seen)
+                }
                 try await writer.finish(nil)
             })
+        }
+    }
+
+    /// Open streams, in all and from `address`.
+    func openStreams(from address: String? = nil) -> Int {
+        listeners.withLock { open in address.map { open[$0] ?? 0 } ?? open.values.reduce(0, +) }
+    }
+
+    private func claimPlace(for address: String) -> Bool {
+        listeners.withLock { open in
+            guard open.values.reduce(0, +) < Self.maximumListeners, open[address, default: 0] < Self.maximumPerAddress else { return false }
+            open[address, default: 0] += 1
+            return true
+        }
+    }
+
+    private func freePlace(of address: String) {
+        listeners.withLock { open in
+            open[address, default: 1] -= 1
+            if open[address] == 0 { open.removeValue(forKey: address) }
         }
     }
 

@@ -37,7 +37,7 @@ final class SearchRoute: Sendable {
         return fields
     }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<BlogRequestContext>) {
         router.get("/search") { [self] request, _ -> Response in
             let parameters = Self.formFields(request.uri.query ?? "")
             let query = parameters["q"] ?? ""

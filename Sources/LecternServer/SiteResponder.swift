@@ -5,15 +5,18 @@ import Logging
 /// The server's front door: static files first (the hot path, with no router or middleware
 /// in the way), then the routes, then the site's 404 page. Logs one line per request.
 struct SiteResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = BlogRequestContext
 
     let files: StaticFileResponder
     /// Post URLs, negotiated between page and Article; nil when federation is off (tests).
     let posts: PostNegotiation?
-    let routes: RouterResponder<BasicRequestContext>
+    let routes: RouterResponder<BlogRequestContext>
     let accessLog: AccessLog?
     /// Requests counted by status (nil: not counted).
     var metrics: BlogMetrics? = nil
+    /// Why only the built files are served (a disk too full to open the database): anything else
+    /// is 503 with `Retry-After`, never a 404 that a fediverse server would take as final.
+    var unavailable: String? = nil
     static let host = HTTPFields.Element.Name("Host")!
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -46,6 +49,10 @@ struct SiteResponder: HTTPResponder {
             return Response(status: .movedPermanently, headers: [.location: target + query, .contentLength: "0"])
         }
         if case .response(let response) = try await files.answer(request, context: context) { return response }
+        if let unavailable {
+            return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "60"],
+                            body: .init(byteBuffer: ByteBuffer(string: "Only the published pages are served for now: \(unavailable)\n")))
+        }
         // HEAD is GET without the body (RFC 9110 §9.3.2), for every route: uptime probes and
         // link checkers ask WebFinger, NodeInfo and the actor that way.
         if request.method == .head {

@@ -101,6 +101,9 @@ public final class FullDiskBackoff: Sendable {
     /// The wait before the next attempt (zero when the disk is not known to be full).
     public var delay: Duration { episode.withLock { $0?.delay } ?? .zero }
 
+    /// Whether the disk has less than a megabyte left (`room`).
+    public var hasNoRoom: Bool { freeBytes() < Self.room }
+
     /// Whether the disk has gained room since the last failed attempt.
     public func roomReturned() -> Bool {
         guard let before = episode.withLock({ $0?.freeAtFailure }) else { return true }

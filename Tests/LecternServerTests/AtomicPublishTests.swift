@@ -18,11 +18,11 @@ import Testing
         }
     }
 
-    /// Every file a reader can fetch (the build's own records in `.lectern/` aside), by path.
+    /// Every file a reader can fetch, by path.
     func snapshot(_ root: URL) -> [String: Data] {
         let folder = root.appendingPathComponent("public")
         var files: [String: Data] = [:]
-        for path in (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? [] where !path.hasPrefix(".lectern") {
+        for path in (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? [] {
             var isFolder: ObjCBool = false
             let full = folder.appendingPathComponent(path).path
             if FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue {
@@ -34,7 +34,7 @@ import Testing
 
     func leftovers(_ root: URL) throws -> [String] {
         // `.public.previous` is the spare the next build fills, not a leftover.
-        try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".public.") && $0 != ".public.previous" }
+        try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".public.") && $0 != ".public.previous" && $0 != ".public.build" }
     }
 
     /// The inode of each post page: a rename into place changes it, whatever the clock says.

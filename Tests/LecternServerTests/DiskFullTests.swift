@@ -3,6 +3,7 @@ import Foundation
 import HTTPClient
 import LecternRuntime
 import Logging
+import GRDB
 import Store
 import Testing
 
@@ -201,17 +202,8 @@ import Testing
         try "---\ntitle: Written before the reboot\ndate: \(dated())\n---\nPatience.\n"
             .write(to: root.appendingPathComponent("content/posts/before-the-reboot.md"), atomically: true, encoding: .utf8)
         try disk.fill()
-        let port = try freePort()
-        let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-full-start-\(UUID().uuidString).log")
-        #expect(FileManager.default.createFile(atPath: logFile.path, contents: nil))
-        defer { try? FileManager.default.removeItem(at: logFile) }
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: lecternBinary)
-        server.arguments = ["serve", "-s", root.path, "--port", String(port)]
-        server.standardError = try FileHandle(forWritingTo: logFile)
-        try server.run()
-        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
-        let base = "http://127.0.0.1:\(port)"
+        let (server, base, logFile) = try startServer(root)
+        defer { server.stop() }
         #expect(try await eventually(within: 20) { (try? await HTTPClientForTests.get(base + "/2025/welcome-to-lectern/", accept: "text/html"))?.status == 200 },
                 "the previous site is served: \(((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").suffix(2000))")
         #expect(try lines(logFile).contains { $0.contains("could not build at start, serving the previous site")
@@ -220,6 +212,64 @@ import Testing
         let page = base + "/\(thisYear)/written-before-the-reboot/"
         #expect(try await eventually(within: 30) { (try? await HTTPClientForTests.get(page, accept: "text/html"))?.status == 200 },
                 "built once there is room: \(((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").suffix(2000))")
+    }
+
+    /// The same, with the database closed cleanly before (no `-wal`, no `-shm`): SQLite cannot
+    /// make its shared-memory file, so the blog cannot be opened at all. The built site is served
+    /// read-only, everything else is 503 with `Retry-After` (a 404 would make a sender give up),
+    /// the log says why, and once there is room the blog opens in the same process.
+    @Test func aStartWithNoRoomForTheDatabaseServesTheSiteReadOnly() async throws {
+        let disk = try SmallDisk(megabytes: 16)
+        defer { disk.unmount() }
+        let root = disk.mountPoint.appendingPathComponent("site")
+        #expect(try run([lecternBinary, "init", root.path]).0 == 0)
+        #expect(try run([lecternBinary, "build", "-s", root.path]).0 == 0)
+        let database = root.appendingPathComponent("data/lectern.sqlite").path
+        do {  // closed at the end of the block, as a server stopped cleanly leaves it
+            let queue = try DatabaseQueue(path: database)
+            try await queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        try disk.fill()
+        let (server, base, logFile) = try startServer(root)
+        defer { server.stop() }
+        func log() -> String { ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").suffix(2000).description }
+        #expect(try await eventually(within: 20) { (try? await HTTPClientForTests.get(base + "/2025/welcome-to-lectern/", accept: "text/html"))?.status == 200 },
+                "the built site is served: \(log())")
+        #expect(try lines(logFile).contains { $0.contains("read-only") && $0.contains("the disk is full") })
+        let webfinger = try await HTTPClientForTests.get(base + "/.well-known/webfinger?resource=acct:owner@127.0.0.1", accept: "application/jrd+json")
+        #expect(webfinger.status == 503 && webfinger.header("Retry-After") != nil, "\(webfinger.status)")
+        let inbox = try await FetchClient(allowPrivateAddresses: true).perform(
+            OutgoingRequest(method: "POST", url: base + "/inbox", headers: [("Content-Type", "application/activity+json")], body: Array("{}".utf8)),
+            on: testTransfers)
+        #expect(inbox.status == 503)
+        try disk.free()
+        #expect(try await eventually(within: 20) { (try? await HTTPClientForTests.get(base + "/actor", accept: "application/activity+json"))?.status == 200 },
+                "opened once there is room: \(log())")
+        #expect(server.process.isRunning)
+    }
+
+    /// `lectern serve` of `root` on a free port, its log in a file of its own.
+    func startServer(_ root: URL) throws -> (server: ServerProcess, base: String, log: URL) {
+        let port = try freePort()
+        let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-full-start-\(UUID().uuidString).log")
+        #expect(FileManager.default.createFile(atPath: logFile.path, contents: nil))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: lecternBinary)
+        process.arguments = ["serve", "-s", root.path, "--port", String(port)]
+        process.standardError = try FileHandle(forWritingTo: logFile)
+        try process.run()
+        return (ServerProcess(process: process, log: logFile), "http://127.0.0.1:\(port)", logFile)
+    }
+
+    struct ServerProcess {
+        let process: Process
+        let log: URL
+
+        func stop() {
+            if process.isRunning { process.terminate(); process.waitUntilExit() }
+            try? FileManager.default.removeItem(at: log)
+        }
     }
 
     func send(_ activity: [String: Any], as name: String, to inbox: String, from remote: FakeInstance) async throws -> IncomingResponse {

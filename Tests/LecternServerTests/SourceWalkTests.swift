@@ -64,7 +64,7 @@ import Testing
 
         // A record written before the sources' stamp was kept says nothing: no read (a no-op
         // build never rewrites it); no record at all means a build follows.
-        let record = root.appendingPathComponent("public/.lectern/inputs")
+        let record = BuildRecords(outputFolder: root.appendingPathComponent("public")).file("inputs")
         let fields = try String(contentsOf: record, encoding: .utf8).split(separator: " ")
         #expect(fields.count == 5)
         try fields.prefix(4).joined(separator: " ").write(to: record, atomically: true, encoding: .utf8)

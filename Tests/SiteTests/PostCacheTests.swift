@@ -6,7 +6,7 @@ import Testing
 @Suite struct PostCacheTests {
     private func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-postcache-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url.appendingPathComponent(BuildManifest.folder), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
 
@@ -39,17 +39,17 @@ import Testing
         cache.stamps = [full.sourcePath: FileStamp(size: 120, modified: 1_700_000_000_123_456_789, changed: 1_700_000_001_000_000_000, inode: 42)]
         cache.excerpts = [full.sourcePath: Excerpt(html: "<p>Line one\nline two</p>\n", hasMore: true, wordCount: 451)]
         cache.posts[full.sourcePath]?.summary = "A summary\nwritten with `|`.\n"
-        try cache.save(in: output)
-        #expect(PostCache.load(from: output, timeZone: zone) == cache)
+        try cache.save(records: BuildRecords(outputFolder: output))
+        #expect(PostCache.load(records: BuildRecords(outputFolder: output), timeZone: zone) == cache)
         // Another time zone parses dates differently: nothing is reused.
-        #expect(PostCache.load(from: output, timeZone: TimeZone(identifier: "Asia/Tokyo")!).posts.isEmpty)
+        #expect(PostCache.load(records: BuildRecords(outputFolder: output), timeZone: TimeZone(identifier: "Asia/Tokyo")!).posts.isEmpty)
 
         // Read before the configuration (any zone): it fits only the zone it was parsed in.
-        let anyZone = PostCache.load(from: output, timeZone: nil)
+        let anyZone = PostCache.load(records: BuildRecords(outputFolder: output), timeZone: nil)
         #expect(anyZone.fitting(zone) == cache)
         #expect(anyZone.fitting(TimeZone(identifier: "Asia/Tokyo")!) == nil)
         // Nothing to read is an empty cache for whichever zone the build has.
-        let none = PostCache.load(from: output.appendingPathComponent("elsewhere"), timeZone: nil)
+        let none = PostCache.load(records: BuildRecords(outputFolder: output.appendingPathComponent("elsewhere")), timeZone: nil)
         #expect(none.fitting(TimeZone(identifier: "Asia/Tokyo")!) == PostCache(timeZone: TimeZone(identifier: "Asia/Tokyo")!))
     }
 
@@ -65,13 +65,13 @@ import Testing
         cache.stamps = [bare.sourcePath: FileStamp(size: 0, modified: -1_000_000_123, changed: 5, inode: UInt.max)]
         cache.excerpts = [full.sourcePath: Excerpt(html: "<p>Line one\nline ünïcode</p>\n", hasMore: true, wordCount: 9),
                           bare.sourcePath: Excerpt(html: "", hasMore: false, wordCount: 0)]
-        try cache.save(in: first)
-        let loaded = PostCache.load(from: first, timeZone: zone)
+        try cache.save(records: BuildRecords(outputFolder: first))
+        let loaded = PostCache.load(records: BuildRecords(outputFolder: first), timeZone: zone)
         #expect(loaded.excerpts[full.sourcePath]?.stored != nil, "not decoded on reading")
-        try loaded.save(in: second)
-        let file = "\(BuildManifest.folder)/\(PostCache.fileName)"
-        #expect(try Data(contentsOf: second.appendingPathComponent(file)) == Data(contentsOf: first.appendingPathComponent(file)))
-        #expect(PostCache.load(from: second, timeZone: zone) == cache)
+        try loaded.save(records: BuildRecords(outputFolder: second))
+        #expect(try Data(contentsOf: BuildRecords(outputFolder: second).file(PostCache.fileName))
+                == Data(contentsOf: BuildRecords(outputFolder: first).file(PostCache.fileName)))
+        #expect(PostCache.load(records: BuildRecords(outputFolder: second), timeZone: zone) == cache)
         #expect(loaded.excerpts[full.sourcePath]?.html == "<p>Line one\nline ünïcode</p>\n")
         var edited = try #require(loaded.excerpts[full.sourcePath])
         edited.html = "<p>New</p>"
@@ -101,8 +101,8 @@ import Testing
         var cache = PostCache(timeZone: zone)
         cache.posts = [full.sourcePath: full, bare.sourcePath: bare]
         cache.excerpts = [bare.sourcePath: Excerpt(html: "<p>\u{1D}</p>", hasMore: false, wordCount: 1)]
-        try cache.save(in: output)
-        let loaded = PostCache.load(from: output, timeZone: zone)
+        try cache.save(records: BuildRecords(outputFolder: output))
+        let loaded = PostCache.load(records: BuildRecords(outputFolder: output), timeZone: zone)
         #expect(Array(loaded.posts.keys) == [bare.sourcePath])
         #expect(loaded.excerpts.isEmpty)
     }
@@ -114,7 +114,7 @@ import Testing
         defer { site.remove() }
         try site.post("a", title: "A", date: "2025-01-01")
         try site.build()
-        let file = site.root.appendingPathComponent("public/.lectern/posts")
+        let file = site.record(PostCache.fileName)
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
         let report = try site.build()
@@ -128,12 +128,12 @@ import Testing
         let zone = TimeZone(identifier: "UTC")!
         var cache = PostCache(timeZone: zone)
         cache.posts = [samplePosts().bare.sourcePath: samplePosts().bare]
-        try cache.save(in: output)
-        let file = output.appendingPathComponent(BuildManifest.folder).appendingPathComponent(PostCache.fileName)
+        try cache.save(records: BuildRecords(outputFolder: output))
+        let file = BuildRecords(outputFolder: output).file(PostCache.fileName)
         let text = try String(contentsOf: file, encoding: .utf8)
         for damaged in [text + "half a line\u{1F}\n", String(text.dropLast(6)), text.replacingOccurrences(of: "\u{1F}", with: "")] {
             try Data(damaged.utf8).write(to: file)
-            #expect(PostCache.load(from: output, timeZone: zone).posts.isEmpty, "\(damaged.debugDescription)")
+            #expect(PostCache.load(records: BuildRecords(outputFolder: output), timeZone: zone).posts.isEmpty, "\(damaged.debugDescription)")
         }
     }
 }

@@ -103,7 +103,7 @@ import Testing
 
         // Work alongside that fails fails the build, once the pages and the parse cache are saved.
         struct IndexFailure: Error {}
-        let cacheFile = site.root.appendingPathComponent("public/.lectern/posts")
+        let cacheFile = site.record(PostCache.fileName)
         try FileManager.default.removeItem(at: cacheFile)
         #expect(throws: IndexFailure.self) {
             try SiteBuilder(root: site.root).build(.init(alongsidePublishing: { _, _ in throw IndexFailure() }))
@@ -120,7 +120,7 @@ import Testing
         let builder = SiteBuilder(root: site.root)
         try builder.build()
         #expect(site.exists("2025/late-post/index.html"))
-        let cacheFile = site.root.appendingPathComponent("public/.lectern/posts")
+        let cacheFile = site.record(PostCache.fileName)
         let configured = try SiteConfig.load(from: site.root).timeZone
 
         // A read-ahead that fits is what the build uses: with the file gone meanwhile, every post
@@ -144,7 +144,7 @@ import Testing
         // and so saves a cache of its own.
         let elsewhere = site.root.appendingPathComponent("elsewhere")
         try builder.build(.init(outputFolder: elsewhere, cacheRead: builder.readingCache(timeZone: TimeZone(identifier: "Asia/Tokyo")!)))
-        #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent(".lectern/posts").path))
+        #expect(FileManager.default.fileExists(atPath: BuildRecords(outputFolder: elsewhere).file(PostCache.fileName).path))
         #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("2026/late-post/index.html").path))
     }
 }

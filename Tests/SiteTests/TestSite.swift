@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import Site
 
 /// A throwaway site folder for one test.
@@ -33,6 +34,15 @@ struct TestSite {
     @discardableResult
     func build(drafts: Bool = false) throws -> BuildReport {
         try SiteBuilder(root: root).build(.init(includeDrafts: drafts))
+    }
+
+    /// The build's record `name` (`posts`, `inputs`), kept beside `public/`.
+    func record(_ name: String) -> URL { BuildRecords(outputFolder: root.appendingPathComponent("public")).file(name) }
+
+    /// The manifest of the tree now in `public/`.
+    func manifest() throws -> URL {
+        let folder = root.appendingPathComponent("public")
+        return try #require(BuildRecords(outputFolder: folder).manifest(of: folder))
     }
 
     func remove() { try? FileManager.default.removeItem(at: root) }

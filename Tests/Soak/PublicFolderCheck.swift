@@ -14,8 +14,14 @@ struct PublicFolderCheck {
     func run(expecting texts: [String: String]) throws -> Result {
         let folder = root.appendingPathComponent("public")
         var result = Result()
-        let manifest = try String(contentsOf: folder.appendingPathComponent(".lectern/manifest"), encoding: .utf8)
-        let listed = manifest.split(separator: "\n").dropFirst().map { String($0.dropFirst(17)) }
+        // The manifest of the tree now in `public/` is among the build's records beside it, named
+        // after the folder's device and inode (`BuildRecords`; the soak does not link Site).
+        var info = stat()
+        guard stat(folder.path, &info) == 0 else { throw SoakError("no public/ folder") }
+        let manifestURL = root.appendingPathComponent(".public.build/trees/\(info.st_dev)-\(info.st_ino)/manifest")
+        let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
+        // Records of the tree (`.lectern/redirects`) are not files in it.
+        let listed = manifest.split(separator: "\n").dropFirst().map { String($0.dropFirst(17)) }.filter { !$0.hasPrefix(".lectern/") }
         for path in listed {
             result.files += 1
             let url = folder.appendingPathComponent(path)

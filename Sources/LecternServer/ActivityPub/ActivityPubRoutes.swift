@@ -8,7 +8,7 @@ enum ActivityPubRoutes {
     static let activityJSON = "application/activity+json; charset=utf-8"
 
     /// `current` gives the ActivityPub face as the settings say now (they can be reloaded).
-    static func add(to router: Router<BasicRequestContext>, current: @escaping @Sendable () -> ActivityPubSite) {
+    static func add(to router: Router<BlogRequestContext>, current: @escaping @Sendable () -> ActivityPubSite) {
         let username = current().config.username
         let cors: HTTPFields = [.accessControlAllowOrigin: "*"]
         router.get("/.well-known/webfinger") { request, _ -> Response in

@@ -17,7 +17,7 @@ struct InboxRoutes: Sendable {
     let queued: @Sendable () -> Void
     let logger: Logger
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<BlogRequestContext>) {
         for path in ["/inbox", "/actor/inbox"] {
             router.post(RouterPath(stringLiteral: path)) { request, _ in try await receive(request) }
             router.get(RouterPath(stringLiteral: path)) { _, _ in
@@ -74,7 +74,7 @@ struct InboxRoutes: Sendable {
 struct CommentsRoute: Sendable {
     let current: @Sendable () -> ActivityPubSite
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<BlogRequestContext>) {
         router.get("/comments/**") { request, _ -> Response in
             let site = current()
             guard let path = DiscussionView.postPath(forJSONPath: request.uri.path),

@@ -8,7 +8,7 @@ import Hummingbird
 struct InteractRoute: Sendable {
     let current: @Sendable () -> ActivityPubSite
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<BlogRequestContext>) {
         router.get("/interact") { request, _ -> Response in
             let query = request.uri.queryParameters
             let (instance, uri) = (query["instance"].map(String.init) ?? "", query["uri"].map(String.init) ?? "")

@@ -12,7 +12,7 @@ struct WebmentionRoute: Sendable {
     let queued: @Sendable () -> Void
     let logger: Logger
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<BlogRequestContext>) {
         router.post("/webmention") { request, _ in try await receive(request) }
         router.get("/webmention") { _, _ in
             ActivityPubRoutes.plain(.methodNotAllowed, "send a webmention with POST: source=<your page>&target=<a post here>\n")

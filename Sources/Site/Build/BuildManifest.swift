@@ -1,13 +1,12 @@
 import Foundation
 
 /// What the last build wrote: output path → fingerprint of everything that went into it.
-/// Stored inside the output (`public/.lectern/manifest`), so it always describes the tree it
-/// sits in; the server never serves dot-folders.
+/// Stored among the tree's own records (`BuildRecords`), so it always describes the tree it is
+/// named after.
 ///
 /// The format is one `fingerprint path` line per file after a version line: a thousand-post
 /// site has ~1,500 entries, and JSON coding them cost more than the rest of a no-op build.
 struct BuildManifest: Equatable {
-    static let folder = ".lectern"
     static let fileName = "manifest"
     static let header = "lectern-manifest 1"
 
@@ -18,9 +17,10 @@ struct BuildManifest: Equatable {
 
     static func == (a: BuildManifest, b: BuildManifest) -> Bool { a.files == b.files }
 
-    static func load(from publicFolder: URL) -> BuildManifest {
-        let url = publicFolder.appendingPathComponent(folder).appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return BuildManifest() }
+    /// The manifest of the tree in `tree`, whose records are in `records`.
+    static func load(tree: URL, records: BuildRecords) -> BuildManifest {
+        guard let url = records.treeFile(fileName, of: tree),
+              let data = FileManager.default.contents(atPath: url.path) else { return BuildManifest() }
         // By byte: splitting the text by `Character` (grapheme clusters) was 4 ms of a one-post rebuild.
         return data.withUnsafeBytes { raw in
             var lines = ByteFields(raw.bindMemory(to: UInt8.self), separator: 0x0A)
@@ -45,9 +45,8 @@ struct BuildManifest: Equatable {
         }
     }
 
-    func save(in publicFolder: URL) throws {
-        let folderURL = publicFolder.appendingPathComponent(Self.folder)
-        try FileManager.default.createDirectory(at: folderURL, withIntermediateDirectories: true)
+    func save(tree: URL, records: BuildRecords) throws {
+        let folderURL = try records.makeFolders(for: tree)!
         var bytes = Array((Self.header + "\n").utf8)
         bytes.reserveCapacity(files.count * 48)
         func append(_ path: String, _ fingerprint: ContentHash) {

@@ -63,22 +63,19 @@ struct OutputWriter {
         // The same paths as last time (all kept, none added): written in the order read, not sorted again.
         if kept == previous.files.count && manifest.files.count == kept { manifest.sortedPaths = previous.sortedPaths }
         StagingFolders.removeLeftovers(beside: publicFolder)
+        let records = BuildRecords(outputFolder: publicFolder)
         let spare = StagingFolders.spare(for: publicFolder)
         // Only a spare of our own: one left by a build run as another user (root, say) could not
         // be brought up to date, and is replaced by a fresh tree instead.
         var owner = stat()
         let ownSpare = stat(spare.path, &owner) == 0 && owner.st_uid == geteuid()
-        let base = ownSpare ? PreviousOutput.survey(spare) : PreviousOutput()
+        let base = ownSpare ? PreviousOutput.survey(spare, records: records) : PreviousOutput()
         let staging: URL
         if !base.manifest.files.isEmpty {
             // Untrusted from here until the swap: a build killed now leaves a spare with no
             // manifest, which the next build does not reuse.
-            try FileManager.default.removeItem(at: spare.appendingPathComponent(BuildManifest.folder))
+            if let manifest = records.treeFile(BuildManifest.fileName, of: spare) { try FileManager.default.removeItem(at: manifest) }
             staging = spare
-            for (path, fingerprint) in base.manifest.files where manifest.files[path] != fingerprint {
-                Self.unlinkFile(path, in: staging)
-                if manifest.files[path] == nil { Self.removeEmptyFolders(above: path, in: staging) }
-            }
         } else {
             try? FileManager.default.removeItem(at: spare)
             staging = StagingFolders.new(for: publicFolder)
@@ -87,6 +84,8 @@ struct OutputWriter {
             let mode = stat(publicFolder.path, &live) == 0 ? Int(live.st_mode & 0o7777) : nil
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true,
                                                     attributes: mode.map { [.posixPermissions: $0] })
+            // Records a removed folder of the same inode left are not this tree's.
+            if let stale = records.treeFolder(of: staging) { try? FileManager.default.removeItem(at: stale) }
         }
         var swappedIn = false
         defer {
@@ -96,27 +95,37 @@ struct OutputWriter {
                 if !swappedIn || rename(staging.path, spare.path) != 0 { try? FileManager.default.removeItem(at: staging) }
             }
         }
-        try FolderTree.make(Set(files.map { ($0.path as NSString).deletingLastPathComponent }), in: staging)
+        let new = TreeFiles(tree: staging, records: try records.makeFolders(for: staging)!)
+        // None before the first build: no manifest then, so nothing is linked from it.
+        let live = records.treeFolder(of: publicFolder).map { TreeFiles(tree: publicFolder, records: $0) }
+        if staging == spare {
+            for (path, fingerprint) in base.manifest.files where manifest.files[path] != fingerprint {
+                Self.unlinkFile(new.location(of: path))
+                if manifest.files[path] == nil, !TreeFiles.isRecord(path) { Self.removeEmptyFolders(above: path, in: staging) }
+            }
+        }
+        try FolderTree.make(Set(files.lazy.filter { !TreeFiles.isRecord($0.path) }.map { ($0.path as NSString).deletingLastPathComponent }),
+                            in: staging)
         let outcomes = try ParallelMap.map(files) { file -> Outcome in
             if base.manifest.files[file.path] == file.fingerprint, !base.missing.contains(file.path) {
                 // Already in the spare; new to readers unless the live tree has it too.
                 return previous.files[file.path] == file.fingerprint ? .reused : .restored
             }
-            let target = staging.appendingPathComponent(file.path).path
-            let old = publicFolder.appendingPathComponent(file.path).path
-            Self.unlinkFile(file.path, in: staging)  // what stood there may be a link shared with the live tree
-            if previous.files[file.path] == file.fingerprint, !survey.missing.contains(file.path), link(old, target) == 0 {
+            let target = new.location(of: file.path)
+            Self.unlinkFile(target)  // what stood there may be a link shared with the live tree
+            if previous.files[file.path] == file.fingerprint, !survey.missing.contains(file.path),
+               let old = live?.location(of: file.path), link(old, target) == 0 {
                 _ = link(old + ".gz", target + ".gz")  // absent when the file was not worth compressing
                 return .reused
             }
             return try render(file, to: target)
         }
-        try keepRecords(in: staging)
-        try manifest.save(in: staging)
+        try manifest.save(tree: staging, records: records)
         // The old tree lands in `staging`, removed on return. The work alongside hears whether
         // the new tree is served before it commits (after one rename: nothing to overlap).
         let swapped = Swift.Result { try AtomicSwap.replace(live: publicFolder, with: staging) }
         swappedIn = (try? swapped.get()) != nil
+        if swappedIn { records.removeTrees(except: [publicFolder, staging, spare]) }
         try alongside { _ = try swapped.get() }
         _ = try swapped.get()
         let reused = outcomes.filter { $0 == .reused }.count
@@ -124,27 +133,24 @@ struct OutputWriter {
                       removed: previous.files.count - kept)
     }
 
-    /// The build's other records in `.lectern/` (the parse cache, the inputs), carried into the
-    /// new tree: the build rewrites them only when they change, and without them the next build
-    /// would parse every post again. Files are hard-linked; anything else (no reader wants it)
-    /// is moved, so that what stood in a record's way still does and the build says so.
-    private func keepRecords(in staging: URL) throws {
-        let old = publicFolder.appendingPathComponent(BuildManifest.folder), new = staging.appendingPathComponent(BuildManifest.folder)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: old.path) else { return }
-        try FolderTree.make([BuildManifest.folder], in: staging)
-        for name in names where name != BuildManifest.fileName && !name.hasPrefix(".") {
-            let from = old.appendingPathComponent(name).path, to = new.appendingPathComponent(name).path
-            var info = stat()
-            guard lstat(from, &info) == 0, access(to, F_OK) != 0 else { continue }  // made by this build
-            _ = info.st_mode & S_IFMT == S_IFREG ? link(from, to) : rename(from, to)
+    /// Where a plan's path lives for one tree: a page in the tree, a record of the tree
+    /// (`.lectern/…`) in its records folder.
+    private struct TreeFiles {
+        let tree: URL
+        let records: URL
+
+        static func isRecord(_ path: String) -> Bool { path.hasPrefix(BuildRecords.treePrefix) }
+
+        func location(of path: String) -> String {
+            guard Self.isRecord(path) else { return tree.appendingPathComponent(path).path }
+            return records.appendingPathComponent(String(path.dropFirst(BuildRecords.treePrefix.count))).path
         }
     }
 
     // MARK: files
 
-    /// Removes a file and its compressed copy from `folder`, if there.
-    private static func unlinkFile(_ path: String, in folder: URL) {
-        let target = folder.appendingPathComponent(path).path
+    /// Removes a file and its compressed copy, if there.
+    private static func unlinkFile(_ target: String) {
         _ = unlink(target)
         _ = unlink(target + ".gz")
     }

@@ -1,18 +1,21 @@
 import Foundation
 
-/// Old paths that redirect to posts (front matter `aliases:`), as a build writes them to
-/// `public/.lectern/redirects` for the server: one `old-path new-path` per line.
+/// Old paths that redirect to posts (front matter `aliases:`), as a build writes them among the
+/// records of the tree it makes (`BuildRecords`) for the server: one `old-path new-path` per line.
 ///
 /// ```swift
 /// let redirects = Redirects.load(publicFolder: site.appendingPathComponent("public"))
 /// redirects["/2019/05/old-post/"]   // "/2019/old-post/"
 /// ```
 public enum Redirects {
-    static let file = BuildManifest.folder + "/redirects"
+    static let fileName = "redirects"
+    /// Its path in a build's plan (a record of the tree, not a file in it).
+    static let planPath = BuildRecords.treePrefix + fileName
 
     /// The redirects of the build in `publicFolder` (empty when it has none).
     public static func load(publicFolder: URL) -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: publicFolder.appendingPathComponent(file).path) else { return [:] }
+        guard let url = BuildRecords(outputFolder: publicFolder).treeFile(fileName, of: publicFolder),
+              let data = FileManager.default.contents(atPath: url.path) else { return [:] }
         var redirects: [String: String] = [:]
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)

@@ -72,14 +72,14 @@ public struct SiteBuilder: Sendable {
         var trace = PhaseTrace()
         try SiteFolders.checkContained(root: root)
         let output = options.outputFolder ?? publicFolder
-        let previousOutput = Background("lectern-survey") { PreviousOutput.survey(output) }
+        let previousOutput = Background("lectern-survey") { PreviousOutput.survey(output, records: BuildRecords(outputFolder: output)) }
         let configURL = root.appendingPathComponent(SiteConfig.fileName)
         let configText = (try? String(contentsOf: configURL, encoding: .utf8)) ?? ""
         let config = try SiteConfig.load(from: root)
         let theme = try Theme.load(overrideFolder: root.appendingPathComponent("theme"))
         trace.mark("config and theme")
         var cache = options.cacheRead.flatMap { $0.folder == output ? $0.cache.value.fitting(config.timeZone) : nil }
-            ?? PostCache.load(from: output, timeZone: config.timeZone)
+            ?? PostCache.load(records: BuildRecords(outputFolder: output), timeZone: config.timeZone)
         let previousCache = cache
         trace.mark("post cache")
         let loader = ContentLoader(root: root, timeZone: config.timeZone)
@@ -126,7 +126,7 @@ public struct SiteBuilder: Sendable {
             // now if this build did not need it (the first build after an upgrade reuses every page).
             if previousCache.posts.isEmpty { cache.add(excerpts: model.rendered.allExcerpts()) }
             // The site is built; without the cache the next build only parses and renders more.
-            do { try cache.save(in: output) } catch {
+            do { try cache.save(records: BuildRecords(outputFolder: output)) } catch {
                 cacheWarnings.append("could not save the parse cache (the next build reads every post): \(error.localizedDescription)")
             }
         }
@@ -147,20 +147,22 @@ extension SiteBuilder {
         let cache: Background<PostCache>
     }
 
-    /// Starts reading the parse cache in `public/` for a build that may follow: decoding 1,000
+    /// Starts reading the parse cache of `public/` for a build that may follow: decoding 1,000
     /// posts takes as long as stamping the sources, which tells whether anything needs building.
     /// A build whose configuration has another time zone by then reads the cache again; with
     /// `timeZone` nil (the configuration not read yet), the cache is read whatever its zone.
     public func readingCache(timeZone: TimeZone?) -> CacheRead {
         let folder = publicFolder
-        return CacheRead(folder: folder, cache: Background("lectern-cache") { PostCache.load(from: folder, timeZone: timeZone) })
+        return CacheRead(folder: folder, cache: Background("lectern-cache") {
+            PostCache.load(records: BuildRecords(outputFolder: folder), timeZone: timeZone)
+        })
     }
 
     /// Changes whenever a build changes what `public/` holds (its manifest is rewritten): what
     /// a page made outside the build (search results) keys its cache on.
     public func buildStamp() -> String {
-        let manifest = publicFolder.appendingPathComponent(BuildManifest.folder).appendingPathComponent(BuildManifest.fileName)
-        return FileStamp(path: manifest.path)?.text ?? "none"
+        let manifest = BuildRecords(outputFolder: publicFolder).treeFile(BuildManifest.fileName, of: publicFolder)
+        return manifest.flatMap { FileStamp(path: $0.path)?.text } ?? "none"
     }
 }
 

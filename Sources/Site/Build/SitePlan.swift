@@ -168,7 +168,7 @@ struct SitePlan {
         return files
     }
 
-    /// `aliases:` of every post and page, as `old-path target-path` lines, in the build's hidden folder:
+    /// `aliases:` of every post and page, as `old-path target-path` lines, among the tree's records:
     /// the server answers them with 301, and a front proxy never finds them as files (design:
     /// redirects are Lectern's to answer).
     private func redirectsFile() -> OutputFile {
@@ -176,7 +176,7 @@ struct SitePlan {
         for post in model.posts { for alias in post.aliases where alias != post.path { lines.append("\(alias) \(post.path)") } }
         for page in model.pages { for alias in page.aliases where alias != page.path { lines.append("\(alias) \(page.path)") } }
         let text = lines.sorted().joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
-        return OutputFile(path: Redirects.file, fingerprint: ContentHash("redirects", text), source: .text { text })
+        return OutputFile(path: Redirects.planPath, fingerprint: ContentHash("redirects", text), source: .text { text })
     }
 
     private func sitemapListPaths() -> [(path: String, lastModified: Date?)] {

@@ -72,8 +72,8 @@ struct PostCache: Equatable {
     /// The cache for `timeZone`, empty when the file is of another; with `timeZone` nil, the
     /// cache as written, whatever its zone (read before the configuration is: the user checks
     /// `timeZone`).
-    static func load(from outputFolder: URL, timeZone: TimeZone?) -> PostCache {
-        let url = outputFolder.appendingPathComponent(BuildManifest.folder).appendingPathComponent(fileName)
+    static func load(records: BuildRecords, timeZone: TimeZone?) -> PostCache {
+        let url = records.file(fileName)
         let empty = PostCache(timeZoneIdentifier: timeZone?.identifier ?? "")
         guard let data = FileManager.default.contents(atPath: url.path) else { return empty }
         return data.withUnsafeBytes { decode($0.bindMemory(to: UInt8.self), of: data, timeZone: timeZone) } ?? empty
@@ -109,14 +109,14 @@ struct PostCache: Equatable {
     }
 
     /// Written to a temporary name and renamed, so a reader never sees half a file.
-    func save(in outputFolder: URL) throws {
+    func save(records: BuildRecords) throws {
         var bytes = Array("\(Self.header) \(timeZone)\n".utf8)
         bytes.reserveCapacity(posts.count * 640)
         for post in posts.values.sorted(by: { $0.sourcePath < $1.sourcePath }) {
             Self.encode(post, stamp: stamps[post.sourcePath], excerpt: excerpts[post.sourcePath], into: &bytes)
         }
-        let url = outputFolder.appendingPathComponent(BuildManifest.folder).appendingPathComponent(Self.fileName)
-        try BuildRecordFile.replace(url, with: bytes)
+        try records.makeFolders()
+        try BuildRecordFile.replace(records.file(Self.fileName), with: bytes)
     }
 
     /// Appends the post's line, or nothing when one of its texts holds a separator. Written

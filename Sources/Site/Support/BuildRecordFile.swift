@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Writes the build's own records in `public/.lectern/` (`manifest`, `inputs`, the parse cache
+/// Writes the build's own records (`BuildRecords`: `manifest`, `inputs`, the parse cache
 /// `posts`): beside the file under a temporary name, then renamed over it, so a reader sees the
 /// old file or the new one.
 ///

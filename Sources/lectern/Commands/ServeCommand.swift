@@ -4,6 +4,8 @@ import LecternRuntime
 import LecternServer
 import Logging
 import NIOCore
+import Site
+import Store
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,8 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
         let exported = adminPort.map { _ in AdminServer.metrics() }
         if let (metrics, _) = exported { options.metrics = metrics }
         let logger = options.logger
+        guard let opened = try await openWaitingOutFullDisk(options, logger: logger) else { return }
         let (server, presence) = try await reportingErrors { () throws -> (BlogServer, FileLock) in
-            let blog = try siteOptions.openBlog(options)
+            let blog = opened
             try blog.activityPub.readKeys()  // opening reads none (a build signs nothing)
             let listen = "\(host ?? blog.config.server.host):\(port ?? blog.config.server.port)"
             guard let presence = try ServerPresence(root: blog.root).claim(address: listen) else {
@@ -93,5 +96,30 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         withExtendedLifetime(presence) {}
+    }
+
+    /// The blog, opened; on a disk too full to open its database, the built site is served
+    /// read-only until there is room, then opened (nil: a signal stopped the server meanwhile).
+    private func openWaitingOutFullDisk(_ options: Blog.Options, logger: Logger) async throws -> Blog? {
+        let disk = FullDiskBackoff("server", folder: siteOptions.root.appendingPathComponent("data").path, logger: logger)
+        while true {
+            do {
+                return try siteOptions.openBlog(options)
+            } catch let error where disk.hasNoRoom {
+                let why = ReadOnlyServer.reason(error)
+                let roomAgain = try await reportingErrors {
+                    let config = try SiteConfig.load(from: siteOptions.root)
+                    let listenHost = host ?? config.server.host
+                    return try await ReadOnlyServer.serveUntilRoom(root: siteOptions.root, host: listenHost, port: port ?? config.server.port,
+                                                                   why: why, logger: logger) { port, files in
+                        logger.error("serving \(files) files read-only on http://\(listenHost):\(port): \(why)")
+                    }
+                }
+                guard roomAgain else { return nil }
+                logger.notice("the disk has room again: opening the blog")
+            } catch {
+                return try await reportingErrors { throw error }
+            }
+        }
     }
 }

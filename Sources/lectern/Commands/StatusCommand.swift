@@ -66,8 +66,9 @@ struct StatusCommand: AsyncParsableCommand {
             case .applied: inbox.applied[outcome.reason, default: 0] += count
             }
         }
-        let manifest = blog.root.appendingPathComponent("public/.lectern/manifest").path
-        let built = (try? FileManager.default.attributesOfItem(atPath: manifest))?[.modificationDate] as? Date
+        let publicFolder = blog.root.appendingPathComponent("public")
+        let manifest = BuildRecords(outputFolder: publicFolder).manifest(of: publicFolder)
+        let built = manifest.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path) }?[.modificationDate] as? Date
         let presence = ServerPresence(root: blog.root).running()
         return Status(
             posts: .init(published: summary.posts, scheduled: content.scheduled.map { .init(path: $0.path, title: $0.title, date: $0.date) }),

@@ -11,8 +11,19 @@ final class RawConnection {
     /// `receiveBuffer`: a fixed receive buffer (the kernel doubles it for its bookkeeping), set
     /// before connecting so the kernel does not grow it as it does by default. `sendTimeout`: a
     /// `send` the peer does not read gives up after it (a short write) instead of blocking.
-    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil, sendTimeout: Int? = nil) throws {
+    /// `from`: the local address to connect from (any of 127.0.0.0/8 is this machine: a test's
+    /// clients on several addresses).
+    init(port: Int, host: String = "127.0.0.1", from source: String? = nil, receiveBuffer: Int32? = nil, sendTimeout: Int? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { close(descriptor); throw CancellationError() }
+        }
         if var size = receiveBuffer {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
