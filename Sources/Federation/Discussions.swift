@@ -10,20 +10,22 @@ public struct Discussions: Sendable {
 
     public init(store: Store) { self.store = store }
 
-    /// Every post's discussion, by post path (posts with none are left out).
-    public func all() throws -> [String: Discussion] {
-        var discussions: [String: Discussion] = [:]
-        for shown in try store.comments(state: .approved, limit: Int.max).reversed() {
-            discussions[shown.comment.postPath, default: Discussion()].comments.append(Self.comment(shown))
+    /// Every post's discussion as a build needs it: each post's summary now, its comments read
+    /// when a page of it is rendered (one post's comments in memory at a time). On a single
+    /// connection every discussion is read now instead: the build renders while the search
+    /// index's write transaction waits for the pages, and a read then would wait for that write.
+    public func source() throws -> DiscussionSource {
+        var summaries: [String: DiscussionSummary] = [:], whole: [String: Discussion] = [:]
+        for path in try store.postsWithDiscussion() {
+            let discussion = try discussion(postPath: path)
+            guard !discussion.isEmpty else { continue }
+            if store.readsWaitForWrites { whole[path] = discussion } else { summaries[path] = DiscussionSummary(discussion) }
         }
-        for (path, counts) in try store.allReactionCounts() {
-            discussions[path, default: Discussion()].likes = counts.likes
-            discussions[path, default: Discussion()].announces = counts.announces
-        }
-        return discussions
+        if store.readsWaitForWrites { return DiscussionSource(whole) }
+        return DiscussionSource(summaries: summaries) { [self] in try discussion(postPath: $0) }
     }
 
-    /// One post's discussion (for `/comments/<post>.json`).
+    /// One post's discussion.
     public func discussion(postPath: String) throws -> Discussion {
         let counts = try store.reactionCounts(postPath: postPath)
         return Discussion(comments: try store.comments(state: .approved, postPath: postPath, limit: Int.max).reversed().map(Self.comment),

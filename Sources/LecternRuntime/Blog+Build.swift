@@ -9,12 +9,12 @@ extension Blog {
     /// `discussions` overrides what is read from the store (the server keeps them between builds);
     /// `sources`, started before the blog was opened, saves walking them again.
     @discardableResult
-    public func build(discussions: [String: Discussion]? = nil, outputFolder: URL? = nil, sources: SourceWalk? = nil) throws -> BuildReport {
+    public func build(discussions: DiscussionSource? = nil, outputFolder: URL? = nil, sources: SourceWalk? = nil) throws -> BuildReport {
         try withBuildLock { try buildLocked(discussions: discussions, outputFolder: outputFolder, sources: sources) }
     }
 
     @discardableResult
-    func buildLocked(discussions: [String: Discussion]?, outputFolder: URL? = nil, sources: SourceWalk? = nil,
+    func buildLocked(discussions: DiscussionSource?, outputFolder: URL? = nil, sources: SourceWalk? = nil,
                      now: Date = Date()) throws -> BuildReport {
         // The common case of `lectern build` with nothing changed: decided from stats and a few
         // rows, without reading the posts, the comments or the last build's caches.
@@ -30,7 +30,7 @@ extension Blog {
         // changed; otherwise it is read now, while the comments, configuration and theme load.
         let cacheRead = inputs.map { $0.cacheRead ?? builder.readingCache(timeZone: config.timeZone) }
         trace.mark("source stamp")
-        let shown = try discussions ?? Discussions(store: store).all()
+        let shown = try discussions ?? Discussions(store: store).source()
         trace.mark("discussions")
         // The search index follows the live site, not a build elsewhere (a backup's check): it is
         // updated while the pages render, and committed once they are in place.

@@ -73,6 +73,10 @@ public final class Store: Sendable {
         try self.init(database: database)
     }
 
+    /// Whether a read waits for a write in progress (one connection, `.single`): a read made
+    /// while this process holds a write transaction would wait for itself.
+    public var readsWaitForWrites: Bool { !(database is DatabasePool) }
+
     /// A private in-memory database, for tests and dry runs.
     public static func inMemory() throws -> Store {
         try Store(database: DatabaseQueue(configuration: configuration()))

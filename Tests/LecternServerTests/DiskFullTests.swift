@@ -222,15 +222,17 @@ import Testing
         let disk = try SmallDisk(megabytes: 16)
         defer { disk.unmount() }
         let root = disk.mountPoint.appendingPathComponent("site")
-        #expect(try run([lecternBinary, "init", root.path]).0 == 0)
-        #expect(try run([lecternBinary, "build", "-s", root.path]).0 == 0)
         let database = root.appendingPathComponent("data/lectern.sqlite").path
-        do {  // closed at the end of the block, as a server stopped cleanly leaves it
-            let queue = try DatabaseQueue(path: database)
-            try await queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try await OffPool.run {
+            #expect(try run([lecternBinary, "init", root.path]).0 == 0)
+            #expect(try run([lecternBinary, "build", "-s", root.path]).0 == 0)
+            do {  // closed at the end of the block, as a server stopped cleanly leaves it
+                let queue = try DatabaseQueue(path: database)
+                try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            }
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+            try disk.fill()
         }
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
-        try disk.fill()
         let (server, base, logFile) = try startServer(root)
         defer { server.stop() }
         func log() -> String { ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").suffix(2000).description }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LecternRuntime
 @testable import LecternServer
 
 /// `lectern serve --watch`: the open page reloads after a rebuild and shows a build error; a
@@ -60,27 +61,31 @@ import Testing
         let blog = try await BlogFixture(remote: remote, watch: true)
         defer { blog.stop() }
         let live = try #require(blog.server.site.liveReload)
-        func open(from address: String) throws -> (RawConnection, String) {
-            let connection = try RawConnection(port: blog.port, from: address)
-            connection.send("GET /_lectern/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            return (connection, events(connection, within: 5) { $0.contains("event: hello") || $0.contains(" 503 ") })
+        // On a thread of its own: the server answering runs on the pool a blocking read would hold.
+        let port = blog.port, suite = self
+        func open(from address: String) async throws -> (RawConnection, String) {
+            try await OffPool.run {
+                let connection = try RawConnection(port: port, from: address)
+                connection.send("GET /_lectern/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                return (connection, suite.events(connection, within: 5) { $0.contains("event: hello") || $0.contains(" 503 ") })
+            }
         }
         // One address: its share, then 503.
         var first: [RawConnection] = []
         for _ in 0..<LiveReload.maximumPerAddress {
-            let (connection, answer) = try open(from: "127.0.0.2")
+            let (connection, answer) = try await open(from: "127.0.0.2")
             #expect(answer.contains("event: hello"), "\(answer)")
             first.append(connection)
         }
-        #expect(try open(from: "127.0.0.2").1.contains(" 503 "))
+        #expect(try await open(from: "127.0.0.2").1.contains(" 503 "))
         // Others still get in, up to the overall bound.
         var others: [RawConnection] = []
         for index in 0..<(LiveReload.maximumListeners - LiveReload.maximumPerAddress) {
-            let (connection, answer) = try open(from: "127.0.0.\(3 + index % 2)")
+            let (connection, answer) = try await open(from: "127.0.0.\(3 + index % 2)")
             #expect(answer.contains("event: hello"), "\(answer)")
             others.append(connection)
         }
-        #expect(try open(from: "127.0.0.5").1.contains(" 503 "))
+        #expect(try await open(from: "127.0.0.5").1.contains(" 503 "))
         #expect(live.openStreams() == LiveReload.maximumListeners)
 
         // Every client leaves: the places are free within a second, long before any keep-alive.
@@ -90,7 +95,7 @@ import Testing
         while live.openStreams() > 0, ContinuousClock.now - left < .seconds(10) { try await Task.sleep(for: .milliseconds(20)) }
         let freedIn = ContinuousClock.now - left
         #expect(live.openStreams() == 0 && freedIn < .seconds(1), "\(live.openStreams()) open after \(freedIn)")
-        #expect(try open(from: "127.0.0.2").1.contains("event: hello"))
+        #expect(try await open(from: "127.0.0.2").1.contains("event: hello"))
     }
 
     @Test func withoutWatchNothingIsInjected() async throws {

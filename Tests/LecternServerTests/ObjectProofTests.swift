@@ -132,9 +132,14 @@ import Testing
         }
     }
 
-    @Test func aRelayedActivityWithoutTheActorsProofIsRefusedAsBefore() async throws {
+    /// Without a valid proof by its actor, a relayed activity is what the actor's own server
+    /// serves: a copy the origin does not vouch for is refused (401), a changed one is applied as
+    /// the origin has it, never as the relay sent it.
+    @Test func aRelayedActivityWithoutTheActorsProofIsCheckedAtItsOrigin() async throws {
         defer { stop() }
-        let (id, _, note) = aliceNote("relayed-forged", content: "<p>Forged.</p>")
+        // Not at its origin at all (neither the activity nor the note is served): refused.
+        let (id, path, note) = aliceNote("relayed-forged", content: "<p>Forged.</p>")
+        honest.serve(path, ["id": id, "type": "Tombstone"])
         let create = blog.create(note, by: honest, "alice")
         let attempts: [(String, [String: Any])] = [
             ("no proof", create),
@@ -153,6 +158,37 @@ import Testing
         }
         #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
         #expect(try blog.store.comment(id: id) == nil)
+
+        // Served by alice's server, with other words than the relay's: hers are what shows.
+        let (realID, realPath, realNote) = aliceNote("relayed-real", content: "<p>What alice wrote.</p>")
+        var doctored = realNote
+        doctored["content"] = "<p>What eve says alice wrote.</p>"
+        #expect(try await relay.send(blog.create(doctored, by: honest, "alice"), as: "eve", to: blog.sharedInbox) == 202)
+        #expect(try await eventually { try blog.store.comment(id: realID)?.contentHTML.contains("What alice wrote.") == true })
+        #expect(honest.getCount(realPath) == 1)
+        #expect(try blog.store.comment(id: realID)?.contentHTML.contains("eve") == false)
+
+        // A Delete stands only when its object is gone at its origin.
+        let deleteID = honest.actorID("alice") + "/deletes/1"
+        let delete: [String: Any] = ["@context": "https://www.w3.org/ns/activitystreams", "id": deleteID, "type": "Delete",
+                                     "actor": honest.actorID("alice"), "object": realID]
+        #expect(try await relay.send(delete, as: "eve", to: blog.sharedInbox) == 401, "it still exists")
+        #expect(try blog.store.comment(id: realID) != nil)
+    }
+
+    /// Each check at an origin is a GET a stranger made the blog send: 10 a minute to one server,
+    /// then the relay is told to come back later (503), and the server hears no more.
+    @Test func checksAtAnOriginAreBounded() async throws {
+        defer { stop() }
+        var statuses: [Int] = []
+        for number in 0..<16 {
+            let (_, _, note) = aliceNote("flood-\(number)")
+            statuses.append(try await relay.send(blog.create(note, by: honest, "alice"), as: "eve", to: blog.sharedInbox))
+        }
+        #expect(statuses.filter { $0 == 202 }.count == 10, "\(statuses)")
+        #expect(statuses.filter { $0 == 503 }.count == 6, "\(statuses)")
+        let fetched = (0..<16).reduce(0) { $0 + honest.getCount("/notes/flood-\($1)") + honest.getCount("/notes/flood-\($1)/activity") }
+        #expect(fetched <= 20, "\(fetched) GETs for 16 relayed activities")
     }
 
     // MARK: what a valid proof saves

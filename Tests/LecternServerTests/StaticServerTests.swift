@@ -141,6 +141,53 @@ private func withServer(_ test: @escaping @Sendable (any TestClientProtocol, URL
         }
     }
 
+    /// What grows with a blog's history, older pages of comments and the comments JSON, is read
+    /// from disk at each request (its gzip twin too), with validators from memory; the post's own
+    /// page stays in memory.
+    @Test func olderCommentPagesAndTheCommentsJSONAreReadFromDisk() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-cold-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try SiteScaffold.create(at: root)
+        let comments = (1...45).map { number in
+            Discussion.Comment(id: "https://m.example/notes/\(number)", parentID: nil, authorName: "Ana", authorHandle: "@ana@m.example",
+                               authorURL: "https://m.example/@ana", avatarURL: nil, url: "https://m.example/@ana/\(number)",
+                               contentHTML: "<p>Comment number \(number), long enough to be worth compressing for sure.</p>",
+                               summary: nil, sensitive: false, published: Date(timeIntervalSince1970: 1_750_000_000 + Double(number * 60)),
+                               updated: nil)
+        }
+        try SiteBuilder(root: root).build(.init(discussions: [post: Discussion(comments: comments)]))
+        let folder = root.appendingPathComponent("public")
+        let site = try LiveSite(publicFolder: folder)
+        let older = "2025/welcome-to-lectern/comments/1/index.html", json = "comments/2025/welcome-to-lectern.json"
+        #expect(site.index[older]?.body == nil && site.index[older]?.gzipOnDisk != nil)
+        #expect(site.index[json]?.body == nil)
+        #expect(site.index["2025/welcome-to-lectern/index.html"]?.body != nil)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let app = LecternServer.makeApplication(site: site, host: "127.0.0.1", port: 0, logger: logger)
+        try await app.test(.live) { client in
+            let plain = try Data(contentsOf: folder.appendingPathComponent(older))
+            let compressed = try Data(contentsOf: folder.appendingPathComponent(older + ".gz"))
+            let jsonBytes = try Data(contentsOf: folder.appendingPathComponent(json))
+            let etag = try await client.execute(uri: "/" + older.dropLast("index.html".count), method: .get) { response in
+                #expect(response.status == .ok && response.headers[.contentEncoding] == nil)
+                #expect(Data(buffer: response.body) == plain && String(buffer: response.body).contains("Comment number 1,"))
+                return response.headers[.eTag]
+            }
+            try await client.execute(uri: "/" + older.dropLast("index.html".count), method: .get, headers: [.acceptEncoding: "gzip"]) { response in
+                #expect(response.headers[.contentEncoding] == "gzip" && response.headers[.vary] == "Accept-Encoding")
+                #expect(Data(buffer: response.body) == compressed)
+            }
+            try await client.execute(uri: "/" + older.dropLast("index.html".count), method: .get, headers: [.ifNoneMatch: etag ?? ""]) {
+                #expect($0.status == .notModified)
+            }
+            try await client.execute(uri: "/" + json, method: .get) { response in
+                #expect(response.status == .ok && response.headers[.contentType]?.hasPrefix("application/json") == true)
+                #expect(Data(buffer: response.body) == jsonBytes)
+            }
+        }
+    }
+
     @Test func reloadServesTheNewBuild() async throws {
         try await withServer { client, root, site in
             try Data("---\ntitle: Fresh Post\ndate: 2025-05-05\n---\nNew!\n".utf8)

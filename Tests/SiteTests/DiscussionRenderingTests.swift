@@ -42,6 +42,45 @@ import Testing
         #expect(try site.read("comments/2025/first.json").contains("\"count\":2"))
     }
 
+    /// A build holds a summary of each discussion, and reads a post's comments only for the pages
+    /// it renders: once per post however many of its pages it renders, never for a post whose
+    /// pages are unchanged. What it writes is what whole discussions give.
+    @Test func aBuildReadsOnlyTheDiscussionsOfThePagesItRenders() throws {
+        let site = try TestSite()
+        defer { site.remove() }
+        for (name, title) in [("a", "First"), ("b", "Second"), ("c", "Third")] { try site.post(name, title: title, date: "2025-01-0\(name == "a" ? 1 : name == "b" ? 2 : 3)") }
+        let paged = (1...45).map { comment("a\($0)", content: "<p>Comment \($0) on the first.</p>", minute: $0) }
+        var discussions = ["/2025/first/": Discussion(comments: paged), "/2025/second/": Discussion(comments: [comment("b1", content: "<p>One.</p>")])]
+        let reads = Reads()
+        func source() -> DiscussionSource {
+            let whole = discussions
+            return DiscussionSource(summaries: whole.mapValues(DiscussionSummary.init)) { path in
+                reads.record(path)
+                return whole[path] ?? Discussion()
+            }
+        }
+        try SiteBuilder(root: site.root).build(.init(discussions: source()))
+        #expect(reads.paths.sorted() == ["/2025/first/", "/2025/second/"], "each read once: \(reads.paths)")
+        #expect(try site.read("2025/first/comments/1/index.html").contains("Comment 1 on the first."))
+
+        reads.paths = []
+        discussions["/2025/second/"]?.comments.append(comment("b2", content: "<p>Two.</p>", minute: 5))
+        try SiteBuilder(root: site.root).build(.init(discussions: source()))
+        #expect(reads.paths == ["/2025/second/"], "\(reads.paths)")
+        #expect(try site.read("2025/second/index.html").contains("Two."))
+
+        // The same files as a build given every discussion whole.
+        let whole = try TestSite()
+        defer { whole.remove() }
+        try FileManager.default.removeItem(at: whole.root.appendingPathComponent("content"))
+        try FileManager.default.copyItem(at: site.root.appendingPathComponent("content"), to: whole.root.appendingPathComponent("content"))
+        try SiteBuilder(root: whole.root).build(.init(discussions: DiscussionSource(discussions)))
+        let files = try FileManager.default.subpathsOfDirectory(atPath: whole.root.appendingPathComponent("public").path)
+            .filter { $0.hasSuffix(".html") || $0.hasSuffix(".json") }
+        #expect(files.count > 10)
+        for file in files { #expect(try site.read(file) == whole.read(file), "\(file)") }
+    }
+
     /// Threads are paged from the oldest, twenty to a page; the post shows the newest page, a new
     /// comment renders that page (and the JSON and feeds) only.
     @Test func manyCommentsArePagedAndOnlyTheNewestPageChanges() throws {
@@ -87,4 +126,15 @@ import Testing
         try site.build()
         #expect(try site.read("2025/first/index.html").contains("<meta name=\"fediverse:creator\" content=\"@me@social.example\">"))
     }
+}
+
+/// The posts whose discussion a build read, in order.
+private final class Reads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var paths: [String] {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+    func record(_ path: String) { lock.withLock { stored.append(path) } }
 }

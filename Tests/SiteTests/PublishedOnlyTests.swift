@@ -31,7 +31,9 @@ import Testing
             try site.post("hello", title: "Public Words", date: "2025-01-01", extra: "aliases: [/old-hello/]\n", body: "Round \(round).")
             try builder.build()
             // A preview beside it, as `lectern build --drafts --future` makes.
-            try builder.build(.init(includeDrafts: true, includeFuture: true, outputFolder: SiteBuilder.previewFolder(root: site.root)))
+            if round == 1 {
+                try builder.build(.init(includeDrafts: true, includeFuture: true, outputFolder: SiteBuilder.previewFolder(root: site.root)))
+            }
             let files = try everyFile(in: publicFolder)
             #expect(files.keys.contains("2025/public-words/index.html"))
             #expect(!files.keys.contains { $0.hasPrefix(".") || $0.contains("/.") }, "\(files.keys.sorted())")

@@ -3,7 +3,7 @@ import HTTPSignatures
 import Store
 
 /// Inbox requests whose signing key could not be had when they arrived: the key's server was
-/// slow or failing, or lookups to it were over their budget (`KeyFetchBudget`). Answering those
+/// slow or failing, or lookups to it were over their budget (`FetchBudget`). Answering those
 /// with 503 loses the activity whenever the sender retries badly — GoToSocial 0.20 re-sends the
 /// request with an empty body — so `InboxGate` answers 202 and keeps the request as received
 /// (`held_inbound`), and `checkDue` runs it through the gate again later, as of the moment it
@@ -17,7 +17,7 @@ import Store
 public struct HeldInbox: Sendable {
     /// The first check waits out the key host's failure memory: a host that just failed is not
     /// asked again sooner.
-    public static let firstCheck: TimeInterval = KeyFetchBudget.hostFailureMemory + 5
+    public static let firstCheck: TimeInterval = FetchBudget.hostFailureMemory + 5
     public static let lifetime: TimeInterval = 3600
     /// Requests checked in one pass.
     static let batch = 50

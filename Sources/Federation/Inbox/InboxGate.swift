@@ -8,8 +8,9 @@ import Store
 
 /// The inbox's front: decides, quickly and without side effects on refusal, whether an incoming
 /// activity is accepted, and records it for `InboxProcessor`. Checks in order: content type,
-/// JSON (depth ≤ 32), signature, signer = actor (or, relayed, the actor's own integrity proof),
-/// origin rules, blocks; then stores the activity
+/// JSON (depth ≤ 32), signature, signer = actor (or, relayed, the actor's own integrity proof,
+/// else the activity as its actor's server serves it: `RelayedActivity`), origin rules, blocks;
+/// then stores the activity
 /// with its signature (a replay is refused) and answers 202.
 ///
 /// Nothing here blocks a thread: key fetches suspend on the network thread, the write runs on
@@ -37,9 +38,13 @@ public struct InboxGate: Sendable {
     /// servers leave out (Mastodon's `Add` to a featured collection).
     static let ignoredTypes: Set<String> = ["Add", "Remove", "Block", "Flag", "Listen", "Read", "View", "Accept", "Reject"]
 
+    /// Relayed activities without their actor's proof, checked at their origin.
+    let relayed: RelayedActivity
+
     public init(store: Store, keys: RemoteKeyProvider, audience: SignatureAudience?, counter: InboxCounter? = nil) {
         self.store = store
         self.keys = keys
+        self.relayed = RelayedActivity(fetcher: keys.fetcher)
         self.audience = audience
         self.counter = counter
     }
@@ -87,7 +92,8 @@ public struct InboxGate: Sendable {
     }
 
     private func decide(_ request: HTTPRequestParts, now: Date, mayHold: Bool) async -> Outcome {
-        let body = request.body
+        // Replaced by the activity as its origin serves it when a relay brought it unproven.
+        var body = request.body
         guard body.count <= Self.maximumBodySize else { return .refuse(413, "too-large", "body over \(Self.maximumBodySize) bytes") }
         let contentType = (request.field("content-type") ?? "").split(separator: ";").first?
             .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
@@ -95,7 +101,7 @@ public struct InboxGate: Sendable {
             return .refuse(415, "content-type", "content type '\(contentType)' is not an ActivityPub type")
         }
         // The typed vocabulary the inbox worker applies later: the gate checks what it will act on.
-        let activity: APObject
+        var activity: APObject
         do { activity = try APObject(json: body) } catch { return .refuse(400, "malformed", "\(error)") }
         guard let type = activity.types.first, let actor = activity.actor.first, activity.id != nil || Self.ignoredTypes.contains(type) else {
             return .refuse(400, "malformed", "an activity needs an id, a type and an actor")
@@ -133,12 +139,20 @@ public struct InboxGate: Sendable {
             var relayedBy: String?
             if signer != actor {
                 // Relayed (forwarded by another server, FEP-8b32's use case): taken as the actor's
-                // only when the activity carries the actor's own integrity proof; otherwise refused
-                // as it always was. A blocked relay is not heard either way.
+                // when the activity carries the actor's own integrity proof, else as the actor's
+                // server serves it (fetched, bounded). A blocked relay is not heard either way.
                 if try store.isBlocked(actorID: signer) { return .refuse(403, "blocked", "relayed by \(signer), which is blocked") }
                 let verdict = await Self.proof(of: body, by: actor, keys: keys, now: now)
-                guard verdict.isProven else {
-                    return .refuse(401, "not-the-signer", "signed by \(signer) but the activity's actor is \(actor) (proof: \(verdict))")
+                if !verdict.isProven {
+                    switch await relayed.check(activity, body: body, actor: actor, now: now) {
+                    case .vouched(let served):
+                        do { activity = try APObject(json: served) } catch { return .refuse(400, "malformed", "as served at its origin: \(error)") }
+                        body = served
+                    case .later(let why):
+                        return .later("relayed-check-later", "relayed by \(signer) without \(actor)'s proof: \(why)")
+                    case .unverifiable(let why):
+                        return .refuse(401, "not-the-signer", "signed by \(signer) but the activity's actor is \(actor) (proof: \(verdict); at its origin: \(why))")
+                    }
                 }
                 relayedBy = signer
             }

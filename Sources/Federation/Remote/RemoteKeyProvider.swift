@@ -19,13 +19,13 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
     /// Parsed keys and their owners, so a busy inbox neither queries nor parses PEM per request.
     let parsed = ParsedKeys()
     let recent = RecentFetches()
-    let budget = KeyFetchBudget()
+    let budget = FetchBudget()
     /// The same for assertion keys (FEP-521a), kept apart: a key serves the purpose it is listed for.
     let parsedAssertionKeys = ParsedKeys()
     let recentAssertionKeys = RecentFetches()
     /// A key fetched this recently is what its server publishes now: a failing signature does
     /// not fetch it again. Short, so a rotated key is taken up within seconds; the per-host
-    /// `KeyFetchBudget` is what keeps bad requests from making the blog hammer a third party.
+    /// `FetchBudget` is what keeps bad requests from making the blog hammer a third party.
     static let refetchInterval: TimeInterval = 30
     /// A key that could not be had is not asked for again this soon.
     static let failureMemory: TimeInterval = 60

@@ -6,13 +6,14 @@ import Store
 import Synchronization
 
 /// The work behind `SiteService`, done one job at a time on a thread of its own: builds,
-/// reloads, publishing. Keeps each post's discussion between builds, so after the inbox changed a
-/// few posts only those are read again (a busy blog has thousands of comments).
+/// reloads, publishing. Keeps a summary of each post's discussion between builds (its count and
+/// page fingerprints, never the comments: memory does not grow with the blog's history), so
+/// after the inbox changed a few posts only those are read again.
 final class RenderLane: Sendable {
     let blog: Blog
     private struct State {
         /// nil until read in full once (a start whose build failed has none).
-        var discussions: [String: Discussion]?
+        var discussions: [String: DiscussionSummary]?
         var nextScheduled: Date?
     }
     private let state = Mutex(State())
@@ -70,22 +71,24 @@ final class RenderLane: Sendable {
         if try blog.store.releaseHeldDeliveries(upTo: generation) > 0 { blog.deliverySignal.signal() }
     }
 
-    /// Every post's discussion, read again when `all`, else only the `changed` posts'.
-    private func discussions(all: Bool, changed: Set<String>) throws -> [String: Discussion] {
-        let source = Discussions(store: blog.store)
+    /// Every post's discussion, summed up again when `all`, else only the `changed` posts'.
+    private func discussions(all: Bool, changed: Set<String>) throws -> DiscussionSource {
+        let store = Discussions(store: blog.store)
         // In full when asked, and until a read in full succeeded: the changed posts' alone would
         // render every other post without its comments.
-        var current: [String: Discussion]
+        let source: DiscussionSource
         if !all, let known = state.withLock({ $0.discussions }) {
-            current = known
+            var summaries = known, read: [String: Discussion] = [:]
             for path in changed {
-                let fresh = try source.discussion(postPath: path)
-                current[path] = fresh.isEmpty ? nil : fresh
+                let fresh = try store.discussion(postPath: path)
+                summaries[path] = fresh.isEmpty ? nil : DiscussionSummary(fresh)
+                read[path] = fresh
             }
+            source = DiscussionSource(summaries: summaries, preloaded: read) { try store.discussion(postPath: $0) }
         } else {
-            current = try source.all()
+            source = try store.source()
         }
-        state.withLock { $0.discussions = current }
-        return current
+        state.withLock { $0.discussions = source.summaries }
+        return source
     }
 }

@@ -8,6 +8,8 @@ struct StaticFile: Sendable {
     let body: ByteBuffer?
     /// The precompressed twin (`file.gz` written by the build), when there is one.
     let gzip: ByteBuffer?
+    /// The same twin left on disk, for a file whose body is too (`StaticIndex.isKeptOnDisk`).
+    let gzipOnDisk: (path: String, size: Int)?
     let diskPath: String
     let size: Int
     /// Strong validator derived from the content, quoted.
@@ -21,16 +23,17 @@ struct StaticFile: Sendable {
     /// Headers when this file is served as an error page (404, 410): no validators.
     let errorPageHeaders: HTTPFields
 
-    init(body: ByteBuffer?, gzip: ByteBuffer?, diskPath: String, size: Int, contentType: String, etag: String,
+    init(body: ByteBuffer?, gzip: ByteBuffer?, gzipOnDisk: (path: String, size: Int)? = nil, diskPath: String, size: Int, contentType: String, etag: String,
          lastModified: Date, lastModifiedHeader: String, cacheControl: String, link: String? = nil) {
         self.body = body
         self.gzip = gzip
+        self.gzipOnDisk = gzipOnDisk
         self.diskPath = diskPath
         self.size = size
         self.etag = etag
         self.lastModified = lastModified
         var common: HTTPFields = [.contentType: contentType, .acceptRanges: "none"]
-        if gzip != nil { common[.vary] = "Accept-Encoding" }
+        if gzip != nil || gzipOnDisk != nil { common[.vary] = "Accept-Encoding" }
         if let link { common[.link] = link }
         var errorPage = common
         errorPage[.cacheControl] = "no-cache"
@@ -45,10 +48,10 @@ struct StaticFile: Sendable {
         var plain = common
         plain[.contentLength] = String(size)
         plainHeaders = plain
-        gzipHeaders = gzip.map { buffer in
+        gzipHeaders = (gzip?.readableBytes ?? gzipOnDisk?.size).map { length in
             var headers = common
             headers[.contentEncoding] = "gzip"
-            headers[.contentLength] = String(buffer.readableBytes)
+            headers[.contentLength] = String(length)
             return headers
         }
     }

@@ -43,8 +43,14 @@ struct StaticFileResponder: Sendable {
 
     private func respond(with file: StaticFile, to request: Request, context: some RequestContext) async throws -> Response {
         if let answer = Self.answer(file, method: request.method, headers: request.headers) { return answer.response }
-        let body = request.method == .head ? ResponseBody() : try await fileIO.loadFile(path: file.diskPath, context: context)
-        return Response(status: .ok, headers: file.plainHeaders, body: body)
+        let gzip = file.gzipOnDisk.flatMap { twin in file.gzipHeaders.map { (twin.path, $0) } }
+            .flatMap { ConditionalRequest.acceptsGzip(request.headers) ? $0 : nil }
+        let path = gzip?.0 ?? file.diskPath
+        var headers = gzip?.1 ?? file.plainHeaders
+        guard request.method != .head else { return Response(status: .ok, headers: headers) }
+        // The length of the file as read (a rebuild may have replaced it since the index was loaded).
+        headers[.contentLength] = nil
+        return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: path, context: context))
     }
 
     /// A file's answer from memory (304, gzip or plain); nil when its body must be read from disk.

@@ -11,6 +11,18 @@ struct StaticIndex: Sendable {
     /// Files larger than this are streamed from disk instead of kept in memory.
     static let memoryLimit = 8 * 1024 * 1024
 
+    /// Files read from disk at each request instead of kept in memory: a post's older pages of
+    /// comments (`/2025/hello/comments/3/`) and the comments JSON (`/comments/2025/hello.json`,
+    /// polled, and answered 304 from memory). They grow with every comment the blog ever had;
+    /// the pages readers mostly open (the post with its newest comments) stay in memory, so the
+    /// server's memory does not grow with the blog's history.
+    static func isKeptOnDisk(_ relative: String) -> Bool {
+        if relative.hasPrefix("comments/") { return relative.hasSuffix(".json") }
+        guard relative.hasSuffix("/index.html"), let range = relative.range(of: "/comments/", options: .backwards) else { return false }
+        let page = relative[range.upperBound...].dropLast("/index.html".count)
+        return !page.isEmpty && page.allSatisfy(\.isASCII) && page.allSatisfy(\.isNumber)
+    }
+
     private(set) var files: [String: StaticFile] = [:]
     /// Size and modification time of each file (and `.gz` twin) as loaded, so a reload after a
     /// small rebuild reads only the files that changed.
@@ -47,6 +59,7 @@ struct StaticIndex: Sendable {
         guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: root), includingPropertiesForKeys: keys,
                                                           options: [.skipsHiddenFiles]) else { return index }
         var compressed: [String: ByteBuffer] = [:]
+        var compressedOnDisk: [String: (path: String, size: Int)] = [:]
         var entries: [(String, URL, Date, Int)] = []
         for case let url as URL in walker {
             let resolved = url.resolvingSymlinksInPath().standardizedFileURL
@@ -59,7 +72,9 @@ struct StaticIndex: Sendable {
             index.stamps[relative] = stamp
             if relative.hasSuffix(".gz") {
                 let original = String(relative.dropLast(3))
-                if previous?.stamps[relative] == stamp, let kept = previous?.files[original]?.gzip {
+                if isKeptOnDisk(original) {
+                    compressedOnDisk[original] = (resolved.path, stamp.size)
+                } else if previous?.stamps[relative] == stamp, let kept = previous?.files[original]?.gzip {
                     compressed[original] = kept
                 } else if let data = FileManager.default.contents(atPath: resolved.path) {
                     compressed[original] = ByteBuffer(bytes: data)
@@ -78,7 +93,7 @@ struct StaticIndex: Sendable {
             var body: ByteBuffer?
             var hash = ContentHash()
             let injected = liveReload && relative.hasSuffix(".html")
-            if size <= memoryLimit || injected {
+            if (size <= memoryLimit && !isKeptOnDisk(relative)) || injected {
                 guard var data = FileManager.default.contents(atPath: url.path) else { continue }
                 if injected { data = Data(LiveReload.inject(into: Array(data))) }
                 data.withUnsafeBytes { hash.combine(bytes: $0.bindMemory(to: UInt8.self)) }
@@ -89,7 +104,8 @@ struct StaticIndex: Sendable {
             // Whole seconds: Last-Modified has no fractions, and If-Modified-Since compares to it.
             let seconds = Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down))
             index.files[relative] = StaticFile(
-                body: body, gzip: body == nil || injected ? nil : compressed[relative], diskPath: url.path,
+                body: body, gzip: body == nil || injected ? nil : compressed[relative],
+                gzipOnDisk: body == nil && !injected ? compressedOnDisk[relative] : nil, diskPath: url.path,
                 size: body?.readableBytes ?? size,
                 contentType: MediaType.contentType(forPath: relative), etag: "\"\(hash.hex)\"",
                 lastModified: seconds, lastModifiedHeader: HTTPDate.format(seconds),

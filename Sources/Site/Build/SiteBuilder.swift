@@ -15,7 +15,7 @@ public struct SiteBuilder: Sendable {
         /// Where the output goes; `<root>/public` when nil.
         public var outputFolder: URL?
         /// Comments and reactions by post path, shown under each post (the server supplies them).
-        public var discussions: [String: Discussion]
+        public var discussions: DiscussionSource
         /// `content/` as the caller just walked it (to stamp the sources); walked again when nil.
         public var contentTree: ContentTree?
         /// Work that follows the posts built (the search index): run on a thread of its own from
@@ -30,7 +30,7 @@ public struct SiteBuilder: Sendable {
         public var blogroll: [BlogrollEntry] = []
 
         public init(includeDrafts: Bool = false, includeFuture: Bool = false, outputFolder: URL? = nil,
-                    discussions: [String: Discussion] = [:], contentTree: ContentTree? = nil,
+                    discussions: DiscussionSource = .none, contentTree: ContentTree? = nil,
                     alongsidePublishing: AlongsidePublishing? = nil, cacheRead: CacheRead? = nil) {
             self.includeDrafts = includeDrafts
             self.includeFuture = includeFuture

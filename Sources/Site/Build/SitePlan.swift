@@ -65,11 +65,12 @@ struct SitePlan {
         let posts = model.posts
         var files: [OutputFile] = []
         for index in posts.indices {
-            let view = model.discussions[posts[index].path] == nil ? nil : model.discussionView(index)
+            // Planned from the summary: the discussion is read only for the pages rendered.
+            let summary = model.discussions.summaries[posts[index].path]
             var hash = global
             hash.combine(posts[index].sourceHash)
             // The post's page shows the newest page of comments; older pages are files of their own.
-            if let view { hash.combine(view.fingerprint(ofPage: view.pageCount)) }
+            if let newest = summary?.pageFingerprints.last { hash.combine(newest) }
             let (newer, older) = model.neighbours(of: index)
             for neighbour in [newer, older] {
                 if let neighbour { hash.combine([posts[neighbour].title, posts[neighbour].path], separator: 0x7C) } else { hash.combine("-") }
@@ -84,19 +85,21 @@ struct SitePlan {
             let renderer = renderer
             files.append(OutputFile(path: OutputFile.filePath(forSitePath: posts[index].path), fingerprint: hash,
                                     source: .text { try renderer.post(index) }))
-            guard let view else { continue }
-            for number in 1..<view.pageCount {
+            guard let summary, let newest = summary.pageFingerprints.last else { continue }
+            for number in 1..<summary.pageCount {
                 var pageHash = global
                 pageHash.combine(posts[index].title)
-                pageHash.combine(view.fingerprint(ofPage: number))
-                files.append(OutputFile(path: OutputFile.filePath(forSitePath: view.path(ofPage: number)), fingerprint: pageHash,
-                                        source: .text { try renderer.comments(index, page: number) }))
+                pageHash.combine(summary.pageFingerprints[number - 1])
+                files.append(OutputFile(path: OutputFile.filePath(forSitePath: DiscussionView.path(ofPage: number, of: summary.pageCount,
+                                                                                                   postPath: posts[index].path)),
+                                        fingerprint: pageHash, source: .text { try renderer.comments(index, page: number) }))
             }
-            // What the live-refresh script reads, served from memory like the page itself.
+            // What the live-refresh script reads.
             var jsonHash = ContentHash("comments-json")
-            jsonHash.combine(view.fingerprint(ofPage: view.pageCount))
+            jsonHash.combine(newest)
+            let model = model
             files.append(OutputFile(path: String(DiscussionView.jsonPath(forPostPath: posts[index].path).dropFirst()),
-                                    fingerprint: jsonHash, source: .text { String(decoding: try view.json(), as: UTF8.self) }))
+                                    fingerprint: jsonHash, source: .text { String(decoding: try model.discussionView(index).json(), as: UTF8.self) }))
         }
         return files
     }
@@ -125,7 +128,7 @@ struct SitePlan {
         hash.combine("feed|\(scope.htmlPath)")
         for index in scope.indices.prefix(model.config.feedSize) {
             hash.combine(model.posts[index].sourceHash)
-            hash.combine(String(model.discussions[model.posts[index].path]?.comments.count ?? 0))
+            hash.combine(String(model.discussions.summaries[model.posts[index].path]?.commentCount ?? 0))
         }
         let feeds = FeedRenderer(model: model)
         let folder = String(scope.htmlPath.dropFirst())

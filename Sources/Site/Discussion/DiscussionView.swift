@@ -51,7 +51,10 @@ public struct DiscussionView: Sendable {
     }
 
     /// Where older comments page `number` (1-based, oldest first) lives; the newest is the post.
-    public func path(ofPage number: Int) -> String {
+    public func path(ofPage number: Int) -> String { Self.path(ofPage: number, of: pageCount, postPath: postPath) }
+
+    /// The same for a post whose discussion has `pageCount` pages.
+    public static func path(ofPage number: Int, of pageCount: Int, postPath: String) -> String {
         number >= pageCount ? postPath : "\(postPath)comments/\(number)/"
     }
 

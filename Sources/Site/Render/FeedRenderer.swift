@@ -33,7 +33,7 @@ struct FeedRenderer {
     }
 
     private func commentsURL(_ post: Post) -> String { config.absoluteURL(post.path) + "#comments" }
-    private func commentCount(_ post: Post) -> Int { model.discussions[post.path]?.comments.count ?? 0 }
+    private func commentCount(_ post: Post) -> Int { model.discussions.summaries[post.path]?.commentCount ?? 0 }
 
     private func updated(_ scope: FeedScope) -> Date {
         entries(scope).map { model.posts[$0].lastModified }.max() ?? Date(timeIntervalSince1970: 0)

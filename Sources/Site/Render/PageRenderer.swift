@@ -63,7 +63,7 @@ struct PageRenderer: Sendable {
             "modifiedISO": post.updated.map(model.dates.iso8601),
         ])
         context["post"] = full
-        var discussion = model.discussionView(index).templateContext()
+        var discussion = try model.discussionView(index).templateContext()
         // The refresh script only where comments can arrive: posts that federate.
         if model.config.comments.liveRefresh && model.config.federates(post) { discussion["live"] = true }
         context["discussion"] = discussion
@@ -82,7 +82,7 @@ struct PageRenderer: Sendable {
     /// Page `number` of a post's older comments.
     func comments(_ index: Int, page number: Int) throws -> String {
         let post = model.posts[index]
-        let view = model.discussionView(index)
+        let view = try model.discussionView(index)
         var context = base(page: [
             "title": "Comments on \(post.title)", "fullTitle": "Comments on \(post.title), page \(number) – \(model.config.title)",
             "description": "Comments on \(post.title), page \(number) of \(view.pageCount)",

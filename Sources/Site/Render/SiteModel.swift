@@ -41,9 +41,9 @@ final class SiteModel: Sendable {
     let renderWarnings = Mutex<[String]>([])
     let dates: DateFormats
     /// Comments and reactions by post path.
-    let discussions: [String: Discussion]
+    let discussions: DiscussionSource
 
-    init(config: SiteConfig, content: SiteContent, discussions: [String: Discussion] = [:], root: URL? = nil,
+    init(config: SiteConfig, content: SiteContent, discussions: DiscussionSource = .none, root: URL? = nil,
          excerpts: [String: Excerpt] = [:], loadBody: @escaping @Sendable (Post) -> String = { $0.markdown }) {
         self.root = root
         self.images = ImageSizes(files: root.map {
@@ -86,9 +86,10 @@ final class SiteModel: Sendable {
         return "@\(config.username)@\(parts?.host ?? config.host)\(parts?.port.map { ":\($0)" } ?? "")"
     }
 
-    func discussionView(_ index: Int) -> DiscussionView {
+    /// The post's discussion as its pages show it, read when a page of it is rendered.
+    func discussionView(_ index: Int) throws -> DiscussionView {
         let path = posts[index].path
-        return DiscussionView(discussion: discussions[path] ?? Discussion(), postPath: path, account: account,
+        return DiscussionView(discussion: try discussions.discussion(of: path), postPath: path, account: account,
                               timeZone: config.timeZone)
     }
 

@@ -5,7 +5,7 @@ import Glibc
 
 /// A plain TCP connection to a test server, for what no HTTP client does on purpose: trickling
 /// a request byte by byte, sending two Host headers, or holding a connection open.
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {
     let descriptor: Int32
 
     /// `receiveBuffer`: a fixed receive buffer (the kernel doubles it for its bookkeeping), set

@@ -7,7 +7,7 @@ import Glibc
 /// A tmpfs of a few MiB of its own, to fill up: the disk-full tests run a site on it. Mounting
 /// needs root; without it (or where mounting is refused, in a container say) the test is
 /// cancelled with the reason, which shows as skipped.
-final class SmallDisk {
+final class SmallDisk: @unchecked Sendable {
     let mountPoint: URL
     /// The file that takes the last free byte.
     var filler: URL { mountPoint.appendingPathComponent("filler") }
