@@ -420,8 +420,8 @@ class Story:
     async def proofs_step(self):
         """Object integrity proofs made by apsig (FEP-8b32, an independent implementation): carol's
         Create relayed by bob (bob signs the request) and carol's note announced by bob are taken
-        without a GET of carol's note; with the proof broken, the relayed Create is refused (401,
-        as without a proof) and the announced note is fetched from carol's server instead."""
+        without a GET of carol's note; with the proof broken, both are checked at carol's server
+        instead: what it serves is what is stored, never the relay's or the announcer's copy."""
         activities, objects = self.peer.factories("carol")
         bob = self.peer.actor_id("bob")
 
@@ -457,13 +457,17 @@ class Story:
         expect(self.peer.get_paths.get(path, 0) == 0 and self.peer.get_paths.get(path + "/activity", 0) == 0,
                f"the blog fetched the relayed note anyway: {self.peer.get_paths}")
 
-        # Relayed, proof broken (the content changed after apsig signed): refused as before.
-        note_id, path, note = carols_note(f"Relayed, then changed {self.token}")
+        # Relayed, proof broken (the content changed after apsig signed): checked at carol's server
+        # (her server serves the note, not the activity), and her words are what is stored.
+        relayed_original = f"Relayed, then changed {self.token}"
+        note_id, path, note = carols_note(relayed_original)
         broken = self.peer.prove("carol", activities.create(note, id=note_id + "/activity").build())
         broken["object"] = dict(broken["object"], content="<p>Changed by the relay.</p>")
         status = await self.send("bob", broken, to=self.blog.shared_inbox)
-        expect(status == 401, f"a relayed Create whose proof is broken answered {status}, expected 401")
-        expect(self.blog.comment(note_id) is None, "the broken relayed reply was stored")
+        expect(status == 202, f"a relayed Create whose proof is broken answered {status}, expected 202 (checked at its origin)")
+        expect(await shown(note_id), "carol's relayed note (broken proof) was not stored")
+        expect(self.peer.get_paths.get(path, 0) >= 1, "the relayed note whose proof is broken was not fetched from carol's server")
+        expect(relayed_original in self.blog.comment(note_id)["content_html"], "the stored note is the relay's copy, not carol's")
 
         # Announced, proven: the embedded copy is used, no GET of the note.
         note_id, path, note = carols_note(f"Announced and proven {self.token}")
@@ -481,7 +485,7 @@ class Story:
         expect(await shown(note_id), "carol's announced note (broken proof) was not stored")
         expect(self.peer.get_paths.get(path, 0) >= 1, "the note whose proof is broken was not fetched from carol's server")
         expect(original in self.blog.comment(note_id)["content_html"], "the stored note is not the one carol's server serves")
-        return "relayed and announced with apsig's proofs: taken without fetching; broken: 401 / fetched from the origin"
+        return "relayed and announced with apsig's proofs: taken without fetching; broken: checked at carol's server, her words stored"
 
     async def _settle(self, seconds: float = 0.4):
         """Lets the debounced re-render (250 ms) happen before checking that something did not change."""

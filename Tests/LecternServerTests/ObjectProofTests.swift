@@ -176,6 +176,19 @@ import Testing
         #expect(try blog.store.comment(id: realID) != nil)
     }
 
+    /// What the origin serves is held to the inbox's own size bound: a relay cannot make the blog
+    /// store a larger document than it would take from the actor.
+    @Test func anOriginsCopyOverTheInboxBoundIsRefused() async throws {
+        defer { stop() }
+        let (id, path, note) = aliceNote("large", content: "<p>" + String(repeating: "words ", count: 50_000) + "</p>")
+        var relayed = note
+        relayed["content"] = "<p>A short copy.</p>"  // the relay's copy is small; the origin's is not
+        #expect(try await relay.send(blog.create(relayed, by: honest, "alice"), as: "eve", to: blog.sharedInbox) == 413)
+        #expect(honest.getCount(path) == 1)
+        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        #expect(try blog.store.comment(id: id) == nil)
+    }
+
     /// Each check at an origin is a GET a stranger made the blog send: 10 a minute to one server,
     /// then the relay is told to come back later (503), and the server hears no more.
     @Test func checksAtAnOriginAreBounded() async throws {

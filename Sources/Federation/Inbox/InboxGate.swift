@@ -146,6 +146,9 @@ public struct InboxGate: Sendable {
                 if !verdict.isProven {
                     switch await relayed.check(activity, body: body, actor: actor, now: now) {
                     case .vouched(let served):
+                        guard served.count <= Self.maximumBodySize else {
+                            return .refuse(413, "too-large", "as served at its origin: over \(Self.maximumBodySize) bytes")
+                        }
                         do { activity = try APObject(json: served) } catch { return .refuse(400, "malformed", "as served at its origin: \(error)") }
                         body = served
                     case .later(let why):
