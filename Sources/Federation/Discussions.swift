@@ -15,13 +15,16 @@ public struct Discussions: Sendable {
     /// connection every discussion is read now instead: the build renders while the search
     /// index's write transaction waits for the pages, and a read then would wait for that write.
     public func source() throws -> DiscussionSource {
-        var summaries: [String: DiscussionSummary] = [:], whole: [String: Discussion] = [:]
+        if store.readsWaitForWrites {
+            var whole: [String: Discussion] = [:]
+            for path in try store.postsWithDiscussion() { whole[path] = try discussion(postPath: path) }
+            return DiscussionSource(whole)  // leaves out the empty ones
+        }
+        var summaries: [String: DiscussionSummary] = [:]
         for path in try store.postsWithDiscussion() {
             let discussion = try discussion(postPath: path)
-            guard !discussion.isEmpty else { continue }
-            if store.readsWaitForWrites { whole[path] = discussion } else { summaries[path] = DiscussionSummary(discussion) }
+            if !discussion.isEmpty { summaries[path] = DiscussionSummary(discussion) }
         }
-        if store.readsWaitForWrites { return DiscussionSource(whole) }
         return DiscussionSource(summaries: summaries) { [self] in try discussion(postPath: $0) }
     }
 

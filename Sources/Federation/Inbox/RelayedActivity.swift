@@ -37,11 +37,12 @@ struct RelayedActivity: Sendable {
             if type == "Delete" { return try await deletion(activity, body: body, actor: actor) }
             do {
                 let document = try await fetcher.fetchAuthentic(id)
-                let served = try APObject(json: Array(try JSONSerialization.data(withJSONObject: document.object)))
+                let bytes = Array(try JSONSerialization.data(withJSONObject: document.object))
+                let served = try APObject(json: bytes)
                 guard served.actor.first == actor, served.types.first == type else {
                     return .unverifiable("\(id) at its origin is another activity")
                 }
-                return .vouched(Array(try JSONSerialization.data(withJSONObject: document.object)))
+                return .vouched(bytes)
             } catch let error as RemoteFetchError where !error.isTemporary && ["Create", "Update"].contains(type) {
                 return try await byObject(activity, id: id, type: type, actor: actor, activityError: error)
             }

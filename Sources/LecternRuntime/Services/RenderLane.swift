@@ -73,20 +73,20 @@ final class RenderLane: Sendable {
 
     /// Every post's discussion, summed up again when `all`, else only the `changed` posts'.
     private func discussions(all: Bool, changed: Set<String>) throws -> DiscussionSource {
-        let store = Discussions(store: blog.store)
+        let reader = Discussions(store: blog.store)
         // In full when asked, and until a read in full succeeded: the changed posts' alone would
         // render every other post without its comments.
         let source: DiscussionSource
         if !all, let known = state.withLock({ $0.discussions }) {
             var summaries = known, read: [String: Discussion] = [:]
             for path in changed {
-                let fresh = try store.discussion(postPath: path)
+                let fresh = try reader.discussion(postPath: path)
                 summaries[path] = fresh.isEmpty ? nil : DiscussionSummary(fresh)
                 read[path] = fresh
             }
-            source = DiscussionSource(summaries: summaries, preloaded: read) { try store.discussion(postPath: $0) }
+            source = DiscussionSource(summaries: summaries, preloaded: read) { try reader.discussion(postPath: $0) }
         } else {
-            source = try store.source()
+            source = try reader.source()
         }
         state.withLock { $0.discussions = source.summaries }
         return source
