@@ -1,3 +1,4 @@
+import BlogModel
 import Federation
 import Foundation
 import Site

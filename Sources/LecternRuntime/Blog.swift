@@ -1,3 +1,4 @@
+import BlogModel
 import Delivery
 import Federation
 import Foundation

@@ -1,3 +1,4 @@
+import BlogModel
 @testable import Import
 import Site
 import Testing

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 @testable import Import
 @testable import Site

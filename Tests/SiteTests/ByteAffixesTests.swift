@@ -1,3 +1,4 @@
+import BlogModel
 import Testing
 @testable import Site
 

@@ -1,10 +1,6 @@
 import Foundation
+@testable import SyntaxHighlight
 import Testing
-#if canImport(Highlight)
-@testable import Highlight  // the scratch package that builds this folder alone
-#else
-@testable import Site
-#endif
 
 /// The highlighted HTML in a compact form, `«kw:let» x «op:=» «num:1»`, with entities decoded so
 /// expectations read like the code. Escaping itself is checked on the raw HTML, below.

@@ -1,3 +1,4 @@
+import BlogModel
 @testable import HTMLMarkup
 import Testing
 @testable import Site

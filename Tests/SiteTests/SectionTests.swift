@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 import Testing
 @testable import Site
@@ -10,7 +11,7 @@ import Testing
         for (path, section) in [("content/notes/a.md", "notes"), ("content/notes/deep/a.md", "notes"), ("content/posts/a.md", nil),
                                 ("content/pages/a.md", nil), ("content/notes/", nil), ("content/notes", nil), ("contents/notes/a.md", nil),
                                 ("content//a.md", nil), ("notes/content/a.md", nil)] as [(String, String?)] {
-            #expect(ContentLoader.section(of: path) == section, "\(path)")
+            #expect(ContentPaths.section(of: path) == section, "\(path)")
         }
     }
 

@@ -16,6 +16,7 @@
 // Decoders: add one line to `decoders` below for each new decoder or conversion of the inbox
 // (for example `{ body, activity in _ = try? SomeDecoder.decode(body) }`).
 import ActivityStreams
+import BlogModel
 import Foundation
 @testable import Federation
 import HTMLMarkup

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// "Reply from your own server" without JavaScript: a reader types their instance under a post

@@ -1,4 +1,5 @@
 import ActivityStreams
+import BlogModel
 import Foundation
 
 extension ActivityPubSite {

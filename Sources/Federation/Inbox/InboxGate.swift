@@ -1,4 +1,5 @@
 import ActivityStreams
+import BlogModel
 import DataIntegrity
 import Foundation
 import HTTPSignatures

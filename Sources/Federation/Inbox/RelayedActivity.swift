@@ -1,4 +1,5 @@
 import ActivityStreams
+import BlogModel
 import Foundation
 
 /// A relayed activity (signed by another server than its actor's) without its actor's own proof

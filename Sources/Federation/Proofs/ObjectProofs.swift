@@ -1,4 +1,5 @@
 import ActivityStreams
+import BlogModel
 import CivilTime
 import DataIntegrity
 import Foundation

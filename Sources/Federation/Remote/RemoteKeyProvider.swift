@@ -1,3 +1,4 @@
+import BlogModel
 import DataIntegrity
 import Foundation
 import HTTPSignatures

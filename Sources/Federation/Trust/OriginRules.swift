@@ -1,4 +1,5 @@
 import ActivityStreams
+import BlogModel
 
 /// Which ids an activity's signer may speak for (design §5): its own activity ids, and the
 /// objects it creates, updates, deletes or undoes, all on its own origin; the objects it

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// The embeds blogs carry (YouTube, Vimeo, X/Twitter, GitHub gists, CodePen, Medium's media

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// What the last build wrote: output path → fingerprint of everything that went into it.

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// Makes the folders of a new output tree, and every folder above them.

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// Files a build copies as they are: everything under `static/`, and the files beside a post in

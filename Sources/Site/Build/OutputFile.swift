@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// One file the build will put in `public/`, with the fingerprint of all its inputs: when the

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// Lists every file a build produces, with the fingerprint of exactly what goes into it.

@@ -1,29 +1,9 @@
+import BlogModel
 import Foundation
 import Parallel
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Everything under `content/`, parsed and checked: what a build renders.
-public struct SiteContent: Sendable {
-    /// Newest first; drafts only when the build asked for them.
-    public var posts: [Post]
-    public var pages: [Page]
-    /// Ignored front matter keys in the files read this time, as `file:line: …`.
-    public var warnings: [String] = []
-    /// Posts dated in the future, held back until their date (oldest first); empty when the
-    /// build asked for them (`--future`), which puts them in `posts`.
-    public var scheduled: [Post] = []
-    /// The section folders under `content/` (`notes` for `content/notes/`), each listed even
-    /// while it holds no published post.
-    public var sections: [String] = []
-    /// How many post sources the load read (new, changed, or with a new stamp): those the parse
-    /// cache did not serve.
-    var sourcesRead = 0
-
-    /// When the next held-back post is due.
-    public var nextScheduled: Date? { scheduled.first?.date }
-}
 
 /// Reads `content/posts/*.md`, `content/pages/*.md` and the sections' `content/<folder>/*.md`
 /// (subfolders included).
@@ -136,38 +116,12 @@ public struct ContentLoader: Sendable {
         }
     }
 
-    /// The section of a source path: `notes` for `content/notes/…`, nil for `content/posts/…`.
-    static func section(of sourcePath: String) -> String? {
-        // On the path's bytes in place: it runs for every post of every build (splitting by
-        // `Character` was 5 % of `SiteBuilder.build`'s samples; the generic `UTF8View` steps
-        // 1,850 instructions a post, callgrind).
-        let prefix = "content/"
-        guard sourcePath.hasBytePrefix(prefix) else { return nil }
-        var sourcePath = sourcePath
-        return sourcePath.withUTF8 { bytes -> String? in
-            let rest = UnsafeBufferPointer(rebasing: bytes[prefix.utf8.count...])
-            guard let slash = rest.firstIndex(of: 0x2F), slash > rest.startIndex, slash + 1 < rest.endIndex else { return nil }
-            let name = UnsafeBufferPointer(rebasing: rest[..<slash])
-            guard !name.elementsEqual("posts".utf8), !name.elementsEqual("pages".utf8) else { return nil }
-            return String(decoding: name, as: UTF8.self)
-        }
-    }
-
-    /// The bundle folder of a source named `index.md` below a content folder (not the content
-    /// folder itself), else nil.
-    static func bundleFolder(of sourcePath: String) -> String? {
-        guard sourcePath.hasByteSuffix("/index.md") else { return nil }
-        let folder = String(sourcePath.dropLast("/index.md".count))
-        // content/<kind>/<bundle…>: at least three parts.
-        return folder.split(separator: "/").count >= 3 ? folder : nil
-    }
-
     /// The `.md` files below `content/<folder>` (as `content/<folder>/…`, with their status),
     /// sorted for stable output. Inside a page bundle only `index.md` is a post: other Markdown
     /// files there belong to it (Hugo's rule).
     private func markdownFiles(in folder: String, _ tree: ContentTree) -> [(path: String, info: stat)] {
         let files = tree.files(in: folder).filter { $0.path.hasByteSuffix(".md") }.sorted { $0.path < $1.path }
-        let bundles = Set(files.compactMap { Self.bundleFolder(of: $0.path) })
+        let bundles = Set(files.compactMap { ContentPaths.bundleFolder(of: $0.path) })
         guard !bundles.isEmpty else { return files }
         return files.filter { file, _ in
             var parent = (file as NSString).deletingLastPathComponent

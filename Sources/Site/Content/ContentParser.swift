@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// Turns source files into `Post` and `Page` values, validating every front matter field.
@@ -54,7 +55,7 @@ struct ContentParser {
                     draft: try fields.bool("draft") ?? false, image: try fields.string("image"),
                     pinned: try fields.bool("pinned") ?? false, markdown: matter.body,
                     sourceHash: ContentHash(source),
-                    path: ContentLoader.section(of: file).map { "/\(Slug.make($0))/\(slug)/" } ?? "/\(year)/\(slug)/",
+                    path: ContentPaths.section(of: file).map { "/\(Slug.make($0))/\(slug)/" } ?? "/\(year)/\(slug)/",
                     slugLine: fields.keys.contains("slug") ? fields.line(of: "slug") : fields.line(of: "title"))
         post.warnings = warnings
         // `image: cover.png` in a bundle is the file beside the post.
@@ -118,7 +119,7 @@ struct ContentParser {
         let fromTitle = Slug.make(title)
         if !fromTitle.isEmpty { return fromTitle }
         // A bundle's `index.md` is named after its folder.
-        let name = ContentLoader.bundleFolder(of: file).map { ($0 as NSString).lastPathComponent } ?? (file as NSString).lastPathComponent
+        let name = ContentPaths.bundleFolder(of: file).map { ($0 as NSString).lastPathComponent } ?? (file as NSString).lastPathComponent
         let fromFile = Slug.make(name.replacingOccurrences(of: ".md", with: ""))
         guard !fromFile.isEmpty else {
             throw SiteError.source(file: file, line: fields.line(of: "title"),

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// A post's discussion as the page template and `/comments/<post>.json` show it: one place

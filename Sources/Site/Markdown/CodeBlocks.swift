@@ -1,4 +1,6 @@
+import BlogModel
 import CCmark
+import SyntaxHighlight
 
 /// Fenced code blocks with a language are highlighted at build time: each such block in the
 /// parsed document is replaced by the highlighter's HTML (`<span class="hl-…">` tokens), so

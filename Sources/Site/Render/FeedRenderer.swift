@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// One feed's scope: the whole blog or one category.

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// Images on a page must be there: a local image that the build does not publish is an error

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// Turns the site model into HTML pages through the theme's Mustache templates.

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// The search results page, rendered when a reader asks (`/search?q=`) through the theme's

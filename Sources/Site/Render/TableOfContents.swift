@@ -1,3 +1,5 @@
+import BlogModel
+
 /// A post's table of contents, from its rendered headings (`<h2 id="…">` and `<h3 id="…">`):
 /// shown when the front matter says `toc: true`, or by itself for a post with four or more
 /// second-level headings (`toc: false` turns it off).

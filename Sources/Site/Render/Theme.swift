@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// The templates and assets a build uses: the embedded default theme, with any file of the same

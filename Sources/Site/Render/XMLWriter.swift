@@ -1,3 +1,5 @@
+import BlogModel
+
 /// Writes well-formed XML: every text and attribute value is escaped, every element closed.
 struct XMLWriter {
     private(set) var output = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"

@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 
 /// Creates a new site folder: configuration, example posts that show every feature, one page.

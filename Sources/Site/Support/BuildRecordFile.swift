@@ -1,3 +1,4 @@
+import BlogModel
 import Foundation
 #if canImport(Glibc)
 import Glibc

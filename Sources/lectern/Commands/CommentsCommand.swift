@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlogModel
 import Foundation
 import Site
 import LecternRuntime

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Site
+import SyntaxHighlight
 
 struct HighlightCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlogModel
 import Federation
 import Foundation
 import HTTPClient

@@ -1,3 +1,5 @@
+import BlogModel
+
 /// Named templates that render each other as partials and parents.
 ///
 /// Output goes into one byte buffer; `{{value}}` is escaped by UTF-8 byte (by Unicode scalar:

@@ -6,11 +6,11 @@ import Glibc
 /// Unicode canonical equivalence (about 350 instructions a call for a short path), and so does
 /// stepping through `utf8` generically (700), where the bytes are at hand in one buffer.
 extension String {
-    func hasBytePrefix(_ prefix: String) -> Bool {
+    package func hasBytePrefix(_ prefix: String) -> Bool {
         bytesMatch(prefix, atEnd: false)
     }
 
-    func hasByteSuffix(_ suffix: String) -> Bool {
+    package func hasByteSuffix(_ suffix: String) -> Bool {
         bytesMatch(suffix, atEnd: true)
     }
 

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Dates as writers type them in front matter, and as feeds and HTTP print them.
-enum DateParsing {
+package enum DateParsing {
     /// Accepts `2025-03-01`, `2025-03-01 09:30`, `2025-03-01T09:30:00`, with optional seconds,
     /// fraction and `Z`/`±hh:mm` offset. Times without an offset are in the site's time zone.
-    static func parse(_ text: String, timeZone: TimeZone) -> Date? {
+    package static func parse(_ text: String, timeZone: TimeZone) -> Date? {
         let text = text.trimmingCharacters(in: .whitespaces)
         let scalars = Array(text.utf8)
         func number(_ start: Int, _ count: Int) -> Int? {

@@ -4,7 +4,7 @@ import Yams
 /// A YAML mapping with typed accessors whose errors point at the offending line of the file.
 ///
 /// Front matter and `lectern.yml` both go through this, so every "wrong type" message looks alike.
-struct YAMLFields {
+package struct YAMLFields {
     let file: String
     /// Added to YAML line numbers to get file line numbers (front matter starts after `---`).
     let lineOffset: Int
@@ -12,9 +12,9 @@ struct YAMLFields {
     /// Values by key, and the line each key is on (looked up once: `Node` comparisons are costly).
     private let values: [String: Node]
     private let lines: [String: Int]
-    let keys: [String]
+    package let keys: [String]
 
-    init(yaml: String, file: String, lineOffset: Int, isConfig: Bool = false) throws {
+    package init(yaml: String, file: String, lineOffset: Int, isConfig: Bool = false) throws {
         self.file = file
         self.lineOffset = lineOffset
         self.isConfig = isConfig
@@ -70,15 +70,15 @@ struct YAMLFields {
         return value
     }
 
-    func line(of key: String) -> Int { lines[key] ?? lineOffset + 1 }
+    package func line(of key: String) -> Int { lines[key] ?? lineOffset + 1 }
 
-    func error(_ key: String, _ message: String) -> SiteError {
+    package func error(_ key: String, _ message: String) -> SiteError {
         Self.error(file: file, line: line(of: key), isConfig: isConfig, "'\(key)' \(message)")
     }
 
     /// `file:line: unknown key 'x' ignored (…)` for each key not in `allowed`: content written
     /// for another generator (Hugo's `aliases`, say) builds as is, and the writer sees what was skipped.
-    func unknownKeyWarnings(allowed: Set<String>) -> [String] {
+    package func unknownKeyWarnings(allowed: Set<String>) -> [String] {
         keys.filter { !allowed.contains($0) }.map { key in
             "\(file):\(line(of: key)): unknown key '\(key)' ignored (known keys: \(allowed.sorted().joined(separator: ", ")))"
         }
@@ -92,13 +92,13 @@ struct YAMLFields {
         }
     }
 
-    func string(_ key: String) throws -> String? {
+    package func string(_ key: String) throws -> String? {
         guard let node = node(key) else { return nil }
         guard case .scalar(let scalar) = node else { throw error(key, "must be a single value") }
         return scalar.string
     }
 
-    func int(_ key: String) throws -> Int? {
+    package func int(_ key: String) throws -> Int? {
         guard let node = node(key) else { return nil }
         guard let value = Self.plainDecimal(node) ?? node.int else { throw error(key, "must be a whole number") }
         return value
@@ -122,14 +122,14 @@ struct YAMLFields {
         return value
     }
 
-    func bool(_ key: String) throws -> Bool? {
+    package func bool(_ key: String) throws -> Bool? {
         guard let node = node(key) else { return nil }
         guard let value = node.bool else { throw error(key, "must be true or false") }
         return value
     }
 
     /// A timestamp: `2025-03-01`, `2025-03-01 09:30`, or full ISO 8601 with offset.
-    func date(_ key: String, timeZone: TimeZone) throws -> Date? {
+    package func date(_ key: String, timeZone: TimeZone) throws -> Date? {
         guard let text = try string(key) else { return nil }
         guard let date = DateParsing.parse(text, timeZone: timeZone) else {
             throw error(key, "must be a date like 2025-03-01 or 2025-03-01T09:30:00Z, not '\(text)'")
@@ -138,7 +138,7 @@ struct YAMLFields {
     }
 
     /// A list of strings; a single string is accepted as a one-item list.
-    func strings(_ key: String) throws -> [String] {
+    package func strings(_ key: String) throws -> [String] {
         guard let node = node(key) else { return [] }
         switch node {
         case .scalar(let scalar):
@@ -153,7 +153,7 @@ struct YAMLFields {
         }
     }
 
-    func nested(_ key: String) throws -> YAMLFields? {
+    package func nested(_ key: String) throws -> YAMLFields? {
         guard let node = node(key) else { return nil }
         guard let mapping = node.mapping else { throw error(key, "must contain `key: value` lines") }
         return YAMLFields(mapping: mapping, parent: self)

@@ -51,7 +51,7 @@ public struct Post: Sendable, Equatable {
         }
 
         private static func folders(of sourcePath: String) -> (String?, String?) {
-            (ContentLoader.section(of: sourcePath), ContentLoader.bundleFolder(of: sourcePath))
+            (ContentPaths.section(of: sourcePath), ContentPaths.bundleFolder(of: sourcePath))
         }
     }
 
@@ -98,10 +98,10 @@ public struct Post: Sendable, Equatable {
     /// Site path, `/2025/hello-world/`.
     public var path: String { get { fields.pointee.path } set { edit().pointee.path = newValue } }
     /// The file line where the slug (or title it came from) is set, for duplicate-slug errors.
-    var slugLine: Int { get { fields.pointee.slugLine } set { edit().pointee.slugLine = newValue } }
+    package var slugLine: Int { get { fields.pointee.slugLine } set { edit().pointee.slugLine = newValue } }
     /// False when the build reused this post's parsed front matter without reading the file;
     /// the body is then read only if one of its pages is rendered again.
-    var bodyIsLoaded: Bool { get { fields.pointee.bodyIsLoaded } set { edit().pointee.bodyIsLoaded = newValue } }
+    package var bodyIsLoaded: Bool { get { fields.pointee.bodyIsLoaded } set { edit().pointee.bodyIsLoaded = newValue } }
     /// Ignored front matter keys, as `file:line: …` (reported when the file is read, not from the cache).
     public var warnings: [String] { get { fields.pointee.warnings } set { edit().pointee.warnings = newValue } }
     /// `id:` the post's ActivityPub id (its first URL), for a file renamed since it was published.
@@ -118,7 +118,7 @@ public struct Post: Sendable, Equatable {
     /// `lang:` (a BCP 47 tag such as `de` or `pt-BR`) when the post is not in the site's language.
     public var language: String? { get { fields.pointee.language } set { edit().pointee.language = newValue } }
 
-    init(sourcePath: String, title: String, date: Date, updated: Date?, slug: String, category: String?,
+    package init(sourcePath: String, title: String, date: Date, updated: Date?, slug: String, category: String?,
          tags: [String], summary: String?, draft: Bool, image: String?, pinned: Bool, markdown: String,
          sourceHash: ContentHash, path: String, slugLine: Int) {
         storage = Storage(Fields(sourcePath: sourcePath, title: title, date: date, updated: updated, slug: slug,
@@ -163,4 +163,10 @@ public struct Page: Sendable {
     /// Old paths that redirect here (301).
     public var aliases: [String] = []
     public var warnings: [String] = []
+
+    public init(sourcePath: String, title: String, slug: String, summary: String?, draft: Bool, markdown: String,
+                sourceHash: ContentHash, path: String, menuOrder: Int?) {
+        (self.sourcePath, self.title, self.slug, self.summary, self.draft) = (sourcePath, title, slug, summary, draft)
+        (self.markdown, self.sourceHash, self.path, self.menuOrder) = (markdown, sourceHash, path, menuOrder)
+    }
 }

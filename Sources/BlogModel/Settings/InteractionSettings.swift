@@ -48,7 +48,7 @@ public struct DeliverySettings: Sendable, Equatable {
     public init() {}
 }
 
-extension YAMLFields {
+package extension YAMLFields {
     func commentSettings() throws -> CommentSettings {
         var settings = CommentSettings()
         guard let block = try nested("comments") else { return settings }

@@ -46,7 +46,7 @@ public struct ProfileSettings: Sendable, Equatable {
     }
 }
 
-extension YAMLFields {
+package extension YAMLFields {
     /// `anyone`, `followers` or `nobody`; nil when absent.
     func approvalPolicy(_ key: String) throws -> FederationSettings.QuotePolicy? {
         guard let text = try string(key) else { return nil }

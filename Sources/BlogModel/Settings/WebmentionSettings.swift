@@ -13,7 +13,7 @@ public struct WebmentionSettings: Sendable, Equatable {
     public static let endpointPath = "/webmention"
 }
 
-extension YAMLFields {
+package extension YAMLFields {
     func webmentionSettings() throws -> WebmentionSettings {
         var settings = WebmentionSettings()
         guard let block = try nested("webmention") else { return settings }

@@ -79,7 +79,7 @@ public enum HTMLText {
     /// The first occurrence of `needle` in `text`, compared by UTF-8 byte (no Foundation
     /// bridging, which costs a UTF-16 copy of the text on every call). Native text is searched
     /// with `ByteSearch`: stepping a `String.Index` a byte at a time took 4 % of a cold build.
-    static func firstRange(of needle: String, in text: Substring) -> Range<Substring.Index>? {
+    package static func firstRange(of needle: String, in text: Substring) -> Range<Substring.Index>? {
         let utf8 = text.utf8
         var needle = needle
         let found: Int?? = needle.withUTF8 { pattern in
@@ -208,7 +208,7 @@ public enum HTMLText {
 
     /// `html` without each run that starts with `opening` and ends with the first `closing` after
     /// it (markup the renderer itself wrote, so no nesting to account for).
-    static func removing(_ html: String, from opening: String, through closing: String) -> String {
+    package static func removing(_ html: String, from opening: String, through closing: String) -> String {
         guard firstRange(of: opening, in: Substring(html)) != nil else { return html }
         var output = ""
         var rest = Substring(html)

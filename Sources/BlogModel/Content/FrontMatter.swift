@@ -6,18 +6,18 @@
 /// ---
 /// Body text…
 /// ```
-struct FrontMatter {
+package struct FrontMatter {
     /// The YAML between the fences (empty when the file has none).
-    let yaml: String
+    package let yaml: String
     /// The Markdown after the closing fence.
-    let body: String
+    package let body: String
     /// File line of the first YAML line, so YAML line 1 maps to it.
-    let yamlFirstLine: Int
+    package let yamlFirstLine: Int
 
     /// `source` has `\n` line ends (see `SourceText`); a leading byte-order mark is skipped.
     /// YAML between `---` lines, or TOML between `+++` lines (Hugo's and Zola's other form),
     /// converted to YAML that keeps every key on its line.
-    static func split(_ source: String, file: String) throws -> FrontMatter {
+    package static func split(_ source: String, file: String) throws -> FrontMatter {
         var text = Substring(source)
         if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
         let fence: String

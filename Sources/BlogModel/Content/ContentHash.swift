@@ -12,7 +12,7 @@ public struct ContentHash: Sendable, Hashable {
     }
 
     /// Reads back `hex` from bytes (16 lowercase or uppercase hex digits).
-    init?(hex bytes: UnsafeBufferPointer<UInt8>) {
+    package init?(hex bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 16 else { return nil }
         var value: UInt64 = 0
         for byte in bytes {
@@ -75,7 +75,7 @@ public struct ContentHash: Sendable, Hashable {
     }
 
     /// The 16 hex digits of `hex`, appended.
-    func appendHex(to bytes: inout [UInt8]) {
+    package func appendHex(to bytes: inout [UInt8]) {
         let digits: StaticString = "0123456789abcdef"
         for shift in stride(from: 60, through: 0, by: -4) {
             bytes.append(digits.utf8Start[Int(value >> UInt64(shift) & 0xF)])

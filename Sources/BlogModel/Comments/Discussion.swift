@@ -83,7 +83,7 @@ public struct Discussion: Sendable, Equatable {
 
 extension Discussion.Comment {
     /// Adds everything the page shows of this comment to `hash`.
-    func fingerprint(into hash: inout ContentHash) {
+    package func fingerprint(into hash: inout ContentHash) {
         hash.combine("\(id)|\(parentID ?? "")|\(authorName)|\(authorHandle)")
         hash.combine("\(avatarURL ?? "")|\(url)|\(summary ?? "")|\(sensitive)")
         hash.combine("\(published.timeIntervalSince1970)|\(updated?.timeIntervalSince1970 ?? 0)")

@@ -20,7 +20,7 @@ public struct SectionSettings: Sendable, Equatable {
     public init() {}
 
     /// Folder names a section cannot take: the site's own paths live there.
-    static let reserved: Set<String> = ["posts", "pages", "tags", "categories", "series", "archive", "assets", "search",
+    package static let reserved: Set<String> = ["posts", "pages", "tags", "categories", "series", "archive", "assets", "search",
                                         "page", "feed.xml", "rss.xml", "feed.json", "sitemap.xml", "robots.txt",
                                         "ap", "inbox", "outbox", "users", "well-known", "nodeinfo", "interact", "metrics"]
 }
@@ -40,7 +40,7 @@ extension SiteConfig {
     }
 }
 
-extension YAMLFields {
+package extension YAMLFields {
     func sectionSettings() throws -> [String: SectionSettings] {
         guard let block = try nested("sections") else { return [:] }
         var sections: [String: SectionSettings] = [:]

@@ -6,9 +6,9 @@ import Foundation
 /// start UTF-8 with a byte-order mark. Swift treats "\r\n" as one `Character`, so code looking
 /// for "\n" would not find it there; normalizing once, at the byte level, keeps every parser
 /// (front matter, YAML, TOML, Markdown) simple and line numbers right.
-enum SourceText {
+package enum SourceText {
     /// nil when the bytes are not UTF-8.
-    static func decode(_ data: Data) -> String? {
+    package static func decode(_ data: Data) -> String? {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         if bytes.contains(0x0D) {

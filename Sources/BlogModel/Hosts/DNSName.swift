@@ -1,8 +1,8 @@
 /// A DNS name as typed or listed by people (`mastodon.social`, `spam.example`): lower-case ASCII
 /// letters, digits and hyphens in dot-separated labels of 1–63 bytes, not starting or ending with
 /// a hyphen, two labels at least, 253 bytes at most. IDNs count in their ASCII (`xn--`) form.
-enum DNSName {
-    static func isValid(_ name: Substring) -> Bool {
+package enum DNSName {
+    package static func isValid(_ name: Substring) -> Bool {
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         return labels.count >= 2 && name.utf8.count <= 253 && labels.allSatisfy(isLabel)
     }

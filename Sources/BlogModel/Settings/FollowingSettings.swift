@@ -20,7 +20,7 @@ public struct FollowingSettings: Sendable, Equatable {
     public init() {}
 }
 
-extension YAMLFields {
+package extension YAMLFields {
     func followingSettings() throws -> FollowingSettings {
         var settings = FollowingSettings()
         guard let block = try nested("following") else { return settings }

@@ -17,7 +17,7 @@ public enum SiteError: Error, Equatable, CustomStringConvertible {
 
     /// The errors of one pass over the sources: thrown as one, or as `several`; nil when none.
     /// An error of another kind than ours (none is expected) is thrown as it is.
-    static func combined(_ errors: [any Error]) throws {
+    package static func combined(_ errors: [any Error]) throws {
         guard let first = errors.first else { return }
         let ours = errors.compactMap { $0 as? SiteError }
         guard ours.count == errors.count else { throw errors.first { !($0 is SiteError) } ?? first }
