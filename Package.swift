@@ -41,24 +41,24 @@ let package = Package(
         .target(name: "CHeap"),
         .target(name: "Parallel", dependencies: ["CThreadName"], swiftSettings: swiftSettings),
         .target(name: "LecternCrypto", dependencies: ["CCrypto"], swiftSettings: swiftSettings),
-        .target(name: "CivilTime", swiftSettings: swiftSettings),
-        .target(name: "HTTPSignatures", dependencies: ["LecternCrypto", "CivilTime"], swiftSettings: swiftSettings),
+        .target(name: "Dates", swiftSettings: swiftSettings),
+        .target(name: "HTTPSignatures", dependencies: ["LecternCrypto", "Dates"], swiftSettings: swiftSettings),
         // Object integrity proofs (FEP-8b32): RFC 8785 canonical JSON, base58btc/Multikey, eddsa-jcs-2022.
-        .target(name: "DataIntegrity", dependencies: ["LecternCrypto", "CivilTime"], swiftSettings: swiftSettings),
+        .target(name: "DataIntegrity", dependencies: ["LecternCrypto", "Dates"], swiftSettings: swiftSettings),
         // One HTML tokenizer (the sanitizer's and the importer's readings as options), character
         // references, the remote-HTML sanitizer and `WebURL`.
         .target(name: "HTMLMarkup", swiftSettings: swiftSettings),
         // The blog's own vocabulary, below everything that is about the blog: the settings of
         // `lectern.yml`, posts and pages with their front matter, comments, hosts and origins,
         // and text (one escape, one plain-text reading).
-        .target(name: "BlogModel", dependencies: ["CivilTime", "HTMLMarkup", .product(name: "Yams", package: "Yams")],
+        .target(name: "BlogModel", dependencies: ["Dates", "HTMLMarkup", .product(name: "Yams", package: "Yams")],
                 swiftSettings: swiftSettings),
         // Code blocks coloured at build time (our own lexers: see its README for why).
         .target(name: "SyntaxHighlight", swiftSettings: swiftSettings),
         .target(
             name: "Site",
             dependencies: [
-                "BlogModel", "CCmark", "CDeflate", "CivilTime", "HTMLMarkup", "Parallel", "SyntaxHighlight",
+                "BlogModel", "CCmark", "CDeflate", "Dates", "HTMLMarkup", "Parallel", "SyntaxHighlight",
                 .product(name: "Yams", package: "Yams"),
             ],
             resources: [.embedInCode("DefaultTheme")],
@@ -76,7 +76,7 @@ let package = Package(
         // sqlite3_db_config, which is variadic (Swift cannot call it), and a WAL hook in C.
         .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
-            name: "Store",
+            name: "Storage",
             dependencies: ["BlogModel", "CSQLiteShim", "CPSL", "LecternMigrations", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
@@ -85,24 +85,41 @@ let package = Package(
         // `lectern import`: feeds, WordPress, Ghost, Hugo/Jekyll/Zola folders → posts with front matter.
         .target(name: "Import", dependencies: ["BlogModel", "HTMLMarkup", "Site", .product(name: "Yams", package: "Yams")], swiftSettings: swiftSettings),
         // Outgoing HTTP over libcurl with the SSRF guard, shared by key fetching and delivery.
-        .target(name: "HTTPClient", dependencies: ["CCurl", "Parallel"], swiftSettings: swiftSettings),
+        .target(name: "OutboundHTTP", dependencies: ["CCurl", "Parallel"], swiftSettings: swiftSettings),
+        // The protocol: documents, discovery, dereferencing, keys and their budget, origin rules,
+        // object proofs, the inbox gate, FEP-8fcf. What the blog does with it is Interactions'.
         .target(
-            name: "Federation",
-            dependencies: ["ActivityStreams", "BlogModel", "CivilTime", "DataIntegrity", "HTMLMarkup", "HTTPSignatures", "HTTPClient", "LecternCrypto", "Parallel", "Store",
-                           "Site",
+            name: "ActivityPub",
+            dependencies: ["ActivityStreams", "BlogModel", "Dates", "DataIntegrity", "HTMLMarkup", "HTTPSignatures", "OutboundHTTP",
+                           "LecternCrypto", "Parallel", "Storage",
+                           .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
+            swiftSettings: swiftSettings
+        ),
+        // What the blog does with the protocol: applies the inbox, publishes, digests, follows,
+        // moderation and owner commands.
+        .target(
+            name: "Interactions",
+            dependencies: ["ActivityPub", "ActivityStreams", "BlogModel", "Dates", "DataIntegrity", "HTMLMarkup", "HTTPSignatures",
+                           "OutboundHTTP", "LecternCrypto", "Parallel", "Storage",
                            .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: swiftSettings
         ),
         // The outbox worker: the store's delivery queue over libcurl's multi interface.
         .target(name: "Delivery",
-                dependencies: ["HTMLMarkup", "HTTPClient", "HTTPSignatures", "LecternCrypto", "Parallel", "Store",
+                dependencies: ["OutboundHTTP", "HTTPSignatures", "LecternCrypto", "Parallel", "Storage",
+                               .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
+                swiftSettings: swiftSettings),
+        // Webmention received (the request, then the source read into the comment paths) and
+        // sent (endpoint discovery, the form POST over the delivery queue and its policy).
+        .target(name: "Webmention",
+                dependencies: ["ActivityStreams", "BlogModel", "Delivery", "HTMLMarkup", "OutboundHTTP", "Interactions", "Parallel", "Storage",
                                .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
                 swiftSettings: swiftSettings),
         // One way to open a blog, for the server and every command; its background work as services.
         .target(
             name: "LecternRuntime",
             dependencies: [
-                "BlogModel", "Site", "Federation", "Delivery", "Store", "HTTPClient", "LecternCrypto", "Parallel", "CThreadName", "CHeap",
+                "ActivityPub", "BlogModel", "Delivery", "Interactions", "Site", "Storage", "Webmention", "OutboundHTTP", "LecternCrypto", "Parallel", "CThreadName", "CHeap",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -111,9 +128,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "LecternServer",
+            name: "WebServer",
             dependencies: [
-                "LecternRuntime", "BlogModel", "Site", "HTTPSignatures", "Federation", "Store", "LecternCrypto",
+                "LecternRuntime", "ActivityPub", "BlogModel", "Interactions", "Site", "HTTPSignatures", "Storage", "LecternCrypto", "Webmention",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -129,8 +146,8 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "BlogModel", "Site", "SyntaxHighlight", "LecternServer", "LecternRuntime", "LecternCrypto", "HTTPSignatures", "Federation", "Delivery", "Store", "DataIntegrity",
-                "HTTPClient", "Import", .product(name: "NIOCore", package: "swift-nio"),
+                "BlogModel", "Site", "SyntaxHighlight", "WebServer", "LecternRuntime", "LecternCrypto", "HTTPSignatures", "ActivityPub", "Interactions", "Webmention", "Delivery", "Storage", "DataIntegrity",
+                "OutboundHTTP", "Import", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -143,25 +160,25 @@ let package = Package(
                           path: "bench/signature-bench", swiftSettings: swiftSettings),
         // bench/inbox and bench/fanout: a fake fediverse server and a signed-request generator.
         .executableTarget(name: "federation-bench",
-                          dependencies: ["HTTPClient", "HTTPSignatures", "LecternCrypto", "Store",
+                          dependencies: ["OutboundHTTP", "HTTPSignatures", "LecternCrypto", "Storage",
                                          .product(name: "Hummingbird", package: "hummingbird")],
                           path: "bench/federation-bench", swiftSettings: swiftSettings),
 
         // make soak / make chaos (docs/reliability.md): a fake fediverse, mixed load, flaky inboxes and
         // kill -9 against a real `lectern serve`.
         .executableTarget(name: "lectern-soak",
-                          dependencies: ["HTTPClient", "HTTPSignatures", "LecternCrypto", "Store",
+                          dependencies: ["OutboundHTTP", "HTTPSignatures", "LecternCrypto", "Storage",
                                          .product(name: "Hummingbird", package: "hummingbird"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tests/Soak", swiftSettings: swiftSettings),
 
-        .testTarget(name: "SiteTests", dependencies: ["BlogModel", "Site", "SyntaxHighlight", "HTMLMarkup", "Parallel", "ActivityStreams", "CivilTime"], resources: [.copy("Golden"), .copy("MustacheSpec")],
+        .testTarget(name: "SiteTests", dependencies: ["BlogModel", "Site", "SyntaxHighlight", "HTMLMarkup", "Parallel", "ActivityStreams", "Dates"], resources: [.copy("Golden"), .copy("MustacheSpec")],
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "LecternServerTests",
             dependencies: [
-                "LecternServer", "LecternRuntime", "BlogModel", "Site", "HTTPClient", "HTTPSignatures", "LecternCrypto", "Store", "Delivery", "DataIntegrity",
-                "Federation",
+                "WebServer", "LecternRuntime", "BlogModel", "Site", "OutboundHTTP", "HTTPSignatures", "LecternCrypto", "Storage", "Delivery", "DataIntegrity",
+                "ActivityPub", "Interactions", "Webmention",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -172,16 +189,16 @@ let package = Package(
             exclude: ["Support/html_allowlist.py"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FederationTests", dependencies: ["BlogModel", "Federation", "Site", "Store", "LecternCrypto", "DataIntegrity"],
+        .testTarget(name: "FederationTests", dependencies: ["ActivityPub", "BlogModel", "Interactions", "Webmention", "Site", "Storage", "LecternCrypto", "DataIntegrity"],
                     resources: [.copy("Golden")], swiftSettings: swiftSettings),
         .testTarget(name: "DataIntegrityTests", dependencies: ["DataIntegrity", "LecternCrypto"], exclude: ["rfc8785_canonical.py"], resources: [.copy("Vectors")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPClientTests", dependencies: ["OutboundHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportTests", dependencies: ["BlogModel", "Import", "HTMLMarkup", "Site", .product(name: "Yams", package: "Yams")],
                     swiftSettings: swiftSettings),
         // The one tokenizer against the two it replaced (copies kept in the target as references).
         .testTarget(name: "HTMLMarkupTests", dependencies: ["HTMLMarkup"], exclude: ["Microformats"], swiftSettings: swiftSettings),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "LecternMigrations"], swiftSettings: swiftSettings),
+        .testTarget(name: "StoreTests", dependencies: ["Storage", "LecternMigrations"], swiftSettings: swiftSettings),
         // Some tests call OpenSSL directly: to forge encodings, and as the oracle.
         .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto", "CCrypto"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures", .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers")],

@@ -1,4 +1,4 @@
-import CivilTime
+import Dates
 import LecternCrypto
 
 /// The `eddsa-jcs-2022` cryptosuite of W3C "Data Integrity EdDSA Cryptosuites v1.0" (§3.3), as

@@ -1,7 +1,7 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
-import Store
+import Storage
 import Parallel
 import Synchronization
 
@@ -238,13 +238,10 @@ extension DeliveryWorker {
                          body: Array(job.json.utf8))
     }
 
-    /// The signed POST of a job to its inbox; an activity to followers carries FEP-8fcf's
-    /// `Collection-Synchronization` for the followers behind that inbox.
+    /// The signed POST of a job to its inbox, with the `extraHeaders` the job gets.
     func request(for job: DeliveryJob, standard: SignatureStandard, asked: AcceptSignature? = nil) throws -> OutgoingRequest {
         var parts = unsignedParts(for: job)
-        if let synchronization = try followersSynchronization(for: job)?.headerValue {
-            parts.headers.append((CollectionSynchronization.headerName, synchronization))
-        }
+        if let extraHeaders = settings.extraHeaders { parts.headers += try extraHeaders(job) }
         let (keyID, key) = try signingKey()
         try SignatureKnock.sign(&parts, with: standard, asked: asked, keyId: keyID, key: key)
         return OutgoingRequest(method: "POST", url: job.inbox, headers: parts.headers, body: parts.body)

@@ -1,10 +1,10 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
 import LecternCrypto
 import Logging
 import Parallel
-import Store
+import Storage
 
 /// Sends the store's delivery queue: leases due rows, signs each request for its inbox, runs
 /// them concurrently over libcurl (`ConcurrentTransfers`: 32 at once, 4 per host by default,
@@ -22,9 +22,9 @@ public final class DeliveryWorker: Sendable {
         /// Which HTTP signature standard each host gets (RFC 9421 first, draft-cavage for hosts
         /// that refuse it, remembered per host: see `SignatureKnock`).
         public var signatures = SignatureKnock()
-        /// The blog's followers collection: activities addressed to it carry FEP-8fcf's
-        /// `Collection-Synchronization` header (nil: none do).
-        public var followersCollection: String?
+        /// Headers a job carries besides its signature, decided above the transport (FEP-8fcf's
+        /// `Collection-Synchronization`: `FollowersSynchronizationHeaders`); signed with the rest.
+        public var extraHeaders: (@Sendable (DeliveryJob) throws -> [(String, String)])?
         public var allowPrivateAddresses = false
         public var userAgent: String
         public var policy = RetryPolicy()
@@ -62,7 +62,6 @@ public final class DeliveryWorker: Sendable {
     let signingKey: @Sendable () throws -> (keyID: String, key: PrivateKey)
     let transfers: ConcurrentTransfers
     let logger: Logger
-    let synchronizationMemo = SynchronizationMemo()
 
     public convenience init(store: Store, keyID: String, key: PrivateKey, settings: Settings, signal: QueueSignal = QueueSignal(),
                             logger: Logger = Logger(label: "lectern.delivery")) {

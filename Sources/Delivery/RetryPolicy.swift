@@ -1,7 +1,7 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
-import Store
+import Storage
 
 /// What to do after an attempt: the rules of design §5 in one place. It decides the whole
 /// outcome — the delivery's next state, whether its host counts as down (and when a host down

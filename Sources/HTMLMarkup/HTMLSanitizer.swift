@@ -8,7 +8,7 @@
 /// ```
 /// Kept: `p br a span em strong b i u s del code pre blockquote ul ol li`; headings become bold
 /// paragraphs (`<p><strong>`: a comment has no place in the page's outline); `href` on links
-/// (http and https with a host only, re-serialized by `WebURL`); `class` limited to Mastodon's
+/// (http and https with a host only, re-serialized by `HTTPURL`); `class` limited to Mastodon's
 /// microformat and link-shortening classes. Elements outside the list are dropped but their text
 /// is kept, except for those whose content is code or chrome (`script`, `style`, `svg`…), which
 /// go entirely.
@@ -81,7 +81,7 @@ public enum HTMLSanitizer {
         for attribute in attributes {
             switch attribute.name {
             case "href" where element == "a":
-                if let url = WebURL.parse(attribute.value) { output += " href=\"\(escape(url, quotes: true))\"" }
+                if let url = HTTPURL.parse(attribute.value) { output += " href=\"\(escape(url, quotes: true))\"" }
             case "class":
                 let classes = attribute.value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
                     .map(String.init).filter(allowedClasses.contains)

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import Storage
 
 /// What the admin commands read and change, through the blog rather than its store: each
 /// change is followed by what makes it visible (the pages re-rendered by a running server, or

@@ -1,8 +1,8 @@
 import BlogModel
-import Federation
 import Foundation
+import Interactions
 import Site
-import Store
+import Storage
 
 extension Blog {
     /// Builds the site into `public/` (only what changed) with the comments the store has, under

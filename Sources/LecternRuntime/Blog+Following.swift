@@ -1,7 +1,8 @@
-import Federation
+import ActivityPub
 import Foundation
+import Interactions
 import Site
-import Store
+import Storage
 
 /// `lectern follow`, `unfollow`, `following` and `bridge bluesky`: the Follow (or its Undo) is
 /// queued in the store, delivered by the command itself or handed to a running server, and the

@@ -1,5 +1,6 @@
-import Federation
+import ActivityPub
 import Foundation
+import Interactions
 
 extension Blog {
     /// `lectern keys rotate`: a new actor key from now on (a running server hears of it as a

@@ -1,7 +1,7 @@
-import Federation
 import Foundation
+import Interactions
 import Site
-import Store
+import Storage
 
 extension Blog {
     /// What `publish` did.

@@ -1,7 +1,7 @@
 import BlogModel
 import Foundation
 import Site
-import Store
+import Storage
 import Parallel
 
 extension Blog {

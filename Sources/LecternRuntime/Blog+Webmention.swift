@@ -1,7 +1,7 @@
 import Delivery
-import Federation
 import Foundation
-import Store
+import Storage
+import Webmention
 
 extension Blog {
     /// The endpoint's judge, as the configuration says now.

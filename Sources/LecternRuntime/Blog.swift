@@ -1,13 +1,14 @@
+import ActivityPub
 import BlogModel
 import Delivery
-import Federation
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
+import Interactions
 import LecternCrypto
 import Logging
 import Site
-import Store
+import Storage
 import Synchronization
 
 /// One blog, opened once: its folder, configuration, database, keys, ActivityPub face and
@@ -111,7 +112,7 @@ public final class Blog: Sendable {
     }
 
     private static func makeState(_ settings: Settings, store: Store, keys: KeyStore, signal: QueueSignal, logger: Logger) throws -> State {
-        let activityPub = try ActivityPubSite(config: settings.config, store: store, keys: keys)
+        let activityPub = try ActivityPubSite(config: settings.config, store: store, keys: keys, render: MarkdownRenderer.federatedBody)
         return State(config: settings.config, activityPub: activityPub,
                      delivery: deliveryWorker(activityPub, keys: keys, signal: signal, logger: logger), configStamp: settings.stamp)
     }
@@ -140,7 +141,8 @@ public final class Blog: Sendable {
         settings.concurrency = config.delivery.concurrency
         settings.perHost = config.delivery.perHost
         settings.signatures = SignatureKnock(preference: SignaturePreference(rawValue: config.delivery.signatures.rawValue) ?? .auto)
-        settings.followersCollection = activityPub.urls.followers
+        let synchronization = FollowersSynchronizationHeaders(store: activityPub.store, collection: activityPub.urls.followers)
+        settings.extraHeaders = { try synchronization.headers(for: $0) }
         settings.allowPrivateAddresses = config.federation.allowPrivateAddresses
         settings.requestTimeout = .milliseconds(Int(config.delivery.timeout * 1000))
         settings.connectTimeout = min(settings.connectTimeout, settings.requestTimeout)
@@ -175,6 +177,6 @@ public final class Blog: Sendable {
         let activityPub = activityPub
         return CommentDigest(site: activityPub, outbox: outbox,
                              owner: activityPub.config.owner == nil ? nil
-                                 : OwnerResolver(fetcher: activityPub.remoteKeys.fetcher, store: store))
+                                 : BlogOwnerResolver(fetcher: activityPub.remoteKeys.fetcher, store: store))
     }
 }

@@ -1,7 +1,7 @@
 import CoreMetrics
 import Delivery
 import Foundation
-import Store
+import Storage
 import Synchronization
 
 /// What the blog counts for its operator (swift-metrics, exported by the admin listener in

@@ -1,6 +1,6 @@
 import Foundation
 import Site
-import Store
+import Storage
 
 /// What a build of `public/` was made from: the sources' stamp (names, sizes, times of
 /// everything under the site), the store's discussion and block generations, the build's

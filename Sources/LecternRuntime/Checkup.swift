@@ -1,10 +1,10 @@
 import BlogModel
-import Federation
 import Foundation
-import HTTPClient
+import OutboundHTTP
+import Interactions
 import LecternCrypto
 import Site
-import Store
+import Storage
 
 /// `lectern doctor`: what a stranger's server needs to be right, each with a fix when it is not.
 public struct Checkup: Sendable {

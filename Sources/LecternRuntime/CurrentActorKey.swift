@@ -1,8 +1,9 @@
-import Federation
+import ActivityPub
 import Foundation
+import Interactions
 import LecternCrypto
 import Logging
-import Store
+import Storage
 import Synchronization
 
 /// The blog actor's signing key as the store says now, asked for each delivery: after

@@ -1,7 +1,7 @@
 import BlogModel
 import Foundation
 import Site
-import Store
+import Storage
 
 /// `lectern backup` and `lectern restore`: one `.tar.gz` holding what cannot be rebuilt — a
 /// consistent copy of the database (SQLite's online backup, taken while the server writes), the

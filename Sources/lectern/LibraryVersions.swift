@@ -1,4 +1,4 @@
-import HTTPClient
+import OutboundHTTP
 import LecternCrypto
 import Site
 

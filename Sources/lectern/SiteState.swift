@@ -2,7 +2,7 @@ import Foundation
 import LecternCrypto
 import LecternRuntime
 import Site
-import Store
+import Storage
 
 extension SiteOptions {
     /// Opens the site the way the server does (configuration, database, keys), so whatever a

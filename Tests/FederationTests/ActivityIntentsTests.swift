@@ -1,5 +1,5 @@
+@testable import ActivityPub
 import Testing
-@testable import Federation
 
 /// FEP-3b86 intents as servers publish them (the FEP's examples, Mastodon's subscribe template,
 /// WordPress 7.6's `Create`), and what the reply form does with them.

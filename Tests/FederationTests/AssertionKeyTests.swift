@@ -1,6 +1,6 @@
+@testable import ActivityPub
 import DataIntegrity
 import Testing
-@testable import Federation
 
 /// Which `assertionMethod` entries of an actor document are taken as its proof keys (FEP-521a).
 @Suite struct AssertionKeyTests {

@@ -1,8 +1,8 @@
+@testable import ActivityPub
 import Foundation
 import Testing
-@testable import Federation
 @testable import Site
-import Store
+import Storage
 
 @Suite struct DocumentTests {
     /// Compares with `Golden/<name>.json` (pretty-printed). LECTERN_UPDATE_GOLDEN=1 rewrites

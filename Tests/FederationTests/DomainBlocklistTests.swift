@@ -1,6 +1,6 @@
+@testable import Interactions
 import Testing
-@testable import Federation
-import Store
+import Storage
 
 /// Mastodon's domain-block CSV, as exported by its admin interface and shared between servers.
 @Suite struct DomainBlocklistTests {

@@ -1,9 +1,9 @@
 import BlogModel
 import Foundation
-@testable import Federation
+@testable import Interactions
 import LecternCrypto
 @testable import Site
-import Store
+import Storage
 
 /// A small blog with fixed keys and dates, so its documents can be compared to golden files.
 struct FederationFixture {
@@ -41,7 +41,7 @@ struct FederationFixture {
         var config = Self.config
         config.federation.followersPublic = followersPublic
         store = try Store.inMemory()
-        site = try ActivityPubSite(config: config, store: store, keys: KeyStore(folder: keys),
+        site = try ActivityPubSite(config: config, store: store, keys: KeyStore(folder: keys), render: MarkdownRenderer.federatedBody,
                                    published: Date(timeIntervalSince1970: 1_735_689_600))
         try site.reload(content: try Self.content(), now: Date(timeIntervalSince1970: 1_740_000_000))
     }

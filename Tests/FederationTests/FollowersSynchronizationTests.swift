@@ -1,7 +1,8 @@
+@testable import ActivityPub
 import Foundation
 import HTTPSignatures
+@testable import Interactions
 import Testing
-@testable import Federation
 
 /// FEP-8fcf's header and digest, and the handle in Bridgy Fed's message.
 @Suite struct FollowersSynchronizationTests {

@@ -1,6 +1,6 @@
+@testable import ActivityPub
 import Foundation
 import Testing
-@testable import Federation
 
 @Suite struct KeyFetchBudgetTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)

@@ -1,5 +1,5 @@
+@testable import Interactions
 import Testing
-@testable import Federation
 
 /// What the owner may write in answer to a digest, as Mastodon sends it (mentions, paragraphs, <br>).
 @Suite struct OwnerCommandTests {

@@ -1,5 +1,5 @@
+@testable import ActivityPub
 import Testing
-@testable import Federation
 
 /// What a reader may type as their server under a post: a hostname, nothing else.
 @Suite struct RemoteInteractionTests {

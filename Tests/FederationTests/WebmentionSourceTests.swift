@@ -1,7 +1,7 @@
 import BlogModel
 import Foundation
-@testable import Federation
 import Testing
+@testable import Webmention
 
 /// How a source page is read for its target: the link, the kind, the content, the author.
 @Suite struct WebmentionSourceTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HTTPClient
+@testable import OutboundHTTP
 
 @Suite struct AddressPolicyTests {
     @Test(arguments: [

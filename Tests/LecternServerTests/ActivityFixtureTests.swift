@@ -3,9 +3,9 @@ import Foundation
 import GRDB
 import LecternRuntime
 import Site
-@testable import Store
+@testable import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// Every real-world activity shape in `Tests/Fixtures/activities/` (Mastodon, Misskey, Pleroma,
 /// GoToSocial, Lemmy, Friendica, WordPress, PeerTube…), signed by a fake instance and sent to the

@@ -1,14 +1,14 @@
 import BlogModel
-import Federation
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Interactions
 import LecternCrypto
 import Logging
 import Site
-import Store
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// The real server on an ephemeral port, with the ActivityPub surface of a scaffolded site.
 private func withFederatedServer(_ test: @escaping @Sendable (any TestClientProtocol, URL, ActivityPubSite) async throws -> Void)
@@ -19,7 +19,7 @@ async throws {
     try SiteBuilder(root: root).build()
     let config = try SiteConfig.load(from: root)
     let activityPub = try ActivityPubSite(config: config, store: try Store.inMemory(),
-                                          keys: KeyStore(folder: root.appendingPathComponent("data/keys")))
+                                          keys: KeyStore(folder: root.appendingPathComponent("data/keys")), render: MarkdownRenderer.federatedBody)
     try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: false))
     var logger = Logger(label: "test")
     logger.logLevel = .critical  // cancelled test servers report their shutdown as errors

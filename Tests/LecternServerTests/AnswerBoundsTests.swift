@@ -1,7 +1,7 @@
 import Foundation
-import Store
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// Answers the blog sends because a stranger asked go only to the asker's own server, once per
 /// asker and object, within one hourly rate (docs/security.md): a quote request cannot aim the

@@ -1,15 +1,15 @@
 import BlogModel
-import Federation
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
 import Hummingbird
+import Interactions
 import LecternCrypto
 import Logging
 import Site
-import Store
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 @Suite struct AuthorizedFetchTests {
     @Test func signedFetchesOnlyWhenConfigured() async throws {
@@ -31,7 +31,7 @@ import Testing
         let config = try SiteConfig.load(from: root)
         let store = try Store.inMemory()
         let activityPub = try ActivityPubSite(config: config, store: store,
-                                              keys: KeyStore(folder: root.appendingPathComponent("data/keys")))
+                                              keys: KeyStore(folder: root.appendingPathComponent("data/keys")), render: MarkdownRenderer.federatedBody)
         try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: false))
         let logger = quietLogger("test")
         let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import Storage
 import Testing
 
 /// `lectern backup` while the server takes comments, and `lectern restore` into another folder:

@@ -1,11 +1,11 @@
+import ActivityPub
 import BlogModel
 import Foundation
 import HTTPSignatures
 import LecternCrypto
-import Store
+import Storage
 import Testing
-@testable import LecternServer
-import Federation
+@testable import WebServer
 
 /// A block holds on every path something can enter by, and a stranger cannot grow the blog's
 /// rows, labels or outbound traffic with made-up input (docs/security.md).
@@ -74,9 +74,9 @@ import Federation
         try await withBlog { remote, blog in
             let carol = remote.actorID("carol")
             _ = try blog.store.block(.actor, carol)
-            let resolver = OwnerResolver(fetcher: blog.runtime.activityPub.remoteKeys.fetcher, store: blog.store)
+            let resolver = BlogOwnerResolver(fetcher: blog.runtime.activityPub.remoteKeys.fetcher, store: blog.store)
             let handle = "@carol@" + remote.base.value.dropFirst("http://".count)
-            await #expect(throws: OwnerResolver.ResolveError.self) { _ = try await resolver.lookUp(handle) }
+            await #expect(throws: BlogOwnerResolver.ResolveError.self) { _ = try await resolver.lookUp(handle) }
             #expect(try blog.store.remoteActor(id: carol) == nil)
         }
     }

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// Clients that hold connections without finishing a request (slowloris), and requests whose
 /// framing two parties could read differently.

@@ -1,7 +1,7 @@
 import Foundation
 import LecternRuntime
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// The `lectern` command, as built next to the tests.
 let lecternBinary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,11 +1,11 @@
 import ActivityStreams
 import Delivery
-import Federation
 import Foundation
 import HTTPSignatures
-import Store
+import Interactions
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// Publishing and the delivery worker against a fake remote whose inboxes verify signatures.
 @Suite(.serialized) struct DeliveryTests {

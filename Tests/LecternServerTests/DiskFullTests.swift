@@ -1,10 +1,10 @@
-import Federation
 import Foundation
-import HTTPClient
+import OutboundHTTP
+import Interactions
 import LecternRuntime
 import Logging
 import GRDB
-import Store
+import Storage
 import Testing
 
 /// `lectern serve` on a disk with no room left (issue 41): it must wait quietly, not spin — low

@@ -1,10 +1,10 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
 import LecternRuntime
-import Store
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// How the blog appears to other servers (issue 16): posts as Articles or Notes, quote requests
 /// answered by policy, every id it hands out fetchable (by whom it may be), thread context and

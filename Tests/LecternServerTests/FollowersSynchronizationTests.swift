@@ -1,6 +1,7 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
+import Interactions
 import LecternCrypto
 import Testing
 

@@ -1,9 +1,10 @@
+@testable import ActivityPub
 import Foundation
 import HTTPSignatures
+@testable import Interactions
 import Site
-import Store
+import Storage
 import Testing
-@testable import Federation
 @testable import LecternRuntime
 
 /// The blog follows accounts (`lectern follow`), end to end through the real server and a fake

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// HEAD answers as GET does, without the body, on every route (RFC 9110 §9.1, §9.3.2; issue 37).
 @Suite(.serialized) struct HeadRequestTests {

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPSignatures
-import Store
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// Requests an inbox must refuse, or accept without effect. Each case checks the status and
 /// that no table changed (cached remote actors and keys aside: looking a key up is allowed).

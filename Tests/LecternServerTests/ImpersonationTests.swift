@@ -1,8 +1,8 @@
 import Foundation
 import HTTPSignatures
-import Store
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// A dishonest server (a second fake instance, on another port: another origin) tries to speak
 /// for accounts of an honest one. Each attempt is refused, and no table changes, cached actors

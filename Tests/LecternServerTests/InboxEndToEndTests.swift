@@ -1,7 +1,7 @@
 import Foundation
-import Store
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// The mission in one story: a remote server follows the blog, replies, edits, threads,
 /// reacts and deletes; each effect is checked where a reader or the remote would see it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import LecternRuntime
-@testable import LecternServer
+@testable import WebServer
 
 /// `lectern serve --watch`: the open page reloads after a rebuild and shows a build error; a
 /// server without --watch serves the files exactly as built (issue 37).

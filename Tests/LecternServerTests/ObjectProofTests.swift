@@ -2,9 +2,9 @@ import DataIntegrity
 import Foundation
 import HTTPSignatures
 import LecternCrypto
-import Store
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// Object integrity proofs (FEP-8b32) through the real server: a proof by the author's own key
 /// saves the blog fetching the object from the author's server, and nothing else. Every way a

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// Stored script, attempted through everything a remote server controls: display names,
 /// usernames, profile and avatar URLs, note URLs, content and content warnings. The rendered

@@ -3,7 +3,7 @@ import NIOCore
 import NIOEmbedded
 import Site
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// What the raw fast path takes itself, and what it leaves to NIO's HTTP parser.
 @Suite struct PlainRequestHeadTests {

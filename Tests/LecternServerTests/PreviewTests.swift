@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import LecternRuntime
-@testable import LecternServer
+@testable import WebServer
 
 /// A writer previewing (`lectern serve --drafts`) sees drafts and posts dated ahead; followers
 /// never hear of them (issue 37).

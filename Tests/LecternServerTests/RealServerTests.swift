@@ -1,10 +1,10 @@
-import Federation
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
-import Store
+import Interactions
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// What real servers need of the blog, each learned from a real one (docs/interop.md): GoToSocial
 /// webfingers every actor that signs a request to it; Takahē sends a Follow again with an earlier

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPSignatures
 import LecternCrypto
-import Store
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// A captured request must not pass a second time, however it is dressed up, nor pass at a
 /// server it was not made for; and what its author deleted stays deleted (docs/security.md).

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import Testing
 
 /// The reply form with a handle: the reader's server's FEP-3b86 intent, found with one

@@ -1,7 +1,7 @@
 import BlogModel
 import Foundation
 import LecternRuntime
-import Store
+import Storage
 import Testing
 
 /// What one search may cost, through the real server: a query's terms and prefixes are bounded

@@ -1,8 +1,8 @@
 import Foundation
-import HTTPClient
-import Store
+import OutboundHTTP
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// `lectern serve` as an owner runs it: a real process, its options checked, reloaded by SIGHUP.
 @Suite(.serialized) struct ServeCommandTests {

@@ -1,9 +1,9 @@
 import ActivityStreams
 import Delivery
-import Federation
 import Foundation
 import HTTPSignatures
-import Store
+import Interactions
+import Storage
 import Testing
 
 /// Outgoing signatures as servers of 2026 expect them: RFC 9421 first, draft-cavage for a host

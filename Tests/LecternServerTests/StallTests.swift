@@ -1,9 +1,9 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
-import Store
+import Storage
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// 200 signed inbox POSTs whose keys live on servers that accept connections and never answer.
 /// The key fetches wait on the network thread, not on threads that serve requests: pages and the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// Files answered from the raw bytes (`RawStaticFastPath`) must look exactly like files answered
 /// through the router, and must never overtake an earlier request's answer on a connection.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LecternServer
+@testable import WebServer
 
 /// The smoke run of `fuzz-static-head` (`make fuzz` runs it for its budget): the fast path's
 /// request reader and NIO's read every head the fast path answers the same way

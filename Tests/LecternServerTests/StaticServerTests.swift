@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
-@testable import LecternServer
+@testable import WebServer
 import Site
 
 /// Builds a small site and runs the real server on an ephemeral loopback port.

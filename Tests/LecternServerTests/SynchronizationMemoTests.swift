@@ -1,6 +1,6 @@
 import HTTPSignatures
 import Testing
-@testable import Delivery
+@testable import Interactions
 
 /// What the delivery worker remembers for FEP-8fcf: each activity's addressing for good, each
 /// origin's digest for `lifetime`, and never more than `capacity` of either.

@@ -1,11 +1,12 @@
+@testable import ActivityPub
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
+import Interactions
 import LecternRuntime
 import Testing
-@testable import Store
-@testable import Federation
-@testable import LecternServer
+@testable import Storage
+@testable import WebServer
 
 /// Threads hold together: a reply whose parent the blog never saw has that parent fetched from its
 /// own server; a reply whose parent cannot be had waits for it, then is attached, or after a day
@@ -152,7 +153,7 @@ import Testing
         // A new process: a gate with nothing in memory, the same database.
         let activityPub = blog.runtime.activityPub
         let restarted = InboxGate(store: blog.store, keys: RemoteKeyProvider(fetcher: activityPub.remoteKeys.fetcher, store: blog.store),
-                                  audience: SignatureAudience(config: blog.runtime.config))
+                                  audience: SignatureAudience(config: blog.runtime.config), actedOn: InboxProcessor.actedOn)
         let outcome = await restarted.receive(request)
         #expect(outcome.status == 401 && outcome.code == "replay", "\(outcome)")
     }

@@ -1,10 +1,10 @@
 import BlogModel
-import Federation
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import LecternRuntime
-import Store
+import Storage
 import Testing
+import Webmention
 
 /// Attacks on the webmention endpoint and its verifier, through the real server: each asserts
 /// what the attacker gets (a refusal, or nothing stored) and that honest senders still get in.

@@ -2,8 +2,9 @@ import BlogModel
 import Delivery
 import Foundation
 import LecternRuntime
-import Store
+import Storage
 import Testing
+import Webmention
 
 /// webmention.rocks' 23 discovery tests, served by a local site as that site serves them, each
 /// sent a webmention by the blog's real sender (the delivery queue, `WebmentionSender`): every

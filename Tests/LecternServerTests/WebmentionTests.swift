@@ -1,8 +1,8 @@
 import BlogModel
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import LecternRuntime
-import Store
+import Storage
 import Testing
 
 /// Webmention through the real server: a fake web site's pages are the sources, `POST

@@ -1,4 +1,4 @@
-import CivilTime
+import Dates
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
-import HTTPClient
-import Store
+import OutboundHTTP
+import Storage
 import Synchronization
 
 /// `make chaos`: a fan-out to thousands of inboxes that answer 500, 429 with `Retry-After`,

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
 
 /// Signed activities from the fake fediverse's actors to the blog's shared inbox: replies,

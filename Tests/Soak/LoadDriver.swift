@@ -1,5 +1,5 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import Synchronization
 
 /// Open-loop load: each kind fires at its own steady rate whatever the answers' speed (as readers

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
 
 /// The load's HTTP client: Lectern's own libcurl loop (never blocking the cooperative pool), with

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import Storage
 
 /// Whether a long run's memory is explained by its data: at the end, the server is restarted on
 /// the data the run left and given the run's warm-up again (the same readers and inbox traffic,

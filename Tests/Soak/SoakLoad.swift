@@ -1,5 +1,5 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 
 /// The soak's steady load of readers, servers and inboxes: page and asset views (gzip, half of
 /// them conditional), Article fetches (half signed), inbox activities and searches, each at its

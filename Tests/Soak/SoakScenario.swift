@@ -1,7 +1,7 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import LecternCrypto
-import Store
+import Storage
 import Synchronization
 
 /// `make soak`: hours of what a public blog meets, all at once, against one `lectern serve`:

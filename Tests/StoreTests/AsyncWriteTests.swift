@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@testable import Store
+@testable import Storage
 
 /// An async write asked for is done even when the asking task is cancelled (a server stopping):
 /// the inbox worker records a batch it applied, instead of applying it again after a restart.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Store
+@testable import Storage
 
 /// Answers strangers ask for: one per actor and object a day, a cap per server and one in all.
 @Suite struct AutomaticReplyTests {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@testable import Store
+@testable import Storage
 
 /// The server's writer no longer checkpoints (its hook replaces SQLite's automatic checkpoint):
 /// the checkpointer's thread copies the log into the database.

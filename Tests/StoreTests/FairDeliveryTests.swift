@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Store
+@testable import Storage
 
 @Suite struct FairDeliveryTests {
     /// 5,000 followers on one host without a shared inbox must not hold up everyone else: hosts

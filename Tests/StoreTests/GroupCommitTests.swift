@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@testable import Store
+@testable import Storage
 
 /// Activities accepted at once share a transaction, and each caller still gets its own answer,
 /// only after the commit that holds its rows; a transaction that fails keeps none of its writes.

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import LecternMigrations
 import Testing
-@testable import Store
+@testable import Storage
 
 /// The full-text index behind `/search`: ranking, snippets, updates and bad queries.
 @Suite struct SearchIndexTests {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@testable import Store
+@testable import Storage
 
 /// A note addressed to someone stays addressed, even when its row is damaged.
 @Suite struct SentObjectTests {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import LecternMigrations
 import Testing
-@testable import Store
+@testable import Storage
 
 @Suite struct MigrationTests {
     private func temporaryPath() -> String {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Store
+@testable import Storage
 import Testing
 
 /// The received-webmention queue's bounds: what one host, and everyone, can make it hold.

@@ -6,22 +6,22 @@
 //  - APObject(json:) as the inbox gate reads the body, and OriginRules.violation against the
 //    activity's own actor and a fixed one;
 //  - the body as an actor document: ActorConversion.actor(from:) and .keys(from:owner:);
-//  - every string in the document through Origin, Origin.normalized, WebURL.parse,
+//  - every string in the document through Origin, Origin.normalized, HTTPURL.parse,
 //    DisplayText.name/username and HTMLSanitizer.text / sanitize.
-// Properties (trap when broken): WebURL.parse and Origin.normalized are idempotent; a converted
-// actor has an http(s) id, a WebURL inbox, names without invisible characters and at most
+// Properties (trap when broken): HTTPURL.parse and Origin.normalized are idempotent; a converted
+// actor has an http(s) id, a HTTPURL inbox, names without invisible characters and at most
 // DisplayText.nameLimit characters, and every key it keeps is on the actor's origin; a converted
-// comment has sanitized (stable) HTML and only WebURL links (its page, attachments, quote).
+// comment has sanitized (stable) HTML and only HTTPURL links (its page, attachments, quote).
 //
 // Decoders: add one line to `decoders` below for each new decoder or conversion of the inbox
 // (for example `{ body, activity in _ = try? SomeDecoder.decode(body) }`).
+@testable import ActivityPub
 import ActivityStreams
-import BlogModel
+@testable import BlogModel
 import Foundation
-@testable import Federation
 import HTMLMarkup
-@testable import Site
-import Store
+@testable import Interactions
+import Storage
 
 private let decoders: [@Sendable (_ body: [UInt8], _ activity: ASObject) -> Void] = [
     { _, activity in _ = ActorConversion.actor(from: activity.raw) },
@@ -87,8 +87,8 @@ private func collectStrings(_ value: Any, into strings: inout [String], limit: I
 }
 
 private func checkString(_ string: String) {
-    if let url = WebURL.parse(string) {
-        require(WebURL.parse(url) == url, "WebURL.parse is not idempotent: \(string.debugDescription) → \(url.debugDescription)")
+    if let url = HTTPURL.parse(string) {
+        require(HTTPURL.parse(url) == url, "HTTPURL.parse is not idempotent: \(string.debugDescription) → \(url.debugDescription)")
     }
     _ = Origin(string)
     if let normalized = Origin.normalized(string) {
@@ -105,9 +105,9 @@ private func checkString(_ string: String) {
 
 private func checkActor(_ remote: RemoteActor, _ document: ASObject) {
     require(Origin(remote.id) != nil, "actor id \(remote.id.debugDescription) is not http(s)")
-    require(WebURL.parse(remote.inbox) == remote.inbox, "actor inbox \(remote.inbox.debugDescription) is not a WebURL")
+    require(HTTPURL.parse(remote.inbox) == remote.inbox, "actor inbox \(remote.inbox.debugDescription) is not a HTTPURL")
     for url in [remote.url, remote.icon, remote.sharedInbox].compactMap({ $0 }) {
-        require(WebURL.parse(url) == url, "actor URL \(url.debugDescription) is not a WebURL")
+        require(HTTPURL.parse(url) == url, "actor URL \(url.debugDescription) is not a HTTPURL")
     }
     for text in [remote.name, remote.handle].compactMap({ $0 }) {
         require(!text.unicodeScalars.contains(where: DisplayText.isInvisible), "actor name/handle kept an invisible character")
@@ -151,10 +151,10 @@ private func typedActivity(_ body: [UInt8]) {
                                               language: "en", now: Date(timeIntervalSince1970: 1_700_000_000))
         require(HTMLSanitizer.sanitize(record.contentHTML) == record.contentHTML, "comment HTML is not sanitized")
         for url in [record.url, record.quoteURL].compactMap({ $0 }) {
-            require(WebURL.parse(url) == url, "comment URL \(url.debugDescription) is not a WebURL")
+            require(HTTPURL.parse(url) == url, "comment URL \(url.debugDescription) is not a HTTPURL")
         }
         for attachment in CommentConversion.attachments(note) {
-            require(WebURL.parse(attachment.url) == attachment.url, "attachment URL \(attachment.url.debugDescription) is not a WebURL")
+            require(HTTPURL.parse(attachment.url) == attachment.url, "attachment URL \(attachment.url.debugDescription) is not a HTTPURL")
         }
         _ = CommentConversion.visibility(note: note, activity: activity)
         _ = CommentConversion.webURL(note)

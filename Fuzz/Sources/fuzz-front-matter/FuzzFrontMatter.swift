@@ -5,7 +5,7 @@
 //
 // Property: TOML front matter that converts (`TOMLFrontMatter.yaml`) gives YAML that Yams reads:
 // the converter's output must never be a YAML syntax error.
-import BlogModel
+@testable import BlogModel
 import Foundation
 @testable import Site
 

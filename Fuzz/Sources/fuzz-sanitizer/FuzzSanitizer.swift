@@ -2,9 +2,10 @@
 // stored or shown. Traps when a property fails (as SanitizerTests.randomMarkupIsAlwaysSafeAndStable):
 //  1. the output re-sanitizes to itself (stable: storing it twice changes nothing);
 //  2. read back by the tokenizer, the output has only allowlisted elements, only href/class/rel
-//     attributes, only allowlisted classes, and every href is one WebURL.parse returns unchanged.
+//     attributes, only allowlisted classes, and every href is one HTTPURL.parse returns unchanged.
 import Foundation
 @testable import HTMLMarkup
+@testable import BlogModel
 @testable import Site
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -21,7 +22,7 @@ public func fuzzSanitizer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             switch attribute.name {
             case "href":
                 check(name == "a", "href on <\(name)>", input, output)
-                check(WebURL.parse(attribute.value) == attribute.value, "href \(attribute.value) is not a parsed WebURL",
+                check(HTTPURL.parse(attribute.value) == attribute.value, "href \(attribute.value) is not a parsed HTTPURL",
                       input, output)
             case "class":
                 check(attribute.value.split(separator: " ").allSatisfy { HTMLSanitizer.allowedClasses.contains(String($0)) },

@@ -1,1 +1,1 @@
-../../../Sources/LecternServer/StaticFiles/PlainRequestHead.swift
+../../../Sources/WebServer/StaticFiles/PlainRequestHead.swift

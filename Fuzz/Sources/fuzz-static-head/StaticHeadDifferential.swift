@@ -8,7 +8,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 #if canImport(LecternServer)
-@testable import LecternServer
+@testable import WebServer
 #endif
 
 enum StaticHeadDifferential {

@@ -1,4 +1,5 @@
-/// Splits a Markdown source into its YAML front matter and body.
+/// Splits a Markdown source into its YAML front matter and body: the one splitter, for posts
+/// and pages (`ContentParser`) and for the files of other generators (`lectern import`).
 ///
 /// ```
 /// ---
@@ -13,6 +14,8 @@ package struct FrontMatter {
     package let body: String
     /// File line of the first YAML line, so YAML line 1 maps to it.
     package let yamlFirstLine: Int
+    /// Whether the source opens with a fence (`---` or `+++`); without one it is all body.
+    package var isFenced: Bool { yamlFirstLine == 2 }
 
     /// `source` has `\n` line ends (see `SourceText`); a leading byte-order mark is skipped.
     /// YAML between `---` lines, or TOML between `+++` lines (Hugo's and Zola's other form),

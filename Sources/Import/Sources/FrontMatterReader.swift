@@ -1,10 +1,10 @@
 import BlogModel
 import Foundation
-import Site
 import Yams
 
-/// Splits a static site generator's content file into its front matter — YAML between `---`,
-/// TOML between `+++` (through `TOMLFrontMatter`), or a JSON object — and its body, and reads
+/// Splits a static site generator's content file into its front matter — YAML between `---` or
+/// TOML between `+++` (split by `FrontMatter`, as Lectern's own posts are), or a JSON object —
+/// and its body, and reads
 /// the front matter into plain values (strings, numbers, booleans, arrays, dictionaries).
 /// Timestamps stay strings so dates without an offset are read in the site's time zone.
 struct FrontMatterReader {
@@ -19,29 +19,24 @@ struct FrontMatterReader {
     private static let resolver = Resolver.default.removing(.timestamp)
 
     init(_ source: String, file: String) throws {
-        var text = Substring(source.replacingOccurrences(of: "\r\n", with: "\n"))
-        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
-        for (fence, isTOML) in [("---", false), ("+++", true)] where text.hasPrefix(fence + "\n") {
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            guard let close = lines.dropFirst().firstIndex(where: { $0 == fence || (!isTOML && $0 == "...") }) else {
-                throw Failure.invalid(line: 1, message: "front matter starts with '\(fence)' but has no closing '\(fence)' line")
-            }
-            let matter = lines[1..<close].joined(separator: "\n")
-            body = lines[(close + 1)...].joined(separator: "\n")
-            let yaml: String
+        let source = source.replacingOccurrences(of: "\r\n", with: "\n")
+        let matter: FrontMatter
+        do {
+            matter = try FrontMatter.split(source, file: file)
+        } catch let error as SiteError {
+            if case let .source(_, line, message) = error { throw Failure.invalid(line: line ?? 1, message: message) }
+            throw error
+        }
+        if matter.isFenced {
             do {
-                yaml = isTOML ? try TOMLFrontMatter.yaml(fromTOML: matter, file: file, firstLine: 2) : matter
-            } catch let error as SiteError {
-                if case let .source(_, line, message) = error { throw Failure.invalid(line: line ?? 1, message: message) }
-                throw error
-            }
-            do {
-                fields = Self.plain(try Yams.load(yaml: yaml, Self.resolver)) as? [String: Any] ?? [:]
+                fields = Self.plain(try Yams.load(yaml: matter.yaml, Self.resolver)) as? [String: Any] ?? [:]
             } catch let error as YamlError {
                 throw Failure.invalid(line: 1, message: "invalid front matter: \(error)")
             }
+            body = matter.body
             return
         }
+        let text = Substring(matter.body)  // the source without its byte-order mark
         if text.hasPrefix("{"), let end = Self.endOfJSONObject(text) {
             let json = String(text[..<end])
             guard let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else {

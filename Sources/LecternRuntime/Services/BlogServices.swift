@@ -1,7 +1,8 @@
-import Federation
+import ActivityPub
 import Foundation
+import Interactions
 import ServiceLifecycle
-import Store
+import Storage
 
 /// A served blog's background work, wired in one place: the site lane that rebuilds and
 /// reloads (`SiteService`), the inbox worker and the signal that wakes it, deliveries, digests,
@@ -35,8 +36,9 @@ public final class BlogServices: Sendable {
     /// The gate of the inbox routes, as the settings and keys are now.
     public var gate: InboxGate {
         var gate = InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys, audience: blog.activityPub.audience,
-                             counter: blog.inboxCounter)
-        gate.followersSync = blog.followersSynchronization()
+                             actedOn: InboxProcessor.actedOn, counter: blog.inboxCounter)
+        let synchronization = blog.followersSynchronization()
+        gate.onCollectionSynchronization = { synchronization.received(header: $0, signer: $1) }
         gate.held = HeldInbox(store: blog.store, signal: heldSignal)
         return gate
     }

@@ -1,9 +1,9 @@
 import BlogModel
-import Federation
 import Foundation
+import Interactions
 import Logging
 import Site
-import Store
+import Storage
 import Synchronization
 
 /// The work behind `SiteService`, done one job at a time on a thread of its own: builds,

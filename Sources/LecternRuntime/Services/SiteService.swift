@@ -1,10 +1,10 @@
 import BlogModel
-import Federation
 import Foundation
+import Interactions
 import Logging
 import ServiceLifecycle
 import Site
-import Store
+import Storage
 import Synchronization
 import UnixSignals
 

@@ -1,7 +1,7 @@
-import Federation
 import Foundation
 import ServiceLifecycle
-import Store
+import Storage
+import Webmention
 
 /// Verifies received webmentions on a lane of its own (`WebmentionWorker`); tells `SiteService`
 /// which posts' discussions changed, as the inbox does.

@@ -1,10 +1,11 @@
+import ActivityPub
 import Delivery
-import Federation
 import Foundation
 import HTTPSignatures
+import Interactions
 import Logging
 import ServiceLifecycle
-import Store
+import Storage
 
 /// Applies what the inbox accepted, as the configuration says now; tells `SiteService` which
 /// posts' discussions changed.

@@ -1,3 +1,4 @@
+import BlogModel
 import CCmark
 import Foundation
 
@@ -68,6 +69,12 @@ public enum MarkdownRenderer {
     /// What the HTML is for: a page of the site (heading anchors, highlighted code), or other
     /// servers (`federation`: plain headings and code, which Mastodon and friends keep).
     public enum Purpose: Sendable { case site, federation }
+
+    /// A post body as other servers get it (`FederatedBody.Renderer`, handed to the protocol side).
+    public static func federatedBody(_ markdown: String) -> FederatedBody {
+        let rendered = render(markdown, for: .federation)
+        return FederatedBody(html: rendered.html, excerptHTML: rendered.excerptHTML)
+    }
 
     /// `basePath` is the page's own path (`/2025/my-post/`): relative links and images resolve against it.
     public static func render(_ markdown: String, basePath: String? = nil, for purpose: Purpose = .site) -> RenderedMarkdown {

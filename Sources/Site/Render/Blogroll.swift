@@ -18,10 +18,10 @@ public struct BlogrollEntry: Sendable, Equatable {
     /// The entry as a page may show it: names cleaned again (bidi controls, length), URLs only
     /// when they are plain http(s); nil without a usable URL. Mustache escapes every value.
     var shown: BlogrollEntry? {
-        guard let url = WebURL.parse(url) else { return nil }
+        guard let url = HTTPURL.parse(url) else { return nil }
         let handle = DisplayText.name(handle, limit: 200)
         let name = DisplayText.name(name).isEmpty ? handle : DisplayText.name(name)
-        return BlogrollEntry(name: name, handle: handle, url: url, avatar: avatar.flatMap(WebURL.parse))
+        return BlogrollEntry(name: name, handle: handle, url: url, avatar: avatar.flatMap(HTTPURL.parse))
     }
 }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Federation
 import Foundation
+import Interactions
 import LecternRuntime
-import Store
+import Storage
 
 struct BlocksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import BlogModel
 import Foundation
 import Site
 import LecternRuntime
-import Store
+import Storage
 
 struct CommentsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

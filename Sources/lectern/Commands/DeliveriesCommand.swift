@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Site
-import Store
+import Storage
 
 struct DeliveriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

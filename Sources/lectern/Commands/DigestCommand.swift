@@ -1,7 +1,7 @@
 import ArgumentParser
-import Federation
 import Foundation
-import HTTPClient
+import OutboundHTTP
+import Interactions
 import LecternRuntime
 import Site
 

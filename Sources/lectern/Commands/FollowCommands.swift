@@ -1,8 +1,8 @@
 import ArgumentParser
-import Federation
 import Foundation
+import Interactions
 import LecternRuntime
-import Store
+import Storage
 
 /// `lectern follow`, `unfollow`, `following`: the accounts the blog follows. The Follow goes
 /// through the durable delivery queue: sent now, or by a running `lectern serve`.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Store
+import Storage
 
 struct FollowersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

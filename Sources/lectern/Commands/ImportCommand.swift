@@ -1,9 +1,9 @@
 import ArgumentParser
 import BlogModel
-import Federation
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import Import
+import Interactions
 import LecternRuntime
 import Site
 

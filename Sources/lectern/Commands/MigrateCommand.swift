@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Store
+import Storage
 
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

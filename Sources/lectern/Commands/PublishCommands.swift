@@ -1,10 +1,10 @@
 import ArgumentParser
 import Delivery
-import Federation
 import Foundation
+import Interactions
 import LecternRuntime
 import Site
-import Store
+import Storage
 
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

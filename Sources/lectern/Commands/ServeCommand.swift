@@ -2,11 +2,11 @@ import ArgumentParser
 import BlogModel
 import Foundation
 import LecternRuntime
-import LecternServer
+import WebServer
 import Logging
 import NIOCore
 import Site
-import Store
+import Storage
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

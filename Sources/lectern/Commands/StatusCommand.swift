@@ -1,9 +1,9 @@
 import ArgumentParser
-import Federation
 import Foundation
+import Interactions
 import LecternRuntime
 import Site
-import Store
+import Storage
 
 /// `lectern status`: how the blog is doing, at a glance or as JSON for scripts.
 struct StatusCommand: AsyncParsableCommand {

@@ -4,9 +4,9 @@ import Logging
 import NIOCore
 import Prometheus
 import LecternRuntime
-import LecternServer
+import WebServer
 import Site
-import Store
+import Storage
 import Testing
 
 /// A scaffolded blog served by the real runtime (server, inbox worker, deliveries, re-rendering)
@@ -113,7 +113,7 @@ final class BlogFixture: Sendable {
     }
 }
 
-import HTTPClient
+import OutboundHTTP
 enum HTTPClientForTests {
     static func get(_ url: String, accept: String) async throws -> IncomingResponse {
         try await FetchClient(allowPrivateAddresses: true).perform(OutgoingRequest(url: url, headers: [("Accept", accept)]), on: testTransfers)

@@ -1,6 +1,6 @@
 import DataIntegrity
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
 import Hummingbird
 import LecternCrypto

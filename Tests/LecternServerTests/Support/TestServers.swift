@@ -1,5 +1,5 @@
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import Hummingbird
 import Logging
 import ServiceLifecycle
