@@ -83,7 +83,7 @@ let package = Package(
         ),
         .target(name: "ActivityStreams", swiftSettings: swiftSettings),
         // `lectern import`: feeds, WordPress, Ghost, Hugo/Jekyll/Zola folders → posts with front matter.
-        .target(name: "Import", dependencies: ["BlogModel", "HTMLMarkup", "Site", .product(name: "Yams", package: "Yams")], swiftSettings: swiftSettings),
+        .target(name: "Import", dependencies: ["BlogModel", "Dates", "HTMLMarkup", "Site", .product(name: "Yams", package: "Yams")], swiftSettings: swiftSettings),
         // Outgoing HTTP over libcurl with the SSRF guard, shared by key fetching and delivery.
         .target(name: "OutboundHTTP", dependencies: ["CCurl", "Parallel"], swiftSettings: swiftSettings),
         // The protocol: documents, discovery, dereferencing, keys and their budget, origin rules,
@@ -106,7 +106,7 @@ let package = Package(
         ),
         // The outbox worker: the store's delivery queue over libcurl's multi interface.
         .target(name: "Delivery",
-                dependencies: ["OutboundHTTP", "HTTPSignatures", "LecternCrypto", "Parallel", "Storage",
+                dependencies: ["Dates", "OutboundHTTP", "HTTPSignatures", "LecternCrypto", "Parallel", "Storage",
                                .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")],
                 swiftSettings: swiftSettings),
         // Webmention received (the request, then the source read into the comment paths) and
@@ -130,7 +130,7 @@ let package = Package(
         .target(
             name: "WebServer",
             dependencies: [
-                "LecternRuntime", "ActivityPub", "BlogModel", "Interactions", "Site", "HTTPSignatures", "Storage", "LecternCrypto", "Webmention",
+                "LecternRuntime", "ActivityPub", "BlogModel", "Dates", "Interactions", "Site", "HTTPSignatures", "Storage", "LecternCrypto", "Webmention",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Storage", "LecternMigrations"], swiftSettings: swiftSettings),
         // Some tests call OpenSSL directly: to forge encodings, and as the oracle.
         .testTarget(name: "LecternCryptoTests", dependencies: ["LecternCrypto", "CCrypto"], swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPSignaturesTests", dependencies: ["HTTPSignatures", .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers")],
+        .testTarget(name: "HTTPSignaturesTests", dependencies: ["Dates", "HTTPSignatures", .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers")],
                     exclude: ["Interop"], resources: [.copy("Vectors")], swiftSettings: swiftSettings),
     ]
 )

@@ -1,4 +1,5 @@
 import ActivityStreams
+import Dates
 import Delivery
 import Foundation
 import HTTPSignatures

@@ -1,4 +1,5 @@
 import BlogModel
+import Dates
 import Foundation
 import Testing
 @testable import Site
@@ -103,18 +104,18 @@ import Testing
         #expect(post.warnings.last?.hasPrefix("content/posts/x.md:9: unknown key 'layout' ignored") == true)
         #expect(post.aliases == ["/old/"])
         #expect(post.category == "Essays")
-        #expect(post.updated == DateParsing.parse("2025-02-01", timeZone: TimeZone(identifier: "UTC")!))
+        #expect(post.updated == WrittenDate.parse("2025-02-01", timeZone: TimeZone(identifier: "UTC")!))
         #expect(post.summary == "From Hugo")
     }
 
     @Test(arguments: ["2025-03-01", "2025-03-01 09:30", "2025-03-01T09:30:15Z", "2025-03-01T09:30:15.5+01:00"])
     func acceptedDates(text: String) {
-        #expect(DateParsing.parse(text, timeZone: TimeZone(identifier: "UTC")!) != nil)
+        #expect(WrittenDate.parse(text, timeZone: TimeZone(identifier: "UTC")!) != nil)
     }
 
-    @Test(arguments: ["2025-3-1", "yesterday", "2025-13-01", "2025-03-01T25:00", "2025-03-01Tx"])
+    @Test(arguments: ["2025-3-1", "yesterday", "2025-13-01", "2025-03-01T25:00", "2025-03-01Tx", "2025-02-30"])
     func rejectedDates(text: String) {
-        #expect(DateParsing.parse(text, timeZone: TimeZone(identifier: "UTC")!) == nil)
+        #expect(WrittenDate.parse(text, timeZone: TimeZone(identifier: "UTC")!) == nil)
     }
 
     @Test func configErrorsNameTheLine() {

@@ -18,6 +18,14 @@ import Testing
         #expect(HTMLText.plain("a<!-- note -->b</a >c") == "a bc", "a comment breaks; an inline closing tag with a space does not")
     }
 
+    /// The one tokenizer reads the text: every character reference, no script, no stray markup.
+    @Test func plainTextReadsHTMLAsTheTokenizerDoes() {
+        #expect(HTMLText.plain("caf&eacute; &#x27;x&#39; &amp;amp; &notareference;") == "café 'x' &amp; &notareference;")
+        #expect(HTMLText.plain("<p>a&nbsp;b</p><script>var x = '<p>no</p>'</script><style>p{}</style>c") == "a b c")
+        #expect(HTMLText.plain("  spaced \n\t out  ") == "spaced out")
+        #expect(HTMLText.plain("1 < 2 and 3 > 2") == "1 < 2 and 3 > 2")
+    }
+
     @Test func firstRangeFindsTheFirstMatchInASlice() throws {
         let text = "héllo <h2>one</h2> <h3>two</h3>"
         let slice = text[text.index(text.startIndex, offsetBy: 8)...]  // from "2>one…"

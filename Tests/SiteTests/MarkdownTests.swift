@@ -18,6 +18,14 @@ import Parallel
         #expect(html == (try String(contentsOf: expectedURL, encoding: .utf8)))
     }
 
+    /// What search indexes and shows in snippets is the text a reader sees, never the syntax.
+    @Test func plainTextHasNoMarkdownSyntax() {
+        let text = MarkdownRenderer.plainText("Done ~~not~~ *now*[^1], see [the docs](https://a.example/).\n\n```swift\nlet x = 1\n```\n\n[^1]: A note.\n")
+        #expect(!text.contains("~~") && !text.contains("[^1]") && !text.contains("](") && !text.contains("```"), "\(text)")
+        #expect(text.hasPrefix("Done not now"), "\(text)")
+        #expect(text.contains("the docs") && text.contains("let x = 1") && text.contains("A note."), "\(text)")
+    }
+
     @Test func footnotesAreCollectedAtTheEndWithBacklinks() {
         let html = MarkdownRenderer.render("One[^a] and two[^b].\n\n[^b]: Second.\n[^a]: First.\n").html
         let section = try! #require(html.range(of: "<section class=\"footnotes\""))

@@ -1,3 +1,4 @@
+import Dates
 import Foundation
 import Yams
 
@@ -43,7 +44,7 @@ package struct YAMLFields {
     /// No implicit typing rules: Yams tries one regular expression per rule, and the first
     /// `NSRegularExpression` of a process costs 1.5 ms (ICU starting up), 4 % of a no-op build.
     /// Values do not need them: `Int`'s and `Bool`'s constructors read a plain scalar's text
-    /// (a quoted one stays text), dates are parsed by `DateParsing`, "not set" by `node(_:)`.
+    /// (a quoted one stays text), dates are parsed by `WrittenDate`, "not set" by `node(_:)`.
     /// (Only duplicate keys compare resolved tags: `1:` beside `"1":` is now a duplicate.)
     private static let resolver = Resolver.basic
 
@@ -131,7 +132,7 @@ package struct YAMLFields {
     /// A timestamp: `2025-03-01`, `2025-03-01 09:30`, or full ISO 8601 with offset.
     package func date(_ key: String, timeZone: TimeZone) throws -> Date? {
         guard let text = try string(key) else { return nil }
-        guard let date = DateParsing.parse(text, timeZone: timeZone) else {
+        guard let date = WrittenDate.parse(text, timeZone: timeZone) else {
             throw error(key, "must be a date like 2025-03-01 or 2025-03-01T09:30:00Z, not '\(text)'")
         }
         return date

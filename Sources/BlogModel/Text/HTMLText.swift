@@ -3,78 +3,54 @@ import HTMLMarkup
 
 /// Small helpers for moving between HTML and text.
 public enum HTMLText {
-    /// Text content of an HTML fragment: tags dropped, common entities decoded, spaces folded.
-    /// A block's edge (`</p>`, `<br>`, `<li>`…) is a space; an inline element's is not, so a
-    /// mention (`@<span>blog</span>`) reads "@blog" and `<code>import</code>ed` "imported".
+    /// Text content of an HTML fragment: tags and comments dropped, character references
+    /// decoded, the content of `<script>`, `<style>` and the like left out, spaces folded (a
+    /// no-break space is a space). A block's edge (`</p>`, `<br>`, `<li>`…) is a space; an inline
+    /// element's is not, so a mention (`@<span>blog</span>`) reads "@blog" and
+    /// `<code>import</code>ed` "imported". The one plain-text reading of HTML: search, digests,
+    /// descriptions, summaries and the Bluesky bridge all use it, through the one tokenizer.
     public static func plain(_ html: String) -> String {
-        // By UTF-8 byte: tags and the entities below are ASCII, and every description, feed
-        // summary and table of contents entry of a build goes through here.
-        var text: [UInt8] = []
+        var text = ""
         text.reserveCapacity(html.utf8.count)
-        var inTag = false
-        var tagName: [UInt8] = []
-        var readingName = false
         var pendingSpace = false
-        func append(_ byte: UInt8) {
-            if byte == 0x20 || byte == 0x0A || byte == 0x09 {
-                pendingSpace = !text.isEmpty
-            } else {
-                if pendingSpace { text.append(0x20); pendingSpace = false }
-                text.append(byte)
-            }
-        }
-        var bytes = html.utf8.makeIterator()
-        var entity: [UInt8] = []
-        while let byte = bytes.next() {
-            if inTag {
-                if byte == 0x3E {
-                    inTag = false
-                    if !inlineElements.contains(tagName) { append(0x20) }
-                } else if readingName {
-                    let lower = byte | 0x20
-                    if (lower >= 0x61 && lower <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
-                        tagName.append(lower)
-                    } else if byte != 0x2F || !tagName.isEmpty {
-                        readingName = false
-                    }
+        func append(_ piece: String) {
+            for scalar in piece.unicodeScalars {
+                switch scalar {
+                case " ", "\n", "\t", "\r", "\u{0C}", "\u{A0}": pendingSpace = !text.isEmpty
+                default:
+                    if pendingSpace { text.unicodeScalars.append(" "); pendingSpace = false }
+                    text.unicodeScalars.append(scalar)
                 }
-                continue
             }
-            if byte == 0x3C {
-                flushEntity(&entity, into: append)
-                (inTag, readingName) = (true, true)
-                tagName.removeAll(keepingCapacity: true)
-                continue
-            }
-            if byte == 0x26 { flushEntity(&entity, into: append); entity = [byte]; continue }
-            if !entity.isEmpty {
-                entity.append(byte)
-                if byte == 0x3B || entity.count > 6 { flushEntity(&entity, into: append) }
-                continue
-            }
-            append(byte)
         }
-        flushEntity(&entity, into: append)
-        return String(decoding: text, as: UTF8.self)
+        // Nothing to strip or decode (most titles and summaries): only the spaces to fold.
+        guard html.utf8.contains(where: { $0 == 0x3C || $0 == 0x26 }) else {
+            append(html)
+            return text
+        }
+        var inRawText = false
+        for token in HTMLTokenizer(html, options: .sanitizer) {
+            switch token {
+            case .text(let piece):
+                if inRawText { inRawText = false } else { append(piece) }
+            case .startTag(let name, _, let selfClosing):
+                if !inlineElements.contains(name) { pendingSpace = !text.isEmpty }
+                inRawText = !selfClosing && HTMLTokenizer.Options.sanitizer.rawTextElements.contains(name)
+            case .endTag(let name):
+                inRawText = false
+                if !inlineElements.contains(name) { pendingSpace = !text.isEmpty }
+            case .comment:
+                pendingSpace = !text.isEmpty  // `<!-- more -->` stands between blocks
+            }
+        }
+        return text
     }
 
     /// Phrasing elements, whose edges are no word break (HTML's "phrasing content").
-    private static let inlineElements: Set<[UInt8]> = Set([
+    private static let inlineElements: Set<String> = [
         "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "i", "ins", "kbd", "mark", "q",
         "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "u", "var", "wbr",
-    ].map { Array($0.utf8) })
-
-    private static let plainEntities: [[UInt8]: [UInt8]] = [
-        Array("&lt;".utf8): [0x3C], Array("&gt;".utf8): [0x3E], Array("&quot;".utf8): [0x22], Array("&#39;".utf8): [0x27],
-        Array("&nbsp;".utf8): [0x20], Array("&amp;".utf8): [0x26],
     ]
-
-    /// Writes a collected `&…` run out, decoded when it is one of `plainEntities`.
-    private static func flushEntity(_ entity: inout [UInt8], into append: (UInt8) -> Void) {
-        guard !entity.isEmpty else { return }
-        for byte in plainEntities[entity] ?? entity { append(byte) }
-        entity.removeAll(keepingCapacity: true)
-    }
 
     /// The first occurrence of `needle` in `text`, compared by UTF-8 byte (no Foundation
     /// bridging, which costs a UTF-16 copy of the text on every call). Native text is searched

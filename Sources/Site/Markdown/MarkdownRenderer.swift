@@ -103,14 +103,11 @@ public enum MarkdownRenderer {
         }
     }
 
-    /// The text without markup (what search indexes): code kept, links reduced to their text.
+    /// The text a reader sees (what search indexes): the body rendered as other servers get it
+    /// (no highlighting), read by the one plain-text reading (`HTMLText.plain`): code kept, links
+    /// reduced to their text, footnote marks and strikethrough as the page shows them.
     public static func plainText(_ markdown: String) -> String {
-        precondition(registered)
-        return withDocument(markdown) { document, _ in
-            guard let raw = cmark_render_plaintext(document, 0, 0) else { return "" }
-            defer { free(raw) }
-            return String(cString: raw)
-        }
+        HTMLText.plain(render(markdown, for: .federation).html)
     }
 
     /// cmark-gfm keeps the syntax extensions' special characters in one process-wide table: attaching

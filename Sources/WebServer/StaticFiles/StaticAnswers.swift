@@ -1,4 +1,5 @@
 import ActivityPub
+import Dates
 import Foundation
 import Hummingbird
 import HummingbirdCore

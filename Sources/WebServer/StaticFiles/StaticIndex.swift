@@ -1,4 +1,5 @@
 import BlogModel
+import Dates
 import Foundation
 import HTTPSignatures
 import Hummingbird

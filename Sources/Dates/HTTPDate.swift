@@ -1,4 +1,3 @@
-import Dates
 import Foundation
 
 /// HTTP dates (RFC 9110 §5.6.7). Sends IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) and reads it
