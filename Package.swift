@@ -72,7 +72,8 @@ let package = Package(
                             .embedInCode("0007_search_state.sql"), .embedInCode("0008_tombstones_and_limits.sql"),
                             .embedInCode("0009_signature_memory.sql"), .embedInCode("0010_following.sql"),
                             .embedInCode("0011_webmention.sql"), .embedInCode("0012_assertion_keys.sql"),
-                            .embedInCode("0013_held_inbound.sql")]),
+                            .embedInCode("0013_held_inbound.sql"),
+                            .embedInCode("0014_post_fingerprint_source.sql")]),
         // sqlite3_db_config, which is variadic (Swift cannot call it), and a WAL hook in C.
         .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(

@@ -18,5 +18,6 @@ public enum Migrations {
         ("0011_webmention.sql", String(decoding: PackageResources._011_webmention_sql, as: UTF8.self)),
         ("0012_assertion_keys.sql", String(decoding: PackageResources._012_assertion_keys_sql, as: UTF8.self)),
         ("0013_held_inbound.sql", String(decoding: PackageResources._013_held_inbound_sql, as: UTF8.self)),
+        ("0014_post_fingerprint_source.sql", String(decoding: PackageResources._014_post_fingerprint_source_sql, as: UTF8.self)),
     ]
 }

@@ -151,12 +151,19 @@ public final class ActivityPubSite: Sendable {
     public func reload(content: SiteContent, now: Date = Date()) throws -> PostSync {
         let rendered = renderings.update(content.posts)
         let builder = PostConversion(config: config, urls: urls)
+        let known = Dictionary(try store.publishedPosts().map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let settings = builder.fingerprintSettings
         let current = content.posts.map { post in
-            CurrentPost(record: PostRecord(path: post.path, apID: config.absoluteURL(post.path), title: post.title,
-                                           contentHash: builder.visibleFingerprint(post: post, rendered: rendered[post.path]!),
-                                           publishedAt: post.date, updatedAt: post.updated, pinned: post.pinned,
-                                           source: post.sourcePath, federate: config.federates(post), apType: config.federation.postsAs),
-                        declaredID: post.declaredID)
+            // A post whose source, path and settings are those its stored fingerprint was made
+            // from has that fingerprint still: only new and changed posts are converted to learn it.
+            let source = ContentHash(post.sourceHash.hex, post.path, post.sourcePath, settings).hex
+            let stored = known[post.path].flatMap { $0.fingerprintSource == source ? $0.contentHash : nil }
+            return CurrentPost(record: PostRecord(path: post.path, apID: config.absoluteURL(post.path), title: post.title,
+                                                  contentHash: stored ?? builder.visibleFingerprint(post: post, rendered: rendered[post.path]!),
+                                                  publishedAt: post.date, updatedAt: post.updated, pinned: post.pinned,
+                                                  source: post.sourcePath, federate: config.federates(post),
+                                                  apType: config.federation.postsAs, fingerprintSource: source),
+                               declaredID: post.declaredID)
         }
         let sync = try store.syncPosts(current, now: now)
         lastContent.withLock { $0 = content }
@@ -182,19 +189,19 @@ public final class ActivityPubSite: Sendable {
     }
 
     /// A post's external links as it is now (the webmentions it sends), nil when not federated.
-    func externalLinks(path: String) -> [String]? {
-        catalog.withLock { $0.byPath[path]?.links }
+    func externalLinks(path: String) throws -> [String]? {
+        try catalog.withLock { $0.byPath[path] }?.links
     }
 
     /// A post's document (Article or Note) as it federates now, for the publisher.
-    func federatedDocument(path: String) -> FederatedPost? {
-        catalog.withLock { $0.byPath[path]?.document }
+    func federatedDocument(path: String) throws -> FederatedPost? {
+        try catalog.withLock { $0.byPath[path] }?.document
     }
 
     // MARK: posts
 
     public enum PostDocument: Equatable, Sendable {
-        case article(Data)
+        case article(ArticleJSON)
         /// The post was removed: answer 410 with this Tombstone (and the "gone" page to browsers).
         case gone(Data)
         /// On the site but not on the fediverse (`federate: false`): 410 with this Tombstone to
@@ -202,15 +209,22 @@ public final class ActivityPubSite: Sendable {
         case offFediverse(Data)
         /// A path the post had before it moved: browsers are sent to `to` (301); ActivityPub
         /// requests get the Article, whose id is the post's first URL.
-        case moved(to: String, article: Data?)
+        case moved(to: String, article: ArticleJSON?)
+    }
+
+    /// A post's Article (or Note) as served, encoded on the first request for it.
+    public struct ArticleJSON: Equatable, Sendable {
+        fileprivate let entry: PostCatalog.Entry
+        public func data() throws -> Data { try entry.json }
+        public static func == (a: ArticleJSON, b: ArticleJSON) -> Bool { a.entry === b.entry }
     }
 
     /// The document for a post's site path (`/2025/hello/`), if it is or was a post.
     public func post(path: String) -> PostDocument? {
         catalog.withLock { catalog in
-            if let entry = catalog.byPath[path] { return .article(entry.json) }
+            if let entry = catalog.byPath[path] { return .article(ArticleJSON(entry: entry)) }
             if let tombstone = catalog.offFediverse[path] { return .offFediverse(tombstone) }
-            if let current = catalog.moved[path] { return .moved(to: current, article: catalog.byPath[current]?.json) }
+            if let current = catalog.moved[path] { return .moved(to: current, article: catalog.byPath[current].map(ArticleJSON.init)) }
             return catalog.tombstones[path].map(PostDocument.gone)
         }
     }
@@ -290,8 +304,11 @@ public final class ActivityPubSite: Sendable {
     // MARK: actor collections
 
     public func outbox(page: Int?) throws -> Data {
-        let items = catalog.withLock { $0.newestFirst.map(\.create) }
-        return try CollectionBuilder.document(id: urls.outbox, items: items, page: page)
+        let entries = catalog.withLock { $0.newestFirst }
+        guard let page else { return try CollectionBuilder.collection(id: urls.outbox, total: entries.count) }
+        // Only this page's activities are encoded (each once, then kept with its post).
+        let items = try entries.dropFirst((page - 1) * CollectionBuilder.pageSize).prefix(CollectionBuilder.pageSize).map { try $0.create }
+        return try CollectionBuilder.page(page, of: urls.outbox, total: entries.count, items: Array(items))
     }
 
     /// The count is always public; the followers themselves only with `federation.followersPublic`.
@@ -323,7 +340,7 @@ public final class ActivityPubSite: Sendable {
 
     /// Posts with `pinned: true`, newest first, embedded.
     public func featured() throws -> Data {
-        let items = catalog.withLock { $0.newestFirst.filter(\.post.pinned).map(\.embedded) }
+        let items = try catalog.withLock { $0.newestFirst.filter(\.post.pinned) }.map { try $0.embedded }
         return try CollectionBuilder.inline(id: urls.featured, items: items)
     }
 

@@ -25,7 +25,9 @@ extension Blog {
         if let inputs, let last = BuildInputs.load(from: builder.publicFolder),
            last.isCurrent(fingerprint: inputs.fingerprint, output: builder.buildStamp(), now: now) {
             trace.mark("sources unchanged")
-            return BuildReport(written: 0, reused: last.files, pages: 0, removed: 0, seconds: 0)
+            var report = BuildReport(written: 0, reused: last.files, pages: 0, removed: 0, seconds: 0)
+            report.swapped = false
+            return report
         }
         // The walk, done while the blog opened, started reading the parse cache if the sources
         // changed; otherwise it is read now, while the comments, configuration and theme load.

@@ -85,6 +85,11 @@ extension Store {
                 let wasDeleted = stored.deletedAt != nil
                 let changed = stored.contentHash != post.contentHash || stored.title != post.title || stored.pinned != post.pinned
                     || stored.source != post.source || stored.federate != post.federate
+                if stored.fingerprintSource != post.fingerprintSource {
+                    stored.fingerprintSource = post.fingerprintSource
+                    // Only what the fingerprint was computed from: kept, no Update for followers.
+                    if !changed && !wasDeleted { try stored.update(db); continue }
+                }
                 guard changed || wasDeleted else { continue }
                 let moved = sync.moved.last?.post.path == post.path
                 stored.title = post.title

@@ -1,5 +1,7 @@
 @testable import ActivityPub
+import ActivityStreams
 import DataIntegrity
+import Foundation
 import Testing
 
 /// Which `assertionMethod` entries of an actor document are taken as its proof keys (FEP-521a).
@@ -14,9 +16,14 @@ import Testing
         return entry
     }
 
+    /// A document as a server sends it, read as every fetched document is.
+    func document(_ fields: [String: Any]) -> APObject {
+        try! APObject(json: Array(JSONSerialization.data(withJSONObject: fields)))
+    }
+
     @Test func aMultikeyOfTheActorOnItsOriginIsTaken() {
         for listed: Any in [[entry()], entry(), [entry(["type": ["Multikey", "ex:Other"]])]] {
-            let keys = ActorConversion.assertionKeys(from: ["id": Self.actor, "assertionMethod": listed], owner: Self.actor)
+            let keys = ActorConversion.assertionKeys(from: document(["id": Self.actor, "assertionMethod": listed]), owner: Self.actor)
             #expect(keys.map(\.keyID) == [Self.actor + "#ed25519-key"])
             #expect(keys.first?.multibase == Self.key)
         }
@@ -34,10 +41,10 @@ import Testing
             ("no id", entry(["id": nil])),
         ]
         for (name, listed) in refused {
-            #expect(ActorConversion.assertionKeys(from: ["id": Self.actor, "assertionMethod": [listed]], owner: Self.actor).isEmpty,
+            #expect(ActorConversion.assertionKeys(from: document(["id": Self.actor, "assertionMethod": [listed]]), owner: Self.actor).isEmpty,
                     "\(name)")
         }
         // Keys listed under `publicKey` are not assertion keys.
-        #expect(ActorConversion.assertionKeys(from: ["id": Self.actor, "publicKey": entry()], owner: Self.actor).isEmpty)
+        #expect(ActorConversion.assertionKeys(from: document(["id": Self.actor, "publicKey": entry()]), owner: Self.actor).isEmpty)
     }
 }

@@ -55,9 +55,10 @@ import Storage
     @Test func articleAndTombstone() throws {
         let fixture = try FederationFixture()
         defer { fixture.remove() }
-        guard case .article(let article) = try #require(fixture.site.post(path: "/2025/second-post/")) else {
+        guard case .article(let served) = try #require(fixture.site.post(path: "/2025/second-post/")) else {
             Issue.record("expected an article"); return
         }
+        let article = try served.data()
         try golden("article", article)
         let content = try #require(try object(article)["content"] as? String)
         #expect(content.contains("href=\"https://blog.example/2025/first-post/\""), "links are absolute")
@@ -78,7 +79,7 @@ import Storage
         let fixture = try FederationFixture()
         defer { fixture.remove() }
         func article(_ path: String) -> Data? {
-            if case .article(let data)? = fixture.site.post(path: path) { return data }
+            if case .article(let served)? = fixture.site.post(path: path) { return try? served.data() }
             return nil
         }
         let first = article("/2025/first-post/"), second = article("/2025/second-post/")

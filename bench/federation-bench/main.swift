@@ -8,12 +8,12 @@
 //   federation-bench stall  <blog-url> <count>   (signed POSTs whose key servers never answer)
 //   federation-bench reply  <blog-url> <post-path> (one more reply: how long until the page shows it)
 import Foundation
-import HTTPClient
+import OutboundHTTP
 import HTTPSignatures
 import Hummingbird
 import LecternCrypto
 import Logging
-import Store
+import Storage
 import Synchronization
 
 let arguments = CommandLine.arguments

@@ -37,13 +37,11 @@ struct RelayedActivity: Sendable {
         do {
             if type == "Delete" { return try await deletion(activity, body: body, actor: actor) }
             do {
-                let document = try await fetcher.fetchAuthentic(id)
-                let bytes = Array(try JSONSerialization.data(withJSONObject: document.object))
-                let served = try APObject(json: bytes)
-                guard served.actor.first == actor, served.types.first == type else {
+                let served = try await fetcher.fetchAuthentic(id)
+                guard served.object.actor.first == actor, served.object.types.first == type else {
                     return .unverifiable("\(id) at its origin is another activity")
                 }
-                return .vouched(bytes)
+                return .vouched(served.body)
             } catch let error as RemoteFetchError where !error.isTemporary && ["Create", "Update"].contains(type) {
                 return try await byObject(activity, id: id, type: type, actor: actor, activityError: error)
             }
@@ -61,12 +59,13 @@ struct RelayedActivity: Sendable {
             return .unverifiable("the activity is not served (\(activityError)) and its object is not on its actor's server")
         }
         let document = try await fetcher.fetchAuthentic(objectID)
-        let object = try APObject(json: Array(try JSONSerialization.data(withJSONObject: document.object)))
-        guard object.attributedTo.contains(actor) else { return .unverifiable("\(objectID) at its origin is not \(actor)'s") }
-        var wrapper: [String: Any] = ["@context": "https://www.w3.org/ns/activitystreams", "id": id, "type": type, "actor": actor,
-                                      "object": document.object]
-        for field in ["to", "cc"] { wrapper[field] = document.object[field] }
-        return .vouched(Array(try JSONSerialization.data(withJSONObject: wrapper)))
+        guard document.object.attributedTo.contains(actor) else { return .unverifiable("\(objectID) at its origin is not \(actor)'s") }
+        // The activity around the object's own bytes, addressed as the object is.
+        let head: [String: Any] = ["@context": "https://www.w3.org/ns/activitystreams", "id": id, "type": type, "actor": actor,
+                                   "to": document.object.to, "cc": document.object.cc]
+        var wrapper = Array(try JSONSerialization.data(withJSONObject: head))
+        wrapper.removeLast()  // the closing brace
+        return .vouched(wrapper + Array(",\"object\":".utf8) + document.body + [UInt8(ascii: "}")])
     }
 
     /// A `Delete` stands when what it deletes is gone at its origin.

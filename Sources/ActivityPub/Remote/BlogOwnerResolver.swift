@@ -1,3 +1,4 @@
+import ActivityStreams
 import Foundation
 import Storage
 
@@ -41,7 +42,7 @@ public struct BlogOwnerResolver: Sendable {
 
     /// Fetches the actor a handle or URL names, from its own origin, and remembers it (uncached:
     /// `lectern move` needs its `alsoKnownAs` as it is now).
-    public func lookUp(_ handleOrURL: String) async throws -> (actor: RemoteActor, document: [String: Any]) {
+    public func lookUp(_ handleOrURL: String) async throws -> (actor: RemoteActor, document: APObject) {
         let actorURL = handleOrURL.hasPrefix("https://") || handleOrURL.hasPrefix("http://") ? handleOrURL : try await webFinger(handleOrURL)
         // A WebFinger answer may name an actor on another server: a block holds there too.
         if try store.isBlocked(actorID: actorURL) { throw ResolveError.blocked(actorURL) }
@@ -61,10 +62,10 @@ public struct BlogOwnerResolver: Sendable {
         let path = "://\(parts[1])/.well-known/webfinger?resource=\(query)"
         var document: [String: Any]
         do {
-            document = try await fetcher.fetch("https" + path, accept: "application/jrd+json, application/json").object
+            document = try await fetcher.fetch("https" + path, accept: "application/jrd+json, application/json").json()
         } catch where fetcher.client.allowPrivateAddresses {
             // Local testing: a peer on loopback usually speaks plain http.
-            document = try await fetcher.fetch("http" + path, accept: "application/jrd+json, application/json").object
+            document = try await fetcher.fetch("http" + path, accept: "application/jrd+json, application/json").json()
         }
         let links = document["links"] as? [[String: Any]] ?? []
         guard let link = links.first(where: { ($0["rel"] as? String) == "self" && (($0["type"] as? String) ?? "").contains("json") }),

@@ -1,3 +1,4 @@
+import ActivityStreams
 import BlogModel
 import Foundation
 import OutboundHTTP
@@ -31,11 +32,21 @@ public enum RemoteFetchError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A JSON document and the URL it was finally served from (after redirects).
-public struct FetchedDocument: @unchecked Sendable {
+/// A JSON document and the URL it was finally served from (after redirects): its bytes as
+/// served (what proofs and relayed copies are checked over) and the one reading of them as
+/// ActivityStreams (`APObject`).
+public struct FetchedDocument: Sendable {
     public let url: String
-    public let object: [String: Any]
-    public var id: String? { object["id"] as? String }
+    public let body: [UInt8]
+    public let object: APObject
+    public var id: String? { object.id }
+
+    /// The same bytes as plain JSON, read when asked: for WebFinger's JRD (not ActivityStreams)
+    /// and a collection's items.
+    public func json() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { throw RemoteFetchError.notJSON(url) }
+        return object
+    }
 }
 
 /// Fetches ActivityPub documents from other servers: signed with the instance actor's key
@@ -83,10 +94,8 @@ public struct RemoteFetcher: Sendable {
                 continue
             }
             guard response.status == 200 else { throw RemoteFetchError.status(response.status, current) }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
-                throw RemoteFetchError.notJSON(current)
-            }
-            return FetchedDocument(url: current, object: object)
+            guard let object = try? APObject(json: response.body) else { throw RemoteFetchError.notJSON(current) }
+            return FetchedDocument(url: current, body: response.body, object: object)
         }
         throw RemoteFetchError.tooManyRedirects(url)
     }

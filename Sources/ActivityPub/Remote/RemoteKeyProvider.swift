@@ -1,3 +1,4 @@
+import ActivityStreams
 import BlogModel
 import DataIntegrity
 import Foundation
@@ -119,7 +120,7 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
         var actorDocument = document
         if !Self.isActor(document.object) {
             // A key document (GoToSocial and others) names its owner, whose own document must list it.
-            guard let owner = document.object["owner"] as? String else {
+            guard let owner = document.object.owner else {
                 throw SignatureError.keyUnavailable("\(document.url) is neither an actor nor a key with an owner")
             }
             guard Origin.same(owner, keyId) else {
@@ -196,7 +197,7 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
     func fetchAssertionKey(_ id: String, controller: String) async throws -> PublicKey {
         var document = try await fetcher.fetchAuthentic(Origin.withoutFragment(id))
         if !Self.isActor(document.object) {
-            guard document.object["controller"] as? String == controller else {
+            guard document.object.controller == controller else {
                 throw SignatureError.keyUnavailable("\(document.url) is neither \(controller) nor a key it controls")
             }
             document = try await fetcher.fetchAuthentic(controller)
@@ -232,7 +233,7 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
         return key
     }
 
-    static func isActor(_ document: [String: Any]) -> Bool {
-        document["inbox"] is String && document["id"] is String
+    static func isActor(_ document: APObject) -> Bool {
+        document.inbox != nil && document.id != nil
     }
 }

@@ -46,6 +46,23 @@ public struct APObject: Decodable, Sendable {
     /// Emoji reactions name their emoji in `content` (Misskey's `_misskey_reaction` too).
     public var reaction: String?
 
+    // An actor's document, as far as the blog keeps it (`ActorConversion`).
+    public var preferredUsername: String?
+    public var inbox: String?
+    /// `endpoints.sharedInbox`.
+    public var sharedInbox: String?
+    /// `icon`: a URL, or Images whose `url` is one (or Links).
+    public var icon: [APAttachment] = []
+    /// `publicKey`: one key or an array (Mastodon's RSA keys).
+    public var publicKey: [APKey] = []
+    /// `assertionMethod`: FEP-521a `Multikey`s, for object integrity proofs.
+    public var assertionMethod: [APKey] = []
+    public var alsoKnownAs: [String] = []
+    /// A key document's owner (`publicKey` served at its own URL, GoToSocial's way) or
+    /// controller (a `Multikey`).
+    public var owner: String?
+    public var controller: String?
+
     public init(id: String?, types: [String]) {
         self.id = id
         self.types = types
@@ -55,7 +72,9 @@ public struct APObject: Decodable, Sendable {
         case id, type, actor, object, target, instrument, attributedTo, inReplyTo, to, cc, content, contentMap, summary, sensitive
         case name, url, published, updated, tag, attachment, quote, quoteUrl, quoteUri, oneOf, anyOf, closed, endTime
         case context, conversation, misskeyQuote = "_misskey_quote", misskeyReaction = "_misskey_reaction"
+        case preferredUsername, inbox, endpoints, icon, publicKey, assertionMethod, alsoKnownAs, owner, controller
     }
+    enum EndpointsKey: String, CodingKey { case sharedInbox }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
@@ -87,6 +106,15 @@ public struct APObject: Decodable, Sendable {
         closed = c.text(.closed) ?? (c.lenient(Bool.self, .closed) == true ? c.text(.endTime) ?? "closed" : nil)
         context = c.lenient(Reference<APObject>.self, .context)?.id ?? c.text(.conversation)
         reaction = c.text(.misskeyReaction)
+        preferredUsername = c.text(.preferredUsername)
+        inbox = c.text(.inbox)
+        sharedInbox = (try? c.nestedContainer(keyedBy: EndpointsKey.self, forKey: .endpoints))?.text(.sharedInbox)
+        icon = c.text(.icon).map { [APAttachment(url: [APLink(href: $0)])] } ?? c.many(APAttachment.self, .icon)
+        publicKey = c.many(APKey.self, .publicKey)
+        assertionMethod = c.many(APKey.self, .assertionMethod)
+        alsoKnownAs = c.ids(.alsoKnownAs)
+        owner = c.text(.owner)
+        controller = c.text(.controller)
     }
 
     /// The first type this vocabulary knows, as an activity.
@@ -158,6 +186,8 @@ public struct APAttachment: Decodable, Sendable {
 
     enum Key: String, CodingKey { case type, mediaType, url, href, name, summary, width, height }
 
+    public init(url: [APLink]) { self.url = url }
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         type = c.texts(.type).first
@@ -185,5 +215,31 @@ public struct APPollOption: Decodable, Sendable, Equatable {
         }
         self.name = name
         votes = (try? c.nestedContainer(keyedBy: RepliesKey.self, forKey: .replies)).flatMap { try? $0.decode(Int.self, forKey: .totalItems) } ?? 0
+    }
+}
+
+/// A key an actor lists, or a key document: an RSA `publicKey` (`publicKeyPem`, `owner`) or a
+/// FEP-521a `Multikey` (`publicKeyMultibase`, `controller`).
+public struct APKey: Decodable, Sendable, Equatable {
+    public var id: String?
+    public var types: [String] = []
+    public var owner: String?
+    public var controller: String?
+    public var publicKeyPem: String?
+    public var publicKeyMultibase: String?
+    /// Whether the key states an expiry (FEP-521a).
+    public var expires = false
+
+    enum Key: String, CodingKey { case id, type, owner, controller, publicKeyPem, publicKeyMultibase, expires }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        id = c.text(.id)
+        types = c.texts(.type)
+        owner = c.text(.owner)
+        controller = c.text(.controller)
+        publicKeyPem = c.text(.publicKeyPem)
+        publicKeyMultibase = c.text(.publicKeyMultibase)
+        expires = c.contains(.expires)
     }
 }

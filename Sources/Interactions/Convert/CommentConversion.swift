@@ -86,8 +86,8 @@ package enum CommentConversion {
     /// object's addressing decides; the activity's when the object has none.
     static func visibility(note: APObject, activity: APObject?) -> CommentRecord.Visibility? {
         let source = note.audience.isEmpty ? (activity ?? note) : note
-        if source.to.contains(where: ASObject.isPublic) { return .public }
-        if source.cc.contains(where: ASObject.isPublic) { return .unlisted }
+        if source.to.contains(where: APObject.isPublic) { return .public }
+        if source.cc.contains(where: APObject.isPublic) { return .unlisted }
         return nil
     }
 

@@ -167,7 +167,19 @@ struct PostConversion {
         article.preview = nil
         article.content = Self.foldingWhitespace(article.content)
         let encoded = (try? ASEncoder.encode(article)).map { String(decoding: $0, as: UTF8.self) } ?? post.sourceHash.hex
-        return ContentHash("visible-2", encoded).hex
+        return ContentHash(Self.fingerprintVersion, encoded).hex
+    }
+
+    /// Changed whenever what `visibleFingerprint` shows of a post changes, so that every stored
+    /// fingerprint is made again (`fingerprintSettings`).
+    static let fingerprintVersion = "visible-2"
+
+    /// The settings a post's fingerprint depends on besides its source and path: stored with
+    /// each fingerprint (`PostRecord.fingerprintSource`), so that a change of them makes every
+    /// fingerprint again and nothing else does.
+    var fingerprintSettings: String {
+        ContentHash(Self.fingerprintVersion, config.baseURL, config.language, urls.actor, urls.followers,
+                    String(describing: config.federation.quotePolicy), config.federation.postsAs).hex
     }
 
     // MARK: parts

@@ -112,7 +112,7 @@ public struct FollowersSynchronization: Sendable {
     /// A document the reconciliation reads; a failure ends it, logged (the next differing header,
     /// an hour later at the earliest, tries again).
     func document(_ url: String, authentic: Bool = false) async -> [String: Any]? {
-        do { return authentic ? try await fetcher.fetchAuthentic(url).object : try await fetcher.fetch(url).object } catch {
+        do { return authentic ? try await fetcher.fetchAuthentic(url).json() : try await fetcher.fetch(url).json() } catch {
             logger.notice("FEP-8fcf: could not read \(url): \(error)")
             return nil
         }

@@ -53,10 +53,10 @@ extension InboxProcessor {
         }
         guard let fetcher else { return .ignored("cannot-fetch") }
         guard try store.claimMoveFetch(actorID: actorID, now: now) else { return .ignored("move-fetch-budget") }
-        let document: [String: Any]
+        let document: APObject
         do { document = try await fetcher.fetchAuthentic(target).object } catch { return .ignored("target-unavailable") }
         guard let actor = ActorConversion.actor(from: document), actor.id == target else { return .ignored("target-unavailable") }
-        guard BlogMove.ids(document["alsoKnownAs"]).contains(actorID) else { return .ignored("not-an-alias") }
+        guard document.alsoKnownAs.contains(actorID) else { return .ignored("not-an-alias") }
         // The Follow goes to the target's inbox: never to a third party's server.
         guard Origin.same(actor.inbox, target), actor.sharedInbox.map({ Origin.same($0, target) }) ?? true else {
             return .ignored("foreign-inbox")

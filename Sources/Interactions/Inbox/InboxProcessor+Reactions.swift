@@ -35,7 +35,7 @@ extension InboxProcessor {
         if let proven = await provenEmbedded(inner.embedded, raw: raw?["object"], now: now) {
             fetched = proven
         } else {
-            fetched = try JSONDecoder().decode(APObject.self, from: JSONSerialization.data(withJSONObject: try await fetcher.fetchAuthentic(innerID).object))
+            fetched = try await fetcher.fetchAuthentic(innerID).object
         }
         if let innerActor = fetched.actor.first {
             // An activity: applied as its actor's, when its id is on that actor's origin.

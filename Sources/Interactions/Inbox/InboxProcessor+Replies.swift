@@ -172,8 +172,7 @@ extension InboxProcessor {
     /// An object fetched from its own id, which must be on `actorID`'s origin.
     func fetchObject(_ id: String, of actorID: String) async throws -> APObject? {
         guard Origin.same(id, actorID), let fetcher else { return nil }
-        let document = try await fetcher.fetchAuthentic(id).object
-        return try JSONDecoder().decode(APObject.self, from: JSONSerialization.data(withJSONObject: document))
+        return try await fetcher.fetchAuthentic(id).object
     }
 
     // MARK: threads
@@ -199,8 +198,7 @@ extension InboxProcessor {
         if try store.isBlocked(actorID: parentID) { return .none }
         let parent: APObject
         do {
-            let document = try await fetcher.fetchAuthentic(parentID).object
-            parent = try JSONDecoder().decode(APObject.self, from: JSONSerialization.data(withJSONObject: document))
+            parent = try await fetcher.fetchAuthentic(parentID).object
         } catch {
             return .waiting(parentID: parentID)  // followers-only, deleted, or its server is down
         }

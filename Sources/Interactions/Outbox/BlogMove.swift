@@ -39,7 +39,7 @@ public struct BlogMove: Sendable {
     public func move(to handleOrURL: String, now: Date = Date()) async throws -> Report {
         let target = try await resolver.lookUp(handleOrURL)
         guard target.actor.id != site.urls.actor else { throw MoveError.toItself }
-        let aliases = Self.ids(target.document["alsoKnownAs"])
+        let aliases = target.document.alsoKnownAs
         guard aliases.contains(site.urls.actor) else { throw MoveError.notAnAlias(target: target.actor.id, blog: site.urls.actor) }
         // `movedTo` first: a server that fetches the blog on receiving the Move must see it.
         try site.store.setSetting(ActivityPubSite.movedToKey, target.actor.id)

@@ -10,7 +10,7 @@ extension Publisher {
         guard site.config.webmention.send, needed != .nothing else { return }
         let store = site.store
         let before = try store.webmentionLinks(postPath: path)
-        let linked = needed == .delete ? [] : (site.externalLinks(path: path) ?? [])
+        let linked = needed == .delete ? [] : (try site.externalLinks(path: path) ?? [])
         let targets = linked + before.filter { !linked.contains($0) }
         guard !targets.isEmpty else { return }
         try store.queueWebmentions(source: site.config.absoluteURL(path), postPath: path, targets: targets, links: linked,

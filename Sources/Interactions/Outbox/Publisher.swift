@@ -58,7 +58,7 @@ public struct Publisher: Sendable {
                 || (needed == .create && state.announcedAt == nil && firstPublish == now && !isRestoredDelete(state))
             var encoded: (id: String, type: String, json: String, inboxes: [String])?
             if !silent {
-                let document = site.federatedDocument(path: post.path)
+                let document = try site.federatedDocument(path: post.path)
                 // A post the catalog does not have (a draft's leftover row) is not sent.
                 if document == nil, needed != .delete { continue }
                 switch (needed, document) {

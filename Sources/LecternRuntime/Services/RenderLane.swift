@@ -50,7 +50,7 @@ final class RenderLane: Sendable {
             let discussions = try discussions(all: work.settings || work.sources || work.allDiscussions, changed: work.posts)
             let report = try blog.buildLocked(discussions: discussions)
             blog.metrics.build(seconds: report.seconds)
-            try onSiteChanged()
+            if report.swapped || work.siteSwapped { try onSiteChanged() }
             for warning in report.warnings { logger.warning("\(warning)") }
             logger.info("rebuilt: \(report.written) files written, \(report.reused) reused in \(Int(report.seconds * 1000)) ms")
         } else if work.siteSwapped {

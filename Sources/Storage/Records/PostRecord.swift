@@ -19,10 +19,13 @@ public struct PostRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
     public var federate: Bool
     /// `Article` or `Note`: how the post federates, fixed when it first appears.
     public var apType: String
+    /// What `contentHash` was computed from (source, settings, version): the same key, the same
+    /// fingerprint, so an unchanged post is not converted again to learn it.
+    public var fingerprintSource: String?
 
     enum CodingKeys: String, CodingKey {
         case path, title, pinned, source, federate
-        case apType = "ap_type"
+        case apType = "ap_type", fingerprintSource = "fingerprint_source"
         case apID = "ap_id", contentHash = "content_hash", publishedAt = "published_at"
         case updatedAt = "updated_at", deletedAt = "deleted_at"
     }
@@ -30,8 +33,9 @@ public struct PostRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
     /// `contentHash` fingerprints what followers see of the post (a change means an Update).
     public init(path: String, apID: String, title: String, contentHash: String, publishedAt: Date,
                 updatedAt: Date? = nil, pinned: Bool = false, deletedAt: Date? = nil, source: String? = nil,
-                federate: Bool = true, apType: String = "Article") {
+                federate: Bool = true, apType: String = "Article", fingerprintSource: String? = nil) {
         self.apType = apType
+        self.fingerprintSource = fingerprintSource
         self.path = path
         self.apID = apID
         self.title = title

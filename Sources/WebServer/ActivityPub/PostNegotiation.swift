@@ -24,7 +24,7 @@ struct PostNegotiation: Sendable {
         let head = request.method == .head
         switch (document, wantsJSON) {
         case (.article(let json), true), (.moved(_, let json?), true):
-            return Self.json(json, status: .ok, head: head)
+            return Self.json(try json.data(), status: .ok, head: head)
         case (.gone(let tombstone), true), (.offFediverse(let tombstone), true):
             return Self.json(tombstone, status: .gone, head: head)
         case (.moved(_, nil), true):  // moved, then taken off the fediverse
