@@ -45,8 +45,8 @@ let package = Package(
         .target(name: "HTTPSignatures", dependencies: ["LecternCrypto", "Dates"], swiftSettings: swiftSettings),
         // Object integrity proofs (FEP-8b32): RFC 8785 canonical JSON, base58btc/Multikey, eddsa-jcs-2022.
         .target(name: "DataIntegrity", dependencies: ["LecternCrypto", "Dates"], swiftSettings: swiftSettings),
-        // One HTML tokenizer (the sanitizer's and the importer's readings as options), character
-        // references, the remote-HTML sanitizer and `WebURL`.
+        // One HTML tokenizer and one tree over it (the sanitizer's, Webmention's and the importer's
+        // readings as options), character references, the remote-HTML sanitizer and `WebURL`.
         .target(name: "HTMLMarkup", swiftSettings: swiftSettings),
         // The blog's own vocabulary, below everything that is about the blog: the settings of
         // `lectern.yml`, posts and pages with their front matter, comments, hosts and origins,

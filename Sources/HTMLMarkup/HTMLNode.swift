@@ -1,31 +1,41 @@
-/// A loose element tree over `HTMLTokenizer`'s tokens (its `.sanitizer` reading, a browser's),
-/// enough for reading microformats and `<link rel>`s out of a page: void elements take no
-/// children, an end tag closes the nearest open element of its name (and what is open inside
-/// it), a stray end tag is ignored. It does not build HTML's full tree (no foster parenting, no
-/// implied `<tbody>`): what mf2 reads (classes, attributes, text) comes out the same.
+/// A node of an HTML tree: an element (its name, attributes and children), a text or a comment.
+/// `parse` builds the tree from `HTMLTokenizer`'s tokens, each reader with its own options
+/// (`HTMLTreeBuilder`). A class, and editable: the importer's clean-up passes (footnotes,
+/// tracking pixels, embeds) change the tree in place before converting it.
 public final class HTMLNode {
-    public enum Kind { case element(String), text(String) }
+    public enum Kind { case element(String), text(String), comment(String) }
 
     public let kind: Kind
-    public let attributes: [HTMLAttribute]
-    public private(set) var children: [HTMLNode] = []
-    public private(set) weak var parent: HTMLNode?
+    public var attributes: [HTMLAttribute] { didSet { cachedClasses = nil } }
+    public var children: [HTMLNode]
 
-    init(_ kind: Kind, attributes: [HTMLAttribute] = []) {
+    public init(_ kind: Kind, attributes: [HTMLAttribute] = [], children: [HTMLNode] = []) {
         self.kind = kind
         self.attributes = attributes
+        self.children = children
     }
 
-    public var name: String? { if case .element(let name) = kind { return name } else { return nil } }
+    /// The element's name (lower case); "" for a text, a comment and the root `parse` returns.
+    public var name: String { if case .element(let name) = kind { name } else { "" } }
+
+    public var isElement: Bool { if case .element = kind { true } else { false } }
 
     public func attribute(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
+
+    public func setAttribute(_ name: String, _ value: String) {
+        if let index = attributes.firstIndex(where: { $0.name == name }) {
+            attributes[index].value = value
+        } else {
+            attributes.append(HTMLAttribute(name: name, value: value))
+        }
+    }
 
     /// At most this many of an element's class names are read (no page needs more; a hostile
     /// one would otherwise make every look at the element's classes cost its whole attribute).
     public static let maximumClasses = 256
 
     /// The `class` attribute's names, in order, without repeats: the first `maximumClasses`.
-    /// Read once per element.
+    /// Read once per element (until its attributes change).
     public var classes: [String] {
         if let cachedClasses { return cachedClasses }
         var found: [String] = []
@@ -41,55 +51,18 @@ public final class HTMLNode {
     }
     private var cachedClasses: [String]?
 
-    public var elementChildren: [HTMLNode] { children.filter { $0.name != nil } }
+    public var elementChildren: [HTMLNode] { children.filter(\.isElement) }
 
     /// Every element below this one, in document order.
     public func descendants() -> [HTMLNode] {
         var found: [HTMLNode] = []
-        func walk(_ node: HTMLNode) { for child in node.children where child.name != nil { found.append(child); walk(child) } }
+        func walk(_ node: HTMLNode) { for child in node.children where child.isElement { found.append(child); walk(child) } }
         walk(self)
         return found
     }
 
-    static let voidElements: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
-                                            "param", "source", "track", "wbr"]
-    /// Deeper nesting is flattened into its parent: a hostile page cannot make the walks recurse without bound.
-    static let maximumDepth = 256
-
-    /// The document's root (a nameless element) with everything parsed under it. The caller
-    /// bounds the input (a fetched page is at most 1 MiB).
-    public static func parse(_ html: String) -> HTMLNode {
-        let root = HTMLNode(.element(""))
-        var open: [HTMLNode] = [root]
-        // How many of each name are open: a stray end tag is known at once, not by a search of
-        // everything open (a page of them under deep nesting).
-        var openNames: [String: Int] = [:]
-        for token in HTMLTokenizer(html, options: .sanitizer) {
-            switch token {
-            case .text(let text):
-                open.last!.append(HTMLNode(.text(text)))
-            case .startTag(let name, let attributes, _):
-                let node = HTMLNode(.element(name), attributes: attributes)
-                open.last!.append(node)
-                if !voidElements.contains(name), open.count < maximumDepth {
-                    open.append(node)
-                    openNames[name, default: 0] += 1
-                }
-            case .endTag(let name):
-                guard openNames[name, default: 0] > 0, let index = open.lastIndex(where: { $0.name == name }), index > 0 else { continue }
-                for closed in open[index...] { openNames[closed.name ?? "", default: 0] -= 1 }
-                open.removeSubrange(index...)
-            case .comment:
-                continue
-            }
-        }
-        return root
-    }
-
-    private func append(_ child: HTMLNode) {
-        child.parent = self
-        children.append(child)
-    }
+    public static let voidElements: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                                                   "param", "source", "track", "wbr"]
 
     /// The text as mf2's parsers read it (`textContent`, with `<script>` and `<style>` left out
     /// and, when `images` is set, an `<img>` read as its `alt`, else its resolved `src`).
@@ -98,6 +71,7 @@ public final class HTMLNode {
         func walk(_ node: HTMLNode) {
             switch node.kind {
             case .text(let text): out += text
+            case .comment: return
             case .element(let name):
                 if name == "script" || name == "style" || name == "template" { return }
                 if name == "img", let images { out += images(node); return }
@@ -119,25 +93,39 @@ public final class HTMLNode {
         switch kind {
         case .text(let text):
             out += Self.escape(text, attribute: false)
+        case .comment(let text):
+            out += "<!--" + text + "-->"
         case .element(let name):
-            out += "<" + name
-            for attribute in attributes { out += " " + attribute.name + "=\"" + Self.escape(attribute.value, attribute: true) + "\"" }
-            out += ">"
+            out += startTag
             if Self.voidElements.contains(name) { return }
             for child in children { child.write(into: &out) }
-            out += "</" + name + ">"
+            out += endTag
         }
     }
 
-    static func escape(_ text: String, attribute: Bool) -> String {
+    /// The element's start tag, its attribute values escaped and double-quoted.
+    public var startTag: String {
+        var tag = "<" + name
+        for attribute in attributes { tag += " " + attribute.name + "=\"" + Self.escape(attribute.value, attribute: true) + "\"" }
+        return tag + ">"
+    }
+
+    public var endTag: String { "</" + name + ">" }
+
+    /// `text` escaped as HTML text or, with `attribute`, as a double-quoted attribute value
+    /// (a line break in one as `&#10;`: the importer writes HTML into Markdown, where a blank
+    /// line would end the HTML block). By Unicode scalar, not by character: a `"` followed by a
+    /// combining mark is one Swift character but still ends an attribute value for a browser.
+    public static func escape(_ text: String, attribute: Bool) -> String {
         var out = ""
-        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"" where attribute: out += "&quot;"
+            case "\n" where attribute: out += "&#10;"
             default: out.unicodeScalars.append(scalar)
             }
         }

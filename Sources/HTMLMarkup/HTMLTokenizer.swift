@@ -13,9 +13,9 @@
 ///   so no tag hides where a browser would find one. (A start tag cut off by the end of the
 ///   input it keeps, where a browser drops it: what it writes is re-serialized from its
 ///   allowlist and closed, never passed through.) It skips the comments itself.
-/// - The importer's `HTMLTreeBuilder` (`.importer`) reads old blogs' HTML as their writers
-///   meant it: what is probably not a tag stays text, `<![CDATA[…]]>` is text, and it keeps the
-///   comments (`<!-- more -->` marks the excerpt).
+/// - The importer's tree (`HTMLNode.parse`, `.importer`) reads old blogs' HTML as their
+///   writers meant it: what is probably not a tag stays text, `<![CDATA[…]]>` is text, and it
+///   keeps the comments (`<!-- more -->` marks the excerpt).
 public struct HTMLTokenizer: Sequence, IteratorProtocol {
     public enum Token: Equatable, Sendable {
         case text(String)

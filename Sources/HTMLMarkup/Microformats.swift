@@ -56,7 +56,7 @@ public enum Microformats {
     /// The top-level items of a page. `base` is the page's URL (its `<base href>`, when it has
     /// one, is resolved against it): relative `u-` values are resolved against the result.
     public static func parse(_ html: String, base: String) -> [Item] {
-        let root = HTMLNode.parse(html)
+        let root = HTMLNode.parse(html, options: .webmention)
         var baseURL = URL(string: base)
         if let tag = root.descendants().first(where: { $0.name == "base" && $0.attribute("href") != nil }),
            let href = tag.attribute("href"), let resolved = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: baseURL) {
@@ -227,7 +227,7 @@ public enum Microformats {
         }
 
         func value(prefix: String, node: HTMLNode) -> Value {
-            let name = node.name ?? ""
+            let name = node.name
             // At most a value-class walk and a text (or HTML and text) walk of the subtree.
             guard budget.walk(node, 2) else { return prefix == "e-" ? .html(html: "", text: "") : .text("") }
             switch prefix {
@@ -272,7 +272,7 @@ public enum Microformats {
                     if classes.contains("value-title"), let title = child.attribute("title") {
                         parts.append(title)
                     } else if classes.contains("value") {
-                        let name = child.name ?? ""
+                        let name = child.name
                         if ["img", "area"].contains(name), let alt = child.attribute("alt") {
                             parts.append(alt)
                         } else if ["data"].contains(name), let value = child.attribute("value") {
@@ -304,11 +304,11 @@ public enum Microformats {
         // MARK: implied properties
 
         func impliedName(_ node: HTMLNode) -> String {
-            if ["img", "area"].contains(node.name ?? ""), let alt = node.attribute("alt") { return alt }
+            if ["img", "area"].contains(node.name), let alt = node.attribute("alt") { return alt }
             if node.name == "abbr", let title = node.attribute("title") { return title }
             for candidate in [onlyChild(node), onlyChild(node).flatMap(onlyChild)] {
                 guard let candidate, rootTypes(candidate).isEmpty else { continue }
-                if ["img", "area"].contains(candidate.name ?? ""), let alt = candidate.attribute("alt"), !alt.isEmpty { return alt }
+                if ["img", "area"].contains(candidate.name), let alt = candidate.attribute("alt"), !alt.isEmpty { return alt }
                 if candidate.name == "abbr", let title = candidate.attribute("title"), !title.isEmpty { return title }
             }
             guard budget.walk(node, 1) else { return "" }
@@ -334,7 +334,7 @@ public enum Microformats {
         }
 
         func impliedURL(_ node: HTMLNode) -> String? {
-            if ["a", "area"].contains(node.name ?? ""), let href = node.attribute("href") { return resolve(href) }
+            if ["a", "area"].contains(node.name), let href = node.attribute("href") { return resolve(href) }
             if let only = onlyChild(node, of: ["a"]) ?? onlyChild(node, of: ["area"]), rootTypes(only).isEmpty,
                let href = only.attribute("href") { return resolve(href) }
             if let child = onlyChild(node), rootTypes(child).isEmpty,
@@ -351,7 +351,7 @@ public enum Microformats {
 
         /// The only element child among those named `names`.
         func onlyChild(_ node: HTMLNode, of names: Set<String>) -> HTMLNode? {
-            let matching = node.elementChildren.filter { names.contains($0.name ?? "") }
+            let matching = node.elementChildren.filter { names.contains($0.name) }
             return matching.count == 1 ? matching[0] : nil
         }
 

@@ -32,7 +32,7 @@ struct WebmentionSource: Equatable, Sendable {
 
     /// nil when the page does not link to `target` (no `href`/`src` equal to it after normalization).
     static func read(html: String, source: String, target: String) -> WebmentionSource? {
-        let root = HTMLNode.parse(html)
+        let root = HTMLNode.parse(html, options: .webmention)
         guard links(root, base: source, to: target) else { return nil }
         let items = Microformats.parse(html, base: source)
         let author = representativeCard(items, source: source)
@@ -75,7 +75,7 @@ struct WebmentionSource: Equatable, Sendable {
             baseURL = resolved.absoluteURL
         }
         for node in nodes {
-            guard let name = node.name, let attribute = linkAttributes[name], let value = node.attribute(attribute) else { continue }
+            guard let attribute = linkAttributes[node.name], let value = node.attribute(attribute) else { continue }
             let resolved = URL(string: value.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: baseURL)?.absoluteString ?? value
             if WebmentionLinks.normalized(resolved) == wanted { return true }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 @testable import Import
 import Site
 import Testing
@@ -69,7 +70,7 @@ import Testing
         try FeedFixture.items(ImportTestSite.fixture(fixture)).map { item in
             var html = item["content:encoded"] ?? item["content"] ?? item["description"] ?? item["summary"] ?? ""
             if item["content@type"] == "text" || (item["content"] == nil && item["summary@type"] == "text") {
-                html = HTMLSerializer.escape(html, attribute: false)
+                html = HTMLNode.escape(html, attribute: false)
             }
             for pattern in patterns { html = html.replacingOccurrences(of: pattern, with: " ", options: .regularExpression) }
             return Source(origin: item["link"] ?? "", words: TextMeasure.words(html: html), code: TextMeasure.codeBlocks(html: html))
@@ -115,7 +116,7 @@ import Testing
             var html = item["content:encoded"] ?? ""
             var code: [String] = []
             for match in Patterns.matches(#"\[(code|sourcecode)[^\]]*\]\n?(.*?)\n?\[/\1\]"#, in: html) { code.append(match[2]) }
-            html = Patterns.replace(#"\[(code|sourcecode)[^\]]*\](.*?)\[/\1\]"#, in: html) { " " + HTMLSerializer.escape($0[2], attribute: false) + " " }
+            html = Patterns.replace(#"\[(code|sourcecode)[^\]]*\](.*?)\[/\1\]"#, in: html) { " " + HTMLNode.escape($0[2], attribute: false) + " " }
             html = html.replacingOccurrences(of: #"\[/?(caption|gallery|embed|contact-form-7)[^\]]*\]"#, with: " ", options: .regularExpression)
             sources.append(Source(origin: item["link"] ?? "", words: TextMeasure.words(html: html),
                                   code: code + TextMeasure.codeBlocks(html: html).filter { !$0.isEmpty }))

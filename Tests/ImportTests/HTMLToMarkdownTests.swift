@@ -1,4 +1,5 @@
 import BlogModel
+import HTMLMarkup
 @testable import Import
 import Site
 import Testing
@@ -108,7 +109,7 @@ import Testing
 
     @Test func codeSurvivesByteForByte() {
         let code = "fn f<T: Into<String>>(x: T) -> Vec<&'a str> {\n\tif a && b || c < d { \"<b>&amp;</b>\" }\n}\n\n  // trailing spaces   \n"
-        let html = "<pre><code class=\"language-rust\">" + HTMLSerializer.escape(code, attribute: false) + "</code></pre>"
+        let html = "<pre><code class=\"language-rust\">" + HTMLNode.escape(code, attribute: false) + "</code></pre>"
         #expect(markdown(html) == "```rust\n" + code.dropLast() + "\n```")
         #expect(TextMeasure.codeBlocks(html: rendered(html)) == [String(code.dropLast())])
         // Entities are decoded once: &amp;lt; is the text "&lt;".

@@ -1,9 +1,11 @@
+import HTMLMarkup
+
 /// The language of a code block, from the marks highlighters and editors leave on `<pre>`,
 /// `<code>` and their wrappers: `class="language-x"`, `lang-x`, `hljs x`, `brush: x`,
 /// `highlight-source-x`, `data-lang`/`lang` attributes, or a bare `class="x"` that names a
 /// known language (GeSHi, Chroma, Rouge, Pygments, Prism, highlight.js, SyntaxHighlighter).
 enum CodeLanguage {
-    static func detect(pre: HTMLElement, code: HTMLElement?, wrappers: [HTMLElement]) -> String? {
+    static func detect(pre: HTMLNode, code: HTMLNode?, wrappers: [HTMLNode]) -> String? {
         let own = [code, pre].compactMap { $0 }
         for element in own {
             for name in ["data-lang", "data-language", "lang", "language"] {

@@ -5,11 +5,12 @@ import HTMLMarkup
 /// the media link inside, which otherwise left an empty frame where a gist's code had been).
 /// Returns one report line for each.
 enum EmbedLinks {
-    static func replace(in element: HTMLElement) -> [String] {
+    static func replace(in element: HTMLNode) -> [String] {
         var warnings: [String] = []
         var index = 0
         while index < element.children.count {
-            guard let child = element.children[index].element else { index += 1; continue }
+            let child = element.children[index]
+            guard child.isElement else { index += 1; continue }
             if let replacement = self.replacement(for: child, warnings: &warnings) {
                 element.children.replaceSubrange(index...index, with: replacement)
                 index += replacement.count
@@ -22,11 +23,11 @@ enum EmbedLinks {
     }
 
     /// What stands for `element`: nil to keep it (and look inside), [] to remove it.
-    private static func replacement(for element: HTMLElement, warnings: inout [String]) -> [HTMLNode]? {
+    private static func replacement(for element: HTMLNode, warnings: inout [String]) -> [HTMLNode]? {
         switch element.name {
         case "iframe", "embed":
             let source = element.attribute("src") ?? element.attribute("data-src") ?? ""
-            let fallback = element.descendants.first { $0.name == "a" }?.attribute("href")
+            let fallback = element.descendants().first { $0.name == "a" }?.attribute("href")
             guard let link = Embeds.link(for: source) ?? fallback.flatMap(Embeds.link(for:)) else {
                 warnings.append("an empty <\(element.name)> (no address to link to) was removed")
                 return []
@@ -43,13 +44,14 @@ enum EmbedLinks {
             warnings.append("script \(source) removed")
             return []
         case "figure" where !element.classes.contains("wp-block-embed")
-                && !element.descendants.contains { $0.name == "img" } && element.descendants.contains { $0.name == "iframe" }:
+                && !element.descendants().contains { $0.name == "img" } && element.descendants().contains { $0.name == "iframe" }:
             // A figure around a player (Medium's feeds): the link, then its caption as a paragraph.
-            let frame = element.descendants.first { $0.name == "iframe" }!
-            let caption = element.descendants.first { $0.name == "figcaption" }
-            return (replacement(for: frame, warnings: &warnings) ?? []) + (caption.map { [.element(HTMLElement(name: "p", children: $0.children))] } ?? [])
+            let frame = element.descendants().first { $0.name == "iframe" }!
+            let caption = element.descendants().first { $0.name == "figcaption" }
+            let paragraph = caption.map { [HTMLNode(.element("p"), children: $0.children)] } ?? []
+            return (replacement(for: frame, warnings: &warnings) ?? []) + paragraph
         case "figure" where element.classes.contains("wp-block-embed"):
-            let url = element.textContent.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+            let url = element.text().split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
             guard let link = Embeds.link(for: url) else { return nil }
             warnings.append(Embeds.warning("WordPress embed block \(url)", became: link))
             return paragraph(link)
@@ -59,7 +61,8 @@ enum EmbedLinks {
     }
 
     private static func paragraph(_ link: Embeds.Link) -> [HTMLNode] {
-        let anchor = HTMLElement(name: "a", attributes: [HTMLAttribute(name: "href", value: link.url)], children: [.text(link.label)])
-        return [.element(HTMLElement(name: "p", children: [.element(anchor)]))]
+        let anchor = HTMLNode(.element("a"), attributes: [HTMLAttribute(name: "href", value: link.url)],
+                              children: [HTMLNode(.text(link.label))])
+        return [HTMLNode(.element("p"), children: [anchor])]
     }
 }

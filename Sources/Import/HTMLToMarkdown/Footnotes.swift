@@ -15,11 +15,11 @@ enum Footnotes {
     static let referenceName = "lectern-fnref"
     static let definitionsName = "lectern-footnotes"
 
-    static func rewrite(_ root: HTMLElement) {
-        var targets: [String: HTMLElement] = [:]
-        var parents: [ObjectIdentifier: HTMLElement] = [:]
-        func index(_ element: HTMLElement) {
-            for child in element.childElements {
+    static func rewrite(_ root: HTMLNode) {
+        var targets: [String: HTMLNode] = [:]
+        var parents: [ObjectIdentifier: HTMLNode] = [:]
+        func index(_ element: HTMLNode) {
+            for child in element.elementChildren {
                 parents[ObjectIdentifier(child)] = element
                 if let id = child.attribute("id"), !id.isEmpty, isDefinition(child, parent: element) { targets[id] = child }
                 index(child)
@@ -30,9 +30,9 @@ enum Footnotes {
 
         // References in document order; each definition gets the label of its first reference.
         var labels: [ObjectIdentifier: String] = [:]
-        var order: [HTMLElement] = []
+        var order: [HTMLNode] = []
         var usedLabels = Set<String>()
-        for anchor in root.descendants where anchor.name == "a" {
+        for anchor in root.descendants() where anchor.name == "a" {
             guard let href = anchor.attribute("href"), href.hasPrefix("#"),
                   let target = targets[String(href.dropFirst())], isReference(anchor, parent: parents[ObjectIdentifier(anchor)]) else {
                 continue
@@ -41,15 +41,15 @@ enum Footnotes {
             if let existing = labels[ObjectIdentifier(target)] {
                 label = existing
             } else {
-                label = makeLabel(anchor.textContent, taken: usedLabels, fallback: order.count + 1)
+                label = makeLabel(anchor.text(), taken: usedLabels, fallback: order.count + 1)
                 usedLabels.insert(label)
                 labels[ObjectIdentifier(target)] = label
                 order.append(target)
             }
-            let reference = HTMLElement(name: referenceName, attributes: [HTMLAttribute(name: "label", value: label)])
+            let reference = HTMLNode(.element(referenceName), attributes: [HTMLAttribute(name: "label", value: label)])
             // Replace the <sup> when the link is all it holds, else the link itself.
-            if let parent = parents[ObjectIdentifier(anchor)], parent.name == "sup", parent.childElements.count == 1,
-               parent.children.allSatisfy({ if case .text(let text) = $0 { text.allSatisfy(\.isWhitespace) } else { true } }),
+            if let parent = parents[ObjectIdentifier(anchor)], parent.name == "sup", parent.elementChildren.count == 1,
+               parent.children.allSatisfy({ if case .text(let text) = $0.kind { text.allSatisfy(\.isWhitespace) } else { true } }),
                let grand = parents[ObjectIdentifier(parent)] {
                 replace(parent, with: reference, in: grand)
             } else if let parent = parents[ObjectIdentifier(anchor)] {
@@ -58,25 +58,25 @@ enum Footnotes {
         }
         guard !order.isEmpty else { return }
 
-        let definitions = HTMLElement(name: definitionsName)
+        let definitions = HTMLNode(.element(definitionsName))
         for target in order {
             removeBackLinks(in: target)
             target.attributes = [HTMLAttribute(name: "label", value: labels[ObjectIdentifier(target)]!)]
-            definitions.children.append(.element(target))
+            definitions.children.append(target)
             if let list = parents[ObjectIdentifier(target)] {
-                list.children.removeAll { $0.element === target }
+                list.children.removeAll { $0 === target }
                 removeIfEmpty(list, parents: parents)
             }
         }
-        root.children.append(.element(definitions))
+        root.children.append(definitions)
     }
 
     /// What a reference may point to: a list item (most generators), or another element that
     /// says it is a note (markdown-it/Eleventy's `<div id="1" class="footnote-item">`,
     /// `role="doc-endnote"`) or sits in a footnotes container.
-    private static func isDefinition(_ element: HTMLElement, parent: HTMLElement) -> Bool {
+    private static func isDefinition(_ element: HTMLNode, parent: HTMLNode) -> Bool {
         if element.name == "li" { return true }
-        guard !HTMLElementNames.void.contains(element.name), element.name != "a", element.name != "sup" else { return false }
+        guard !HTMLNode.voidElements.contains(element.name), element.name != "a", element.name != "sup" else { return false }
         let role = element.attribute("role") ?? ""
         return element.classes.contains { $0.hasPrefix("footnote") } || role == "doc-endnote" || role == "doc-footnote"
             || isFootnoteContainer(parent)
@@ -84,9 +84,9 @@ enum Footnotes {
 
     /// A link to a list item counts as a footnote reference when it is, or sits in, a `<sup>`,
     /// or says so (`class="footnote-ref"`, `role="doc-noteref"`, `rel="footnote"`).
-    private static func isReference(_ anchor: HTMLElement, parent: HTMLElement?) -> Bool {
+    private static func isReference(_ anchor: HTMLNode, parent: HTMLNode?) -> Bool {
         if parent?.name == "sup" { return true }
-        if anchor.childElements.count == 1, anchor.childElements[0].name == "sup" { return true }
+        if anchor.elementChildren.count == 1, anchor.elementChildren[0].name == "sup" { return true }
         let marks = (anchor.attribute("class") ?? "") + " " + (anchor.attribute("role") ?? "") + " " + (anchor.attribute("rel") ?? "")
         return marks.contains("footnote") || marks.contains("noteref")
     }
@@ -99,51 +99,51 @@ enum Footnotes {
         return String(number)
     }
 
-    private static func replace(_ old: HTMLElement, with new: HTMLElement, in parent: HTMLElement) {
-        if let index = parent.children.firstIndex(where: { $0.element === old }) {
-            parent.children[index] = .element(new)
+    private static func replace(_ old: HTMLNode, with new: HTMLNode, in parent: HTMLNode) {
+        if let index = parent.children.firstIndex(where: { $0 === old }) {
+            parent.children[index] = new
         }
     }
 
     /// Back links: to `#fnref…`, marked as such, or just an arrow.
-    private static func removeBackLinks(in element: HTMLElement) {
-        element.children.removeAll { node in
-            guard let child = node.element, child.name == "a" else { return false }
+    private static func removeBackLinks(in element: HTMLNode) {
+        element.children.removeAll { child in
+            guard child.name == "a" else { return false }
             let href = child.attribute("href") ?? ""
             let marks = (child.attribute("class") ?? "") + " " + (child.attribute("role") ?? "") + " " + (child.attribute("rev") ?? "")
-            let text = child.textContent.trimmingCharacters(in: .whitespaces)
+            let text = child.text().trimmingCharacters(in: .whitespaces)
             return href.contains("fnref") || marks.contains("backref") || marks.contains("reversefootnote")
                 || marks.contains("backlink") || marks.contains("footnote-return") || marks.contains("footnote")
                 || ["↩", "↩︎", "↩\u{FE0E}", "↑", "^", "⏎"].contains(text)
         }
-        for child in element.childElements { removeBackLinks(in: child) }
+        for child in element.elementChildren { removeBackLinks(in: child) }
     }
 
     /// Removes the emptied list and, going up, containers left with nothing (or only a rule).
-    private static func removeIfEmpty(_ element: HTMLElement, parents: [ObjectIdentifier: HTMLElement]) {
+    private static func removeIfEmpty(_ element: HTMLNode, parents: [ObjectIdentifier: HTMLNode]) {
         let container = isFootnoteContainer(element)
         let empty = element.children.allSatisfy { node in
-            switch node {
+            switch node.kind {
             case .text(let text): return text.allSatisfy(\.isWhitespace)
             case .comment: return true
-            case .element(let child): return container && child.name == "hr"
+            case .element(let name): return container && name == "hr"
             }
         }
         guard empty, let parent = parents[ObjectIdentifier(element)],
-              let index = parent.children.firstIndex(where: { $0.element === element }) else { return }
+              let index = parent.children.firstIndex(where: { $0 === element }) else { return }
         parent.children.remove(at: index)
         // The rule markdown-it writes before the footnotes (`<hr class="footnotes-sep">`) goes with them.
         if container, let rule = parent.children[..<index].lastIndex(where: { node in
-            if case .text(let text) = node { return !text.allSatisfy(\.isWhitespace) }
-            if case .comment = node { return false }
+            if case .text(let text) = node.kind { return !text.allSatisfy(\.isWhitespace) }
+            if case .comment = node.kind { return false }
             return true
-        }), parent.children[rule].element?.name == "hr" {
+        }), parent.children[rule].name == "hr" {
             parent.children.remove(at: rule)
         }
-        if parent.name != "#root" { removeIfEmpty(parent, parents: parents) }
+        removeIfEmpty(parent, parents: parents)   // up to the root, which has no parent
     }
 
-    private static func isFootnoteContainer(_ element: HTMLElement) -> Bool {
+    private static func isFootnoteContainer(_ element: HTMLNode) -> Bool {
         element.classes.contains { $0.hasPrefix("footnotes") } || element.attribute("id") == "footnotes"
             || element.attribute("role") == "doc-endnotes"
     }

@@ -1,15 +1,8 @@
-/// What the converter needs to know about element names.
+import HTMLMarkup
+
+/// What the converter needs to know about element names (void elements and those that close a
+/// `<p>` are the tree's: `HTMLNode`).
 enum HTMLElementNames {
-    static let void: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-                                    "source", "track", "wbr"]
-
-    /// Elements that start a new block: they end an open paragraph (`p`) in the tree builder.
-    static let closesParagraph: Set<String> = [
-        "address", "article", "aside", "blockquote", "details", "dialog", "div", "dl", "fieldset", "figcaption", "figure",
-        "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "main", "menu", "nav", "ol", "p",
-        "pre", "section", "table", "ul",
-    ]
-
     /// Containers whose content is converted as if they were not there (their attributes are
     /// presentation from the old theme): `<div class="entry">`, `<span style="…">`.
     static let transparent: Set<String> = ["div", "section", "article", "header", "footer", "main", "nav", "aside",
@@ -22,8 +15,8 @@ enum HTMLElementNames {
                                         "template", "textarea", "select", "button"]
 
     /// Everything that is converted or kept at block level.
-    static let block: Set<String> = closesParagraph.union(rawBlock).union(["li", "table", "tr", "td", "th", "thead",
-                                                                            "tfoot", "tbody", "caption"])
+    static let block: Set<String> = HTMLNode.closesParagraph.union(rawBlock)
+        .union(["li", "table", "tr", "td", "th", "thead", "tfoot", "tbody", "caption"])
 
     /// Inline elements kept as raw HTML tags around converted content.
     static let rawInline: Set<String> = ["sup", "sub", "mark", "u", "ins", "small", "big", "abbr", "acronym", "q",

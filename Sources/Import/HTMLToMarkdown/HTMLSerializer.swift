@@ -1,70 +1,40 @@
+import HTMLMarkup
+
 /// Writes a tree back as HTML, for what stays raw HTML inside the Markdown. The output never
 /// holds a blank line (it would end a Markdown HTML block): whitespace runs with line breaks
 /// become one line break, and blank lines inside `<pre>` are written as `&#10;`.
 enum HTMLSerializer {
-    static func html(_ element: HTMLElement) -> String {
+    static func html(_ element: HTMLNode) -> String {
         var output = ""
         write(element, into: &output, preformatted: false)
         return output
     }
 
-    static func html(children element: HTMLElement) -> String {
+    static func html(children element: HTMLNode) -> String {
         var output = ""
         for child in element.children { write(child, into: &output, preformatted: element.name == "pre") }
         return output
     }
 
-    static func startTag(_ element: HTMLElement) -> String {
-        var tag = "<" + element.name
-        for attribute in element.attributes {
-            tag += " " + attribute.name
-            tag += "=\"" + escape(attribute.value, attribute: true) + "\""
-        }
-        return tag + ">"
-    }
-
-    static func endTag(_ element: HTMLElement) -> String { "</\(element.name)>" }
-
     private static func write(_ node: HTMLNode, into output: inout String, preformatted: Bool) {
-        switch node {
+        switch node.kind {
         case .text(let text):
-            output += preformatted ? keepLines(escape(text, attribute: false)) : foldBlankLines(escape(text, attribute: false))
+            let escaped = HTMLNode.escape(text, attribute: false)
+            output += preformatted ? keepLines(escaped) : foldBlankLines(escaped)
         case .comment(let text):
             output += "<!--" + foldBlankLines(text) + "-->"
-        case .element(let element):
-            write(element, into: &output, preformatted: preformatted)
-        }
-    }
-
-    private static func write(_ element: HTMLElement, into output: inout String, preformatted: Bool) {
-        output += startTag(element)
-        if HTMLElementNames.void.contains(element.name) { return }
-        if element.name == "script" || element.name == "style" {
-            // Raw text: no escaping; blank lines dropped (they carry no meaning there).
-            output += foldBlankLines(element.children.map { if case .text(let text) = $0 { text } else { "" } }.joined())
-        } else {
-            let inner = preformatted || element.name == "pre" || element.name == "textarea"
-            for child in element.children { write(child, into: &output, preformatted: inner) }
-        }
-        output += endTag(element)
-    }
-
-    /// By Unicode scalar, not by character: a `"` followed by a combining mark is one Swift
-    /// character but still ends an attribute value for a browser.
-    static func escape(_ text: String, attribute: Bool) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"" where attribute: output += "&quot;"
-            case "\n" where attribute: output += "&#10;"
-            default: output.unicodeScalars.append(scalar)
+        case .element(let name):
+            output += node.startTag
+            if HTMLNode.voidElements.contains(name) { return }
+            if name == "script" || name == "style" {
+                // Raw text: no escaping; blank lines dropped (they carry no meaning there).
+                output += foldBlankLines(node.children.map { if case .text(let text) = $0.kind { text } else { "" } }.joined())
+            } else {
+                let inner = preformatted || name == "pre" || name == "textarea"
+                for child in node.children { write(child, into: &output, preformatted: inner) }
             }
+            output += node.endTag
         }
-        return output
     }
 
     /// Outside `<pre>`, any whitespace run holding line breaks becomes a single line break.

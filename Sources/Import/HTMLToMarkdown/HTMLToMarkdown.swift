@@ -1,3 +1,5 @@
+import HTMLMarkup
+
 /// Converts the HTML body of a feed item or export into Markdown for a Lectern post.
 ///
 /// Paragraphs, emphasis, links, images, lists, headings, block quotes, code blocks (with their
@@ -26,7 +28,7 @@ public enum HTMLToMarkdown {
 
     /// `links` points links to imported posts at their new URLs.
     static func convert(_ html: String, imageURLs: [String: String], links: LinkMap) -> Result {
-        let root = HTMLTreeBuilder.parse(html)
+        let root = HTMLNode.parse(html, options: .importer)
         var removed = FeedCleanup.run(root)
         let warnings = EmbedLinks.replace(in: root)
         removed += UnsafeMarkup.remove(in: root)
@@ -41,7 +43,7 @@ public enum HTMLToMarkdown {
 
     /// The text of an HTML fragment, whitespace folded (for summaries and titles).
     public static func plainText(_ html: String) -> String {
-        let text = HTMLTreeBuilder.parse(html).text(spacedBlocks: true) { ["script", "style"].contains($0.name) }
+        let text = HTMLNode.parse(html, options: .importer).text(spacedBlocks: true) { ["script", "style"].contains($0.name) }
         return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 }
@@ -50,16 +52,16 @@ public enum HTMLToMarkdown {
 /// the "… was originally published in … on Medium" / "The post … appeared first on …" footer
 /// (with the rule above it).
 enum FeedCleanup {
-    static func run(_ root: HTMLElement) -> [String] {
+    static func run(_ root: HTMLNode) -> [String] {
         var removed: [String] = []
         removeTrackingImages(root, removed: &removed)
         removeFooter(in: root, removed: &removed)
         return removed
     }
 
-    private static func removeTrackingImages(_ element: HTMLElement, removed: inout [String]) {
-        element.children.removeAll { node in
-            guard let image = node.element, image.name == "img" else { return false }
+    private static func removeTrackingImages(_ element: HTMLNode, removed: inout [String]) {
+        element.children.removeAll { image in
+            guard image.name == "img" else { return false }
             let source = image.attribute("src") ?? ""
             let isPixel = image.attribute("width") == "1" && image.attribute("height") == "1"
             if isPixel || source.contains("medium.com/_/stat") {
@@ -68,23 +70,22 @@ enum FeedCleanup {
             }
             return false
         }
-        for child in element.childElements { removeTrackingImages(child, removed: &removed) }
+        for child in element.elementChildren { removeTrackingImages(child, removed: &removed) }
     }
 
     private static let footerPhrases = ["was originally published in", "originally published at", "originally published on",
                                         "appeared first on"]
 
-    private static func removeFooter(in container: HTMLElement, removed: inout [String]) {
-        guard let index = container.children.lastIndex(where: isMeaningful), let last = container.children[index].element else {
-            return
-        }
-        let text = last.textContent.lowercased()
+    private static func removeFooter(in container: HTMLNode, removed: inout [String]) {
+        guard let index = container.children.lastIndex(where: isMeaningful), container.children[index].isElement else { return }
+        let last = container.children[index]
+        let text = last.text().lowercased()
         if ["p", "div", "footer", "em", "i", "small"].contains(last.name), text.count < 400,
            footerPhrases.contains(where: text.contains) {
             removed.append("footer \"\(HTMLToMarkdown.plainText(HTMLSerializer.html(last)))\"")
             container.children.remove(at: index)
             if let ruleIndex = container.children.lastIndex(where: isMeaningful),
-               container.children[ruleIndex].element?.name == "hr" {
+               container.children[ruleIndex].name == "hr" {
                 container.children.remove(at: ruleIndex)
             }
         } else if HTMLElementNames.transparent.contains(last.name) {
@@ -93,7 +94,7 @@ enum FeedCleanup {
     }
 
     private static func isMeaningful(_ node: HTMLNode) -> Bool {
-        switch node {
+        switch node.kind {
         case .text(let text): return !text.allSatisfy(\.isWhitespace)
         case .comment: return false
         case .element: return true

@@ -1,3 +1,5 @@
+import HTMLMarkup
+
 /// Removes the links that blog generators put inside headings to point at the heading itself
 /// (markdown-it-anchor's `<a class="header-anchor" aria-hidden="true" href="#x">#</a>`,
 /// Jekyll/Hugo themes' `¶`, `§` and `🔗` marks, a title wrapped whole in `<a href="#x">`).
@@ -7,28 +9,28 @@ enum HeadingSelfLinks {
     private static let marks: Set<String> = ["", "#", "¶", "§", "🔗", "⚓", "⚓︎", "∞", "link", "permalink"]
     private static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
 
-    static func remove(in element: HTMLElement) {
-        for child in element.childElements {
+    static func remove(in element: HTMLNode) {
+        for child in element.elementChildren {
             if headings.contains(child.name) { clean(child) } else { remove(in: child) }
         }
     }
 
-    private static func clean(_ heading: HTMLElement) {
+    private static func clean(_ heading: HTMLNode) {
         var index = 0
         while index < heading.children.count {
-            guard let link = heading.children[index].element, link.name == "a",
-                  let href = link.attribute("href"), href.hasPrefix("#") else {
-                if let inner = heading.children[index].element { clean(inner) }
+            let link = heading.children[index]
+            guard link.name == "a", let href = link.attribute("href"), href.hasPrefix("#") else {
+                if link.isElement { clean(link) }
                 index += 1
                 continue
             }
-            let text = link.textContent.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = link.text().trimmingCharacters(in: .whitespacesAndNewlines)
             let marked = link.classes.contains { $0.contains("anchor") || $0.contains("permalink") || $0.contains("heading-link") }
                 || link.attribute("aria-hidden") == "true"
             // Only a mark beside other words goes: a heading that is all link ("Go", "C#") keeps its words.
             var rest = heading.children
             rest.remove(at: index)
-            let othersHaveWords = !HTMLElement(name: "h", children: rest).textContent.allSatisfy { $0.isWhitespace }
+            let othersHaveWords = !HTMLNode(.element("h"), children: rest).text().allSatisfy { $0.isWhitespace }
             if othersHaveWords && (marks.contains(text.lowercased()) || (marked && text.count <= 2)) {
                 heading.children.remove(at: index)   // only a mark: goes entirely
             } else {

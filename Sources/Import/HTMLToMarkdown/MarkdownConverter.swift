@@ -1,3 +1,5 @@
+import HTMLMarkup
+
 /// One block of the Markdown output.
 struct MarkdownBlock {
     enum Kind: Equatable { case paragraph, heading, list(ordered: Bool, alternate: Bool), code, quote, html, rule, table }
@@ -13,14 +15,14 @@ final class MarkdownConverter {
     let links: LinkMap
     var imageSources: [String] = []
     /// Wrappers around the element being converted (a highlighter's `<div class="language-x">`).
-    var wrappers: [HTMLElement] = []
+    var wrappers: [HTMLNode] = []
 
     init(imageURLs: [String: String], links: LinkMap) {
         self.imageURLs = imageURLs
         self.links = links
     }
 
-    func document(_ root: HTMLElement) -> String {
+    func document(_ root: HTMLNode) -> String {
         let text = Self.join(blocks(root.children), tight: false)
         return text.isEmpty ? "" : text + "\n"
     }
@@ -36,7 +38,7 @@ final class MarkdownConverter {
             run = InlineWriter(inTable: false)
         }
         for (index, node) in nodes.enumerated() {
-            switch node {
+            switch node.kind {
             case .text(let text):
                 run.text(text, next: nextCharacter(nodes, after: index, outer: nil))
             case .comment(let text):
@@ -44,12 +46,12 @@ final class MarkdownConverter {
                     flush()
                     result.append(MarkdownBlock(text: "<!-- more -->", kind: .html))
                 }
-            case .element(let element):
-                if isBlock(element) {
+            case .element:
+                if isBlock(node) {
                     flush()
-                    result += block(element, previous: result.last)
+                    result += block(node, previous: result.last)
                 } else {
-                    inline(element, into: &run, next: nextCharacter(nodes, after: index, outer: nil), context: InlineContext())
+                    inline(node, into: &run, next: nextCharacter(nodes, after: index, outer: nil), context: InlineContext())
                 }
             }
         }
@@ -57,7 +59,7 @@ final class MarkdownConverter {
         return result
     }
 
-    func block(_ element: HTMLElement, previous: MarkdownBlock?) -> [MarkdownBlock] {
+    func block(_ element: HTMLNode, previous: MarkdownBlock?) -> [MarkdownBlock] {
         switch element.name {
         case "p", "li", "dd", "dt", "figcaption", "caption", "thead", "tbody", "tfoot", "tr", "td", "th", "legend", "summary":
             return blocks(element.children)
@@ -97,15 +99,15 @@ final class MarkdownConverter {
         }
     }
 
-    func isBlock(_ element: HTMLElement) -> Bool {
+    func isBlock(_ element: HTMLNode) -> Bool {
         if HTMLElementNames.block.contains(element.name) || element.name == Footnotes.definitionsName { return true }
         if HTMLElementNames.transparent.contains(element.name) || element.name == "a" {
-            return element.descendants.contains { HTMLElementNames.block.contains($0.name) }
+            return element.descendants().contains { HTMLElementNames.block.contains($0.name) }
         }
         return false
     }
 
-    func heading(_ element: HTMLElement) -> MarkdownBlock? {
+    func heading(_ element: HTMLNode) -> MarkdownBlock? {
         var writer = InlineWriter(inTable: false)
         var context = InlineContext()
         context.inHeading = true
@@ -118,13 +120,13 @@ final class MarkdownConverter {
         return MarkdownBlock(text: String(repeating: "#", count: level) + " " + text, kind: .heading)
     }
 
-    func list(_ element: HTMLElement, alternate: Bool) -> MarkdownBlock? {
+    func list(_ element: HTMLNode, alternate: Bool) -> MarkdownBlock? {
         let ordered = element.name == "ol"
         var items: [[HTMLNode]] = []
         for child in element.children {
-            switch child {
-            case .element(let item) where item.name == "li":
-                items.append(item.children)
+            switch child.kind {
+            case .element("li"):
+                items.append(child.children)
             case .text(let text) where text.allSatisfy(\.isWhitespace):
                 continue
             case .comment:
@@ -135,7 +137,7 @@ final class MarkdownConverter {
             }
         }
         guard !items.isEmpty else { return nil }
-        let loose = element.childElements.contains { $0.name == "li" && $0.childElements.contains { $0.name == "p" } }
+        let loose = element.elementChildren.contains { $0.name == "li" && $0.elementChildren.contains { $0.name == "p" } }
         let start = min(max(Int(element.attribute("start") ?? "") ?? 1, 0), 999_999_000)
         var rendered: [String] = []
         for (offset, nodes) in items.enumerated() {
@@ -151,10 +153,10 @@ final class MarkdownConverter {
                              kind: .list(ordered: ordered, alternate: alternate))
     }
 
-    func codeBlock(_ pre: HTMLElement) -> MarkdownBlock {
-        let elements = pre.childElements
+    func codeBlock(_ pre: HTMLNode) -> MarkdownBlock {
+        let elements = pre.elementChildren
         let onlyCode = elements.count == 1 && elements[0].name == "code"
-            && pre.children.allSatisfy { if case .text(let text) = $0 { text.allSatisfy(\.isWhitespace) } else { true } }
+            && pre.children.allSatisfy { if case .text(let text) = $0.kind { text.allSatisfy(\.isWhitespace) } else { true } }
         let code = onlyCode ? elements[0] : nil
         let language = CodeLanguage.detect(pre: pre, code: code, wrappers: wrappers.suffix(3).reversed())
         let text = Self.codeText(code ?? pre).replacingOccurrences(of: "\r\n", with: "\n")
@@ -162,28 +164,28 @@ final class MarkdownConverter {
     }
 
     /// The code as written: text verbatim, `<br>` as a line break, line-number gutters skipped.
-    static func codeText(_ element: HTMLElement) -> String {
+    static func codeText(_ element: HTMLNode) -> String {
         let gutters: Set<String> = ["ln", "lnt", "linenos", "line-number", "line-numbers", "gutter"]
         return element.text { $0.classes.contains(where: gutters.contains) }
     }
 
-    func figure(_ figure: HTMLElement) -> [MarkdownBlock] {
-        let caption = figure.childElements.first { $0.name == "figcaption" }
+    func figure(_ figure: HTMLNode) -> [MarkdownBlock] {
+        let caption = figure.elementChildren.first { $0.name == "figcaption" }
         let content = figure.children.filter { node in
-            switch node {
-            case .element(let element): return element !== caption
+            switch node.kind {
+            case .element: return node !== caption
             case .text(let text): return !text.allSatisfy(\.isWhitespace)
             case .comment: return false
             }
         }
-        let contentElements = content.compactMap(\.element)
+        let contentElements = content.filter(\.isElement)
         let isImageOnly = !contentElements.isEmpty && !contentElements.contains(where: isBlock)
-            && contentElements.contains { $0.name == "img" || $0.descendants.contains { $0.name == "img" } }
+            && contentElements.contains { $0.name == "img" || $0.descendants().contains { $0.name == "img" } }
         if isImageOnly {
             let image = blocks(content)
             guard let caption, !caption.isBlank else { return image }
-            let captionHTML = HTMLSerializer.startTag(caption) + inlineHTML(caption) + "</figcaption>\n</figure>"
-            return [MarkdownBlock(text: HTMLSerializer.startTag(figure), kind: .html)] + image
+            let captionHTML = caption.startTag + inlineHTML(caption) + "</figcaption>\n</figure>"
+            return [MarkdownBlock(text: figure.startTag, kind: .html)] + image
                 + [MarkdownBlock(text: captionHTML, kind: .html)]
         }
         if contentElements.contains(where: { ["pre", "blockquote", "table"].contains($0.name) }) {
@@ -193,13 +195,13 @@ final class MarkdownConverter {
     }
 
     /// Caption content as HTML on one line, images in it following the download map.
-    func inlineHTML(_ element: HTMLElement) -> String {
-        for image in element.descendants where image.name == "img" { rewriteImage(image) }
+    func inlineHTML(_ element: HTMLNode) -> String {
+        for image in element.descendants() where image.name == "img" { rewriteImage(image) }
         return HTMLSerializer.html(children: element).replacingOccurrences(of: "\n", with: " ")
     }
 
-    func footnoteDefinitions(_ element: HTMLElement) -> [MarkdownBlock] {
-        element.childElements.map { definition in
+    func footnoteDefinitions(_ element: HTMLNode) -> [MarkdownBlock] {
+        element.elementChildren.map { definition in
             let label = definition.attribute("label") ?? "1"
             let body = Self.join(blocks(definition.children), tight: false)
             let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
@@ -211,13 +213,13 @@ final class MarkdownConverter {
 
     /// An element kept as HTML. Elements that cannot start a Markdown HTML block mid-document
     /// (CommonMark condition 7) get their start tag on a line of its own.
-    func rawBlock(_ element: HTMLElement) -> MarkdownBlock {
-        for image in [element] + element.descendants where image.name == "img" { rewriteImage(image) }
+    func rawBlock(_ element: HTMLNode) -> MarkdownBlock {
+        for image in [element] + element.descendants() where image.name == "img" { rewriteImage(image) }
         var html = HTMLSerializer.html(element)
         let literal: Set<String> = ["script", "style", "pre", "textarea"]
         if !HTMLElementNames.markdownBlockTags.contains(element.name), !literal.contains(element.name),
-           !HTMLElementNames.void.contains(element.name) {
-            let start = HTMLSerializer.startTag(element)
+           !HTMLNode.voidElements.contains(element.name) {
+            let start = element.startTag
             html = start + "\n" + html.dropFirst(start.count)
         }
         return MarkdownBlock(text: html, kind: .html)
@@ -229,15 +231,15 @@ final class MarkdownConverter {
     /// delimiters care (markup characters count as punctuation).
     func nextCharacter(_ nodes: [HTMLNode], after index: Int, outer: Character?) -> Character? {
         for node in nodes[(index + 1)...] {
-            switch node {
+            switch node.kind {
             case .text(let text):
                 if let first = text.first { return first }
             case .comment:
                 continue
-            case .element(let element):
-                if isBlock(element) || element.name == "br" { return "\n" }
-                if HTMLElementNames.transparent.contains(element.name) {
-                    if let first = nextCharacter(element.children, after: -1, outer: nil) { return first }
+            case .element(let name):
+                if isBlock(node) || name == "br" { return "\n" }
+                if HTMLElementNames.transparent.contains(name) {
+                    if let first = nextCharacter(node.children, after: -1, outer: nil) { return first }
                     continue
                 }
                 return "<"  // every other inline element starts with markup punctuation

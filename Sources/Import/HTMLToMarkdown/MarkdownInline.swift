@@ -1,3 +1,5 @@
+import HTMLMarkup
+
 /// Inline content: emphasis, code spans, links, images, line breaks and the inline HTML kept.
 extension MarkdownConverter {
     struct InlineContext {
@@ -10,15 +12,15 @@ extension MarkdownConverter {
     func inline(_ nodes: [HTMLNode], into writer: inout InlineWriter, next outer: Character?, context: InlineContext) {
         for (index, node) in nodes.enumerated() {
             let next = nextCharacter(nodes, after: index, outer: outer)
-            switch node {
+            switch node.kind {
             case .text(let text): writer.text(text, next: next)
             case .comment: break
-            case .element(let element): inline(element, into: &writer, next: next, context: context)
+            case .element: inline(node, into: &writer, next: next, context: context)
             }
         }
     }
 
-    func inline(_ element: HTMLElement, into writer: inout InlineWriter, next: Character?, context: InlineContext) {
+    func inline(_ element: HTMLNode, into writer: inout InlineWriter, next: Character?, context: InlineContext) {
         switch element.name {
         case "br":
             if context.inTable { writer.markup("<br>") } else if context.inHeading { writer.space() } else { writer.lineBreak() }
@@ -40,22 +42,22 @@ extension MarkdownConverter {
             if HTMLElementNames.transparent.contains(element.name) {
                 inline(element.children, into: &writer, next: next, context: context)
             } else if HTMLElementNames.rawInline.contains(element.name) {
-                writer.markup(HTMLSerializer.startTag(element))
+                writer.markup(element.startTag)
                 inline(element.children, into: &writer, next: "<", context: context)
-                writer.close(HTMLSerializer.endTag(element))
+                writer.close(element.endTag)
             } else if HTMLElementNames.block.contains(element.name) {
                 // Block content where only inline content fits (a cell, a heading): keep its words.
                 writer.space()
                 inline(element.children, into: &writer, next: " ", context: context)
                 writer.space()
             } else {
-                for image in [element] + element.descendants where image.name == "img" { rewriteImage(image) }
+                for image in [element] + element.descendants() where image.name == "img" { rewriteImage(image) }
                 writer.markup(HTMLSerializer.html(element).replacingOccurrences(of: "\n", with: " "))
             }
         }
     }
 
-    func emphasis(_ element: HTMLElement, marker: String, tag: String, into writer: inout InlineWriter,
+    func emphasis(_ element: HTMLNode, marker: String, tag: String, into writer: inout InlineWriter,
                           next: Character?, context: InlineContext) {
         guard !context.open.contains(marker) else {
             inline(element.children, into: &writer, next: next, context: context)
@@ -81,22 +83,22 @@ extension MarkdownConverter {
         if trailing { writer.space() }
     }
 
-    func code(_ element: HTMLElement, into writer: inout InlineWriter, context: InlineContext) {
+    func code(_ element: HTMLNode, into writer: inout InlineWriter, context: InlineContext) {
         let plain: Set<String> = ["span", "b", "i", "em", "strong", "br", "font", "mark"]
-        if element.descendants.contains(where: { !plain.contains($0.name) }) {
+        if element.descendants().contains(where: { !plain.contains($0.name) }) {
             writer.markup(HTMLSerializer.html(element).replacingOccurrences(of: "\n", with: " "))
             return
         }
-        let text = element.textContent
+        let text = element.text()
         guard !text.isEmpty else { return }
         if text.allSatisfy(\.isWhitespace) { writer.space(); return }
         writer.markup(MarkdownEscaping.codeSpan(text, inTable: context.inTable))
     }
 
-    func link(_ element: HTMLElement, into writer: inout InlineWriter, next: Character?, context: InlineContext) {
+    func link(_ element: HTMLNode, into writer: inout InlineWriter, next: Character?, context: InlineContext) {
         guard let href = element.attribute("href").map({ links.url(for: $0) ?? $0 }), !context.inLink else {
             if element.attribute("id") != nil || element.attribute("name") != nil, !context.inLink {
-                writer.markup(HTMLSerializer.startTag(element))
+                writer.markup(element.startTag)
                 inline(element.children, into: &writer, next: "<", context: context)
                 writer.close("</a>")
             } else {
@@ -111,9 +113,9 @@ extension MarkdownConverter {
         let (leading, core, trailing) = inner.finish()
         if leading { writer.space() }
         if !core.isEmpty {
-            let visible = element.textContent.trimmingCharacters(in: .whitespacesAndNewlines)
+            let visible = element.text().trimmingCharacters(in: .whitespacesAndNewlines)
             let isAutolink = visible == href && (href.hasPrefix("https://") || href.hasPrefix("http://"))
-                && !href.contains(where: { " <>\\`".contains($0) }) && !element.descendants.contains { $0.name == "img" }
+                && !href.contains(where: { " <>\\`".contains($0) }) && !element.descendants().contains { $0.name == "img" }
             if isAutolink {
                 writer.markup("<" + href + ">")
             } else {
@@ -124,7 +126,7 @@ extension MarkdownConverter {
         if trailing { writer.space() }
     }
 
-    func image(_ element: HTMLElement) -> String? {
+    func image(_ element: HTMLNode) -> String? {
         guard let source = Self.imageSource(element) else { return nil }
         imageSources.append(source)
         let url = imageURLs[source] ?? source
@@ -133,14 +135,14 @@ extension MarkdownConverter {
     }
 
     /// For images left as HTML: record the source and point `src` at the downloaded copy.
-    func rewriteImage(_ element: HTMLElement) {
+    func rewriteImage(_ element: HTMLNode) {
         guard let source = Self.imageSource(element) else { return }
         imageSources.append(source)
         element.setAttribute("src", imageURLs[source] ?? source)
     }
 
     /// `src`, or the real source of a lazy-loaded image whose `src` is a placeholder.
-    static func imageSource(_ element: HTMLElement) -> String? {
+    static func imageSource(_ element: HTMLNode) -> String? {
         let source = element.attribute("src")?.trimmingCharacters(in: .whitespaces) ?? ""
         if source.isEmpty || source.hasPrefix("data:") {
             for name in ["data-src", "data-lazy-src", "data-original"] {

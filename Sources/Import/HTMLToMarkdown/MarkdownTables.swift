@@ -1,14 +1,16 @@
+import HTMLMarkup
+
 /// GFM tables: a header row, inline cells, no merged cells; other tables stay HTML.
 extension MarkdownConverter {
-    func table(_ table: HTMLElement) -> MarkdownBlock {
-        var rows: [(cells: [HTMLElement], inHead: Bool)] = []
+    func table(_ table: HTMLNode) -> MarkdownBlock {
+        var rows: [(cells: [HTMLNode], inHead: Bool)] = []
         var hasCaption = false
-        for child in table.childElements {
+        for child in table.elementChildren {
             switch child.name {
-            case "tr": rows.append((child.childElements.filter { $0.name == "td" || $0.name == "th" }, false))
+            case "tr": rows.append((child.elementChildren.filter { $0.name == "td" || $0.name == "th" }, false))
             case "thead", "tbody", "tfoot":
-                for row in child.childElements where row.name == "tr" {
-                    rows.append((row.childElements.filter { $0.name == "td" || $0.name == "th" }, child.name == "thead"))
+                for row in child.elementChildren where row.name == "tr" {
+                    rows.append((row.elementChildren.filter { $0.name == "td" || $0.name == "th" }, child.name == "thead"))
                 }
             case "caption": hasCaption = true
             default: break
@@ -21,7 +23,7 @@ extension MarkdownConverter {
             return rawBlock(table)
         }
         let columns = rows.map(\.cells.count).max() ?? 0
-        func render(_ cells: [HTMLElement]) -> String {
+        func render(_ cells: [HTMLNode]) -> String {
             var texts = cells.map(cellText)
             while texts.count < columns { texts.append("") }
             return "| " + texts.map { $0.isEmpty ? " " : $0 }.joined(separator: " | ") + " |"
@@ -43,20 +45,20 @@ extension MarkdownConverter {
 
     /// A cell converts to a GFM cell when it spans one column and row and holds inline content
     /// (or a single paragraph of it).
-    func isSimpleCell(_ cell: HTMLElement) -> Bool {
+    func isSimpleCell(_ cell: HTMLNode) -> Bool {
         for name in ["colspan", "rowspan"] {
             if let value = cell.attribute(name), (Int(value) ?? 1) > 1 { return false }
         }
-        let elements = cell.childElements
-        if elements.count == 1, elements[0].name == "p" { return !elements[0].descendants.contains(where: isBlock) }
+        let elements = cell.elementChildren
+        if elements.count == 1, elements[0].name == "p" { return !elements[0].descendants().contains(where: isBlock) }
         return !elements.contains(where: isBlock)
     }
 
-    func cellText(_ cell: HTMLElement) -> String {
+    func cellText(_ cell: HTMLNode) -> String {
         var writer = InlineWriter(inTable: true)
         var context = InlineContext()
         context.inTable = true
-        let elements = cell.childElements
+        let elements = cell.elementChildren
         let nodes = elements.count == 1 && elements[0].name == "p" ? elements[0].children : cell.children
         inline(nodes, into: &writer, next: nil, context: context)
         return writer.finish().text

@@ -1,3 +1,5 @@
+import HTMLMarkup
+
 /// What an imported post must not carry onto the blog, however its source wrote it: a feed
 /// fetched from the network is no safer than a reply. Removed: `<script>` (a gist's is a link by
 /// then, `EmbedLinks`), `<base>`, `<meta>`, `<link>`, `<object>`, `<applet>`, `<frame>`,
@@ -10,15 +12,15 @@ enum UnsafeMarkup {
                                              "background", "cite", "longdesc", "srcset"]
     static let allowedSchemes: Set<String> = ["http", "https", "mailto", "tel"]
 
-    static func remove(in root: HTMLElement) -> [String] {
+    static func remove(in root: HTMLNode) -> [String] {
         var counts: [String: Int] = [:]
         clean(root, counts: &counts)
         return counts.keys.sorted().map { "\($0) removed (\(counts[$0]!)×): not safe on a page" }
     }
 
-    private static func clean(_ element: HTMLElement, counts: inout [String: Int]) {
-        element.children.removeAll { node in
-            guard let child = node.element, removedElements.contains(child.name) else { return false }
+    private static func clean(_ element: HTMLNode, counts: inout [String: Int]) {
+        element.children.removeAll { child in
+            guard removedElements.contains(child.name) else { return false }
             counts["<\(child.name)>", default: 0] += 1
             return true
         }
@@ -34,7 +36,7 @@ enum UnsafeMarkup {
             }
             return false
         }
-        for child in element.childElements { clean(child, counts: &counts) }
+        for child in element.elementChildren { clean(child, counts: &counts) }
     }
 
     /// Relative, or of an allowed scheme. Browsers ignore tabs, line breaks and leading blanks

@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 
 /// Reads an Atom 1.0 feed (or a Blogger export, which is one): each `<entry>` is a post, its
 /// body `<content>` of `type` text, html or xhtml (else `<summary>`), its URL the alternate
@@ -67,7 +68,7 @@ enum AtomFeed {
             return (div ?? element).innerXML
         default:
             let text = element.text
-            return text.components(separatedBy: "\n\n").map { "<p>" + HTMLSerializer.escape($0, attribute: false) + "</p>" }
+            return text.components(separatedBy: "\n\n").map { "<p>" + HTMLNode.escape($0, attribute: false) + "</p>" }
                 .joined(separator: "\n")
         }
     }

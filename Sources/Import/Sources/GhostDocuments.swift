@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 import Site
 
 /// Renders Ghost's editor documents to HTML for exports that lack `html`: Lexical (Ghost 5+)
@@ -20,8 +21,6 @@ enum GhostDocuments {
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 
-    static func escape(_ text: String) -> String { HTMLSerializer.escape(text, attribute: true) }
-
     // MARK: Lexical
 
     private static func lexicalChildren(_ node: [String: Any], warnings: inout [String]) -> String {
@@ -42,10 +41,11 @@ enum GhostDocuments {
             return "<\(tag)\(start)>" + lexicalChildren(node, warnings: &warnings) + "</\(tag)>\n"
         case "listitem": return "<li>" + lexicalChildren(node, warnings: &warnings) + "</li>"
         case "link", "autolink":
-            return "<a href=\"\(escape(node["url"] as? String ?? ""))\">" + lexicalChildren(node, warnings: &warnings) + "</a>"
+            let url = HTMLNode.escape(node["url"] as? String ?? "", attribute: true)
+            return "<a href=\"\(url)\">" + lexicalChildren(node, warnings: &warnings) + "</a>"
         case "linebreak": return "<br>"
         case "text", "tab":
-            var html = HTMLSerializer.escape(node["text"] as? String ?? "\t", attribute: false)
+            var html = HTMLNode.escape(node["text"] as? String ?? "\t", attribute: false)
             let format = node["format"] as? Int ?? 0
             for (bit, tag) in [(16, "code"), (1, "strong"), (2, "em"), (4, "s"), (8, "u"), (32, "sub"), (64, "sup")]
             where format & bit != 0 {
@@ -54,8 +54,8 @@ enum GhostDocuments {
             return html
         case "horizontalrule": return "<hr>\n"
         case "codeblock":
-            let language = (node["language"] as? String).map { " class=\"language-\(escape($0))\"" } ?? ""
-            return "<pre><code\(language)>\(HTMLSerializer.escape(node["code"] as? String ?? "", attribute: false))</code></pre>\n"
+            let language = (node["language"] as? String).map { " class=\"language-\(HTMLNode.escape($0, attribute: true))\"" } ?? ""
+            return "<pre><code\(language)>\(HTMLNode.escape(node["code"] as? String ?? "", attribute: false))</code></pre>\n"
         default:
             return card(type, node, warnings: &warnings)
         }
@@ -70,25 +70,29 @@ enum GhostDocuments {
         case "html":
             return (payload["html"] as? String ?? "") + "\n"
         case "code":
-            let language = (payload["language"] as? String).map { " class=\"language-\(escape($0))\"" } ?? ""
-            return "<pre><code\(language)>\(HTMLSerializer.escape(payload["code"] as? String ?? "", attribute: false))</code></pre>\n"
+            let language = (payload["language"] as? String).map { " class=\"language-\(HTMLNode.escape($0, attribute: true))\"" } ?? ""
+            return "<pre><code\(language)>\(HTMLNode.escape(payload["code"] as? String ?? "", attribute: false))</code></pre>\n"
         case "image":
             let caption = (payload["caption"] as? String).map { $0.isEmpty ? "" : "<figcaption>\($0)</figcaption>" } ?? ""
-            return "<figure><img src=\"\(escape(payload["src"] as? String ?? ""))\" alt=\"\(escape(payload["alt"] as? String ?? payload["altText"] as? String ?? ""))\">\(caption)</figure>\n"
+            let source = HTMLNode.escape(payload["src"] as? String ?? "", attribute: true)
+            let alt = HTMLNode.escape(payload["alt"] as? String ?? payload["altText"] as? String ?? "", attribute: true)
+            return "<figure><img src=\"\(source)\" alt=\"\(alt)\">\(caption)</figure>\n"
         case "gallery":
             let images = payload["images"] as? [[String: Any]] ?? []
-            return "<p>" + images.map { "<img src=\"\(escape($0["src"] as? String ?? ""))\" alt=\"\(escape($0["alt"] as? String ?? ""))\">" }
-                .joined(separator: "\n") + "</p>\n"
+            return "<p>" + images.map { image in
+                let source = HTMLNode.escape(image["src"] as? String ?? "", attribute: true)
+                return "<img src=\"\(source)\" alt=\"\(HTMLNode.escape(image["alt"] as? String ?? "", attribute: true))\">"
+            }.joined(separator: "\n") + "</p>\n"
         case "hr", "horizontalrule":
             return "<hr>\n"
         case "embed":
             if let html = payload["html"] as? String, !html.isEmpty { return "<figure>\(html)</figure>\n" }
-            let url = escape(payload["url"] as? String ?? "")
+            let url = HTMLNode.escape(payload["url"] as? String ?? "", attribute: true)
             return "<p><a href=\"\(url)\">\(url)</a></p>\n"
         case "bookmark":
             let url = payload["url"] as? String ?? ""
             let title = (payload["metadata"] as? [String: Any])?["title"] as? String ?? url
-            return "<p><a href=\"\(escape(url))\">\(HTMLSerializer.escape(title, attribute: false))</a></p>\n"
+            return "<p><a href=\"\(HTMLNode.escape(url, attribute: true))\">\(HTMLNode.escape(title, attribute: false))</a></p>\n"
         case "callout":
             return "<blockquote><p>\(payload["calloutText"] as? String ?? "")</p></blockquote>\n"
         default:
@@ -120,7 +124,7 @@ private struct Mobiledoc {
                 let tag = (section[safe: 1] as? String ?? "p").lowercased()
                 html += "<\(tag)>" + markers(section[safe: 2] as? [[Any]] ?? []) + "</\(tag)>\n"
             case 2:
-                html += "<figure><img src=\"\(GhostDocuments.escape(section[safe: 1] as? String ?? ""))\" alt=\"\"></figure>\n"
+                html += "<figure><img src=\"\(HTMLNode.escape(section[safe: 1] as? String ?? "", attribute: true))\" alt=\"\"></figure>\n"
             case 3:
                 let tag = (section[safe: 1] as? String ?? "ul").lowercased()
                 let items = section[safe: 2] as? [[[Any]]] ?? []
@@ -145,16 +149,16 @@ private struct Mobiledoc {
                 var attributes = ""
                 if let pairs = markup[safe: 1] as? [String] {
                     for pair in stride(from: 0, to: pairs.count - 1, by: 2) {
-                        attributes += " \(pairs[pair])=\"\(GhostDocuments.escape(pairs[pair + 1]))\""
+                        attributes += " \(pairs[pair])=\"\(HTMLNode.escape(pairs[pair + 1], attribute: true))\""
                     }
                 }
                 html += "<\(tag)\(attributes)>"
                 open.append(tag)
             }
             if marker.first as? Int == 1, let index = marker[safe: 3] as? Int, let atom = atoms[safe: index] {
-                html += HTMLSerializer.escape(atom[safe: 1] as? String ?? "", attribute: false)
+                html += HTMLNode.escape(atom[safe: 1] as? String ?? "", attribute: false)
             } else {
-                html += HTMLSerializer.escape(marker[safe: 3] as? String ?? "", attribute: false)
+                html += HTMLNode.escape(marker[safe: 3] as? String ?? "", attribute: false)
             }
             for _ in 0..<min(marker[safe: 2] as? Int ?? 0, open.count) { html += "</\(open.removeLast())>" }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 
 /// Converts Hugo shortcodes, Jekyll Liquid tags and Zola shortcodes in a Markdown body:
 ///
@@ -125,7 +126,7 @@ struct Shortcodes {
         if let link = attributes["link"] { image = "[\(image)](\(MarkdownEscaping.destination(link)))" }
         let caption = [attributes["title"], attributes["caption"]].compactMap { $0 }.filter { !$0.isEmpty && $0 != alt }
         guard !caption.isEmpty else { return "\n\n" + image + "\n\n" }
-        let html = caption.map { HTMLSerializer.escape($0, attribute: false) }.joined(separator: " — ")
+        let html = caption.map { HTMLNode.escape($0, attribute: false) }.joined(separator: " — ")
         return "\n\n<figure>\n\n\(image)\n\n<figcaption>\(html)</figcaption>\n</figure>\n\n"
     }
 

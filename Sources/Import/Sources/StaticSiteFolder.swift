@@ -109,19 +109,19 @@ enum StaticSiteFolder {
         guard html.range(of: #"(?s)^\s*(<!--.*?-->\s*)*(<!doctype html|<html[\s>])"#, options: [.regularExpression, .caseInsensitive]) != nil else {
             return nil
         }
-        let root = HTMLTreeBuilder.parse(html)
-        let all = [root] + root.descendants
-        let title = all.first { $0.name == "title" }?.textContent.trimmingCharacters(in: .whitespacesAndNewlines)
+        let root = HTMLNode.parse(html, options: .importer)
+        let all = [root] + root.descendants()
+        let title = all.first { $0.name == "title" }?.text().trimmingCharacters(in: .whitespacesAndNewlines)
         let body = all.first { $0.name == "body" } ?? root
         for head in all where head.name == "head" { head.children = [] }
         var removed = 0
-        func strip(_ element: HTMLElement) {
-            element.children.removeAll { node in
-                guard let child = node.element, ["script", "style", "noscript", "template"].contains(child.name) else { return false }
+        func strip(_ element: HTMLNode) {
+            element.children.removeAll { child in
+                guard ["script", "style", "noscript", "template"].contains(child.name) else { return false }
                 removed += 1
                 return true
             }
-            for child in element.childElements { strip(child) }
+            for child in element.elementChildren { strip(child) }
         }
         strip(body)
         let text = body === root ? HTMLSerializer.html(children: root) : HTMLSerializer.html(children: body)

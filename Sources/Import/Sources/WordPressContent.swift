@@ -47,13 +47,13 @@ struct WordPressContent {
             var code = groups[3]
             // Stored escaped when written in the visual editor: decode once.
             if !code.contains("<") && !code.contains(">") { code = HTMLEntities.decode(code) }
-            let classAttribute = language.map { " class=\"language-\(HTMLSerializer.escape($0, attribute: true))\"" } ?? ""
-            return protect("<pre><code\(classAttribute)>\(HTMLSerializer.escape(code, attribute: false))</code></pre>")
+            let classAttribute = language.map { " class=\"language-\(HTMLNode.escape($0, attribute: true))\"" } ?? ""
+            return protect("<pre><code\(classAttribute)>\(HTMLNode.escape(code, attribute: false))</code></pre>")
         }
         // Block editor: a syntax highlighter block names its language in the block comment.
         text = Patterns.replace(#"<!-- wp:[a-z/-]*code (\{[^}]*\}) -->\s*<pre"#, in: text) { groups in
             guard let language = Self.jsonLanguage(groups[1]) else { return groups[0] }
-            return groups[0].dropLast(4) + "<pre data-lang=\"\(HTMLSerializer.escape(language, attribute: true))\""
+            return groups[0].dropLast(4) + "<pre data-lang=\"\(HTMLNode.escape(language, attribute: true))\""
         }
         text = Patterns.replace(#"(?s)<pre[\s>].*?</pre>"#, in: text) { protect($0[0]) }
         text = Patterns.replace(#"\[caption([^\]]*)\](.*?)\[/caption\]"#, in: text) { groups in
@@ -80,10 +80,10 @@ struct WordPressContent {
             }
             // A run of images, each with the alt text and caption the export keeps for it.
             return protect(images.map { image in
-                let tag = "<img src=\"\(HTMLSerializer.escape(image.url, attribute: true))\" alt=\"\(HTMLSerializer.escape(image.alt, attribute: true))\">"
+                let tag = "<img src=\"\(HTMLNode.escape(image.url, attribute: true))\" alt=\"\(HTMLNode.escape(image.alt, attribute: true))\">"
                 guard let caption = image.caption else { return "<p>\(tag)</p>" }
                 // The caption as text: markup in it (an unclosed comment) would swallow what follows.
-                let text = HTMLSerializer.escape(HTMLToMarkdown.plainText(caption), attribute: false)
+                let text = HTMLNode.escape(HTMLToMarkdown.plainText(caption), attribute: false)
                 return "<figure>\(tag)<figcaption>\(text)</figcaption></figure>"
             }.joined(separator: "\n"))
         }
@@ -109,7 +109,7 @@ struct WordPressContent {
                 warnings.append("shortcode \(groups[0]) has no source: kept as text")
                 return groups[0]
             }
-            return protect("<\(groups[1]) controls src=\"\(HTMLSerializer.escape(source, attribute: true))\"></\(groups[1])>")
+            return protect("<\(groups[1]) controls src=\"\(HTMLNode.escape(source, attribute: true))\"></\(groups[1])>")
         }
         for match in Patterns.matches(#"\[(/?)([a-z][a-z0-9_-]*)((?:\s[^\]]*)?)\]"#, in: text) where match[1].isEmpty {
             let name = match[2]

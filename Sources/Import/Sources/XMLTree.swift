@@ -1,4 +1,5 @@
 import Foundation
+import HTMLMarkup
 
 /// An XML document as a small tree, names qualified by a short namespace key (`content:encoded`,
 /// `wp:post_type`, `atom:link`) whatever prefixes the file declares. Feeds and exports are read
@@ -68,20 +69,16 @@ final class XMLTree {
     var innerXML: String {
         children.map { child in
             switch child {
-            case .text(let text): return Self.escape(text)
+            case .text(let text): return HTMLNode.escape(text, attribute: true)
             case .element(let element):
                 let local = element.name.split(separator: ":").last.map(String.init) ?? element.name
                 let attributes = element.attributes.sorted { $0.key < $1.key }
                     .filter { !$0.key.hasPrefix("xmlns") }
-                    .map { " \($0.key)=\"\(Self.escape($0.value))\"" }.joined()
+                    .map { " \($0.key)=\"\(HTMLNode.escape($0.value, attribute: true))\"" }.joined()
                 return "<\(local)\(attributes)>\(element.innerXML)</\(local)>"
             }
         }.joined()
     }
-
-    /// The HTML serializer's escaping (by Unicode scalar: `"` with a combining mark is one Swift
-    /// character, and a quote to the HTML reader after it).
-    private static func escape(_ text: String) -> String { HTMLSerializer.escape(text, attribute: true) }
 
     /// Parses `data` (`XMLReader`); malformed XML throws with the line.
     static func parse(_ data: Data) throws -> XMLTree { try XMLReader.parse(data) }

@@ -1,5 +1,6 @@
 import BlogModel
 import Foundation
+import HTMLMarkup
 
 /// The embeds blogs carry (YouTube, Vimeo, X/Twitter, GitHub gists, CodePen, Medium's media
 /// frames), recognised by URL, each with the page to link to and a label a reader sees. Lectern
@@ -66,8 +67,8 @@ enum Embeds {
 
     /// The link as HTML, in a paragraph of its own.
     static func html(_ link: Link) -> String {
-        let url = HTMLSerializer.escape(link.url, attribute: true)
-        return "<p><a href=\"\(url)\">\(HTMLSerializer.escape(link.label, attribute: false))</a></p>"
+        let url = HTMLNode.escape(link.url, attribute: true)
+        return "<p><a href=\"\(url)\">\(HTMLNode.escape(link.label, attribute: false))</a></p>"
     }
 
     /// The report line for an embed that became `link`.

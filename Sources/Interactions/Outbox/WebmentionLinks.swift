@@ -12,7 +12,7 @@ package enum WebmentionLinks {
         let own = authority(baseURL)
         var seen = Set<String>()
         var links: [String] = []
-        for node in HTMLNode.parse(html).descendants() where node.name == "a" {
+        for node in HTMLNode.parse(html, options: .webmention).descendants() where node.name == "a" {
             guard let href = node.attribute("href"), let url = HTTPURL.parse(href), let theirs = authority(url), theirs != own else { continue }
             let link = normalized(url)
             if seen.insert(link).inserted { links.append(link) }
