@@ -75,7 +75,8 @@ struct HTMLTreeBuilder {
         switch token {
         case .text(var more):
             if afterPre {
-                if more.hasPrefix("\r\n") { more.removeFirst(2) } else if more.hasPrefix("\n") { more.removeFirst() }
+                // "\r\n" is one `Character`: one `removeFirst` drops the whole line break.
+                if more.hasPrefix("\r\n") || more.hasPrefix("\n") { more.removeFirst() }
             }
             text += more
         case .comment(let comment):

@@ -14,6 +14,14 @@ import Testing
         MarkdownRenderer.render(HTMLToMarkdown.convert(html).markdown).html
     }
 
+    /// The line break after `<pre>` is not content, whether written `\n` or `\r\n` (Windows):
+    /// dropping it took the next character too, and a `<pre>` holding only `\r\n` stopped the import.
+    @Test func theLineBreakAfterPreIsDroppedAlone() {
+        #expect(markdown("<pre>\r\nabc</pre>").contains("abc"))
+        #expect(markdown("<pre>\nabc</pre>").contains("abc"))
+        _ = markdown("<pre>\r\n</pre><textarea>\r\n</textarea>")
+    }
+
     @Test func paragraphsFoldWhitespace() {
         #expect(markdown("<p>One\n   two\tthree</p>\n\n<p> Four </p>") == "One two three\n\nFour")
         #expect(markdown("Loose text<p>then a paragraph</p>") == "Loose text\n\nthen a paragraph")
