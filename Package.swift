@@ -131,7 +131,7 @@ let package = Package(
         .target(
             name: "WebServer",
             dependencies: [
-                "LecternRuntime", "ActivityPub", "BlogModel", "Dates", "Interactions", "Site", "HTTPSignatures", "Storage", "LecternCrypto", "Webmention",
+                "LecternRuntime", "ActivityPub", "BlogModel", "Dates", "Interactions", "Parallel", "Site", "HTTPSignatures", "Storage", "LecternCrypto", "Webmention",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

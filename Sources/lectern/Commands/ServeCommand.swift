@@ -87,6 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
             presence.write("pid=\(ProcessInfo.processInfo.processIdentifier)\naddress=\(listenHost):\(port)\nsince=\(Int(Date().timeIntervalSince1970))\n")
             logger.notice("serving \(server.site.fileCount) files on http://\(listenHost):\(port)")
         }
+        defer { flushAccessLog() }
         do {
             try await app.runService()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
