@@ -117,18 +117,6 @@ public final class HTMLNode {
     /// line would end the HTML block). By Unicode scalar, not by character: a `"` followed by a
     /// combining mark is one Swift character but still ends an attribute value for a browser.
     public static func escape(_ text: String, attribute: Bool) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where attribute: out += "&quot;"
-            case "\n" where attribute: out += "&#10;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        HTMLEscape.escape(text, attribute ? .importedAttribute : .importedText)
     }
 }

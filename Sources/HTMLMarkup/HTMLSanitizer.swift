@@ -36,7 +36,7 @@ public enum HTMLSanitizer {
         for token in HTMLTokenizer(html, options: .sanitizer) {
             switch token {
             case .text(let text):
-                if dropping.isEmpty { output += escape(text) }
+                if dropping.isEmpty { output += HTMLEscape.escape(text, .remoteText) }
             case .comment:
                 continue
             case .startTag(let name, let attributes, let selfClosing):
@@ -81,7 +81,7 @@ public enum HTMLSanitizer {
         for attribute in attributes {
             switch attribute.name {
             case "href" where element == "a":
-                if let url = HTTPURL.parse(attribute.value) { output += " href=\"\(escape(url, quotes: true))\"" }
+                if let url = HTTPURL.parse(attribute.value) { output += " href=\"\(HTMLEscape.escape(url, .remoteAttribute))\"" }
             case "class":
                 let classes = attribute.value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
                     .map(String.init).filter(allowedClasses.contains)
@@ -91,25 +91,6 @@ public enum HTMLSanitizer {
             }
         }
         if element == "a" { output += " rel=\"\(linkRel)\"" }
-        return output
-    }
-
-    static func escape(_ text: String, quotes: Bool = false) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"" where quotes: output += "&quot;"
-            case "\u{0}": continue
-            // Bidi embeddings, overrides and isolates would reorder whatever follows them on the
-            // page; the directional marks (U+200E, U+200F, U+061C) are harmless and stay.
-            case "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}": continue
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
         return output
     }
 }

@@ -1,4 +1,5 @@
 @testable import ActivityPub
+import Foundation
 import Testing
 
 /// FEP-3b86 intents as servers publish them (the FEP's examples, Mastodon's subscribe template,
@@ -7,9 +8,11 @@ import Testing
     let post = "https://blog.example/2025/hello/"
     let escaped = "https%3A%2F%2Fblog.example%2F2025%2Fhello%2F"
 
-    func jrd(_ links: [[String: String]], actor: String = "https://social.example/users/me") -> [String: Any] {
-        ["subject": "acct:me@social.example",
-         "links": [["rel": "self", "type": "application/activity+json", "href": actor]] + links]
+    /// An answer as a server writes it, read as the blog reads every answer.
+    func jrd(_ links: [[String: String]], actor: String = "https://social.example/users/me") -> JRD {
+        let answer: [String: Any] = ["subject": "acct:me@social.example",
+                                     "links": [["rel": "self", "type": "application/activity+json", "href": actor]] + links]
+        return try! JSONDecoder().decode(JRD.self, from: JSONSerialization.data(withJSONObject: answer))
     }
 
     @Test func createIntentWinsAndUnknownVariablesExpandToNothing() {

@@ -6,8 +6,8 @@ import Foundation
 /// subscribe template Mastodon publishes (`authorize_interaction?uri=`); nil when none is usable.
 ///
 /// ```swift
-/// let intents = ActivityIntents(jrd: ["links": [["rel": "https://w3id.org/fep/3b86/Create",
-///     "template": "https://social.example/share?inReplyTo={inReplyTo}&text={content}"]]])
+/// let intents = ActivityIntents(jrd: JRD(subject: nil, aliases: nil, links: [.init(rel: "https://w3id.org/fep/3b86/Create",
+///     template: "https://social.example/share?inReplyTo={inReplyTo}&text={content}")]))
 /// intents.reply(to: "https://blog.example/2025/hello/", host: "social.example")
 /// // "https://social.example/share?inReplyTo=https%3A%2F%2Fblog.example%2F2025%2Fhello%2F&text="
 /// ```
@@ -20,10 +20,9 @@ public struct ActivityIntents: Sendable, Equatable {
     var object: String?
     var subscribe: String?
 
-    public init(jrd: [String: Any]) {
-        for case let link as [String: Any] in jrd["links"] as? [Any] ?? [] {
-            guard let rel = link["rel"] as? String else { continue }
-            let template = link["template"] as? String
+    public init(jrd: JRD) {
+        for link in jrd.links {
+            let (rel, template) = (link.rel, link.template)
             switch rel {
             case Self.createRel where create == nil: create = template
             case Self.objectRel where object == nil: object = template

@@ -8,18 +8,6 @@ package struct Discovery {
 
     package init(urls: FederationURLs, softwareVersion: String) { (self.urls, self.softwareVersion) = (urls, softwareVersion) }
 
-    struct JRD: Encodable {
-        struct Link: Encodable {
-            var rel: String
-            var type: String?
-            var href: String?
-            var template: String?
-        }
-        var subject: String
-        var aliases: [String]
-        var links: [Link]
-    }
-
     /// The JRD when `resource` names one of the blog's two actors (as `acct:`, bare `user@host`,
     /// or the actor or profile URL); nil for anyone else. Hosts compare case-insensitively and
     /// percent-encoded forms are decoded. The instance actor, which signs the blog's GETs, is

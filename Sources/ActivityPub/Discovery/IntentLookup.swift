@@ -46,7 +46,7 @@ package final class IntentLookup: Sendable {
         var intents: ActivityIntents?
         do {
             intents = ActivityIntents(jrd: try await fetcher.fetch("\(scheme)://\(authority)/.well-known/webfinger?resource=\(resource)",
-                                                                   accept: "application/jrd+json, application/json").json())
+                                                                   accept: "application/jrd+json, application/json").jrd())
         } catch {
             // The reader goes to authorize_interaction instead; the answer is kept like any other.
             Self.logger.notice("reply form: no WebFinger answer for \(account): \(error)")

@@ -60,16 +60,14 @@ public struct BlogOwnerResolver: Sendable {
         let account = "acct:\(parts[0])@\(parts[1])"
         let query = account.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "@:"))) ?? account
         let path = "://\(parts[1])/.well-known/webfinger?resource=\(query)"
-        var document: [String: Any]
+        let answer: JRD
         do {
-            document = try await fetcher.fetch("https" + path, accept: "application/jrd+json, application/json").json()
+            answer = try await fetcher.fetch("https" + path, accept: "application/jrd+json, application/json").jrd()
         } catch where fetcher.client.allowPrivateAddresses {
             // Local testing: a peer on loopback usually speaks plain http.
-            document = try await fetcher.fetch("http" + path, accept: "application/jrd+json, application/json").json()
+            answer = try await fetcher.fetch("http" + path, accept: "application/jrd+json, application/json").jrd()
         }
-        let links = document["links"] as? [[String: Any]] ?? []
-        guard let link = links.first(where: { ($0["rel"] as? String) == "self" && (($0["type"] as? String) ?? "").contains("json") }),
-              let href = link["href"] as? String else { throw ResolveError.noActorLink(handle) }
+        guard let href = answer.actorLink else { throw ResolveError.noActorLink(handle) }
         return href
     }
 }

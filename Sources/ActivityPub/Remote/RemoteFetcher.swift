@@ -41,8 +41,12 @@ public struct FetchedDocument: Sendable {
     public let object: APObject
     public var id: String? { object.id }
 
-    /// The same bytes as plain JSON, read when asked: for WebFinger's JRD (not ActivityStreams)
-    /// and a collection's items.
+    /// The same bytes as a WebFinger answer (not ActivityStreams).
+    public func jrd() throws -> JRD {
+        do { return try JSONDecoder().decode(JRD.self, from: Data(body)) } catch { throw RemoteFetchError.notJSON(url) }
+    }
+
+    /// The same bytes as plain JSON, read when asked: for a collection's items.
     public func json() throws -> [String: Any] {
         guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { throw RemoteFetchError.notJSON(url) }
         return object

@@ -99,47 +99,12 @@ public enum HTMLText {
         return word.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)) + "…"
     }
 
-    /// Escapes text for an HTML or XML text node or attribute value: `& < > " '`.
-    ///
-    /// By UTF-8 byte, which for these five ASCII characters is by Unicode scalar (ASCII bytes never
-    /// occur inside a multi-byte sequence). Escaping by `Character` would miss a quote followed by
-    /// a combining mark, which is one `Character` but still ends an attribute in a browser.
-    public static func escape(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { bytes -> String in
-            guard bytes.contains(where: needsEscaping) else { return String(decoding: bytes, as: UTF8.self) }
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count + 32)
-            appendEscaped(bytes, to: &output)
-            return String(decoding: output, as: UTF8.self)
-        }
-    }
+    /// Escapes text for an HTML or XML text node or attribute value: `& < > " '` (the one
+    /// escape, `HTMLEscape`, with the templates' rules).
+    public static func escape(_ text: String) -> String { HTMLEscape.escape(text, .templates) }
 
     /// Appends `text` escaped to `output` (templates render into one buffer).
-    public static func appendEscaped(_ text: String, to output: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { appendEscaped($0, to: &output) }
-    }
-
-    private static func needsEscaping(_ byte: UInt8) -> Bool {
-        byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27
-    }
-
-    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-        var runStart = 0
-        for (index, byte) in bytes.enumerated() where needsEscaping(byte) {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            switch byte {
-            case 0x26: output.append(contentsOf: "&amp;".utf8)
-            case 0x3C: output.append(contentsOf: "&lt;".utf8)
-            case 0x3E: output.append(contentsOf: "&gt;".utf8)
-            case 0x22: output.append(contentsOf: "&quot;".utf8)
-            default: output.append(contentsOf: "&#39;".utf8)
-            }
-            runStart = index + 1
-        }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-    }
+    public static func appendEscaped(_ text: String, to output: inout [UInt8]) { HTMLEscape.append(text, to: &output, .templates) }
 
     /// Makes root-relative `href="/…"` and `src="/…"` absolute, for feeds and federation,
     /// where there is no page URL to resolve them against.
