@@ -1,6 +1,6 @@
 import Foundation
 
-package extension APObject {
+extension APObject {
     /// Decodes a received body: what the inbox gate checks and what the inbox worker applies,
     /// read the same way. Nesting deeper than `maximumDepth` is refused before anything is
     /// decoded (the decoder recurses once per level).
