@@ -1,4 +1,4 @@
-"""Server CPU per refused inbox request (issue 36: under 1 ms). Starts `lectern serve` on a new
+"""Server CPU per refused inbox request (the bound: under 1 ms). Starts `lectern serve` on a new
 site, a key server on loopback with one actor holding an RSA key of the largest accepted size
 (4096 bits), lets one valid request cache the key, then sends N requests whose signature bytes
 are damaged (each is refused with 401 after a verification) and reads the server's CPU time

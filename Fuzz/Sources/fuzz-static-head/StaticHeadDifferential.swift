@@ -7,7 +7,7 @@
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
-#if canImport(LecternServer)
+#if canImport(WebServer)
 @testable import WebServer
 #endif
 
