@@ -25,9 +25,7 @@ extension Blog {
         if let inputs, let last = BuildInputs.load(from: builder.publicFolder),
            last.isCurrent(fingerprint: inputs.fingerprint, output: builder.buildStamp(), now: now) {
             trace.mark("sources unchanged")
-            var report = BuildReport(written: 0, reused: last.files, pages: 0, removed: 0, seconds: 0)
-            report.swapped = false
-            return report
+            return BuildReport(written: 0, reused: last.files, pages: 0, removed: 0, seconds: 0)
         }
         // The walk, done while the blog opened, started reading the parse cache if the sources
         // changed; otherwise it is read now, while the comments, configuration and theme load.

@@ -50,9 +50,9 @@ final class RenderLane: Sendable {
             let discussions = try discussions(all: work.settings || work.sources || work.allDiscussions, changed: work.posts)
             let report = try blog.buildLocked(discussions: discussions)
             blog.metrics.build(seconds: report.seconds)
-            // A build that wrote and removed nothing serves the same bytes (its tree is hard links
-            // to the last one): reading it all again was a fifth of a restart.
-            if (report.swapped && (report.written > 0 || report.removed > 0)) || work.siteSwapped { try onSiteChanged() }
+            // A build that wrote and removed nothing serves the same bytes (no tree swapped in, or
+            // one of hard links to the last): reading it all again was a fifth of a restart.
+            if report.written > 0 || report.removed > 0 || work.siteSwapped { try onSiteChanged() }
             for warning in report.warnings { logger.warning("\(warning)") }
             logger.info("rebuilt: \(report.written) files written, \(report.reused) reused in \(Int(report.seconds * 1000)) ms")
         } else if work.siteSwapped {

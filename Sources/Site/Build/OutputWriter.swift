@@ -22,9 +22,6 @@ public struct BuildReport: Sendable, Equatable {
     public var scheduled: [Date] = []
     /// The posts built, newest first (what the search index is given).
     public var posts: [Post] = []
-    /// Whether a new tree was swapped in (false when the sources were unchanged and nothing was
-    /// built): what is served needs reading again only then.
-    public var swapped = true
 
     public init(written: Int, reused: Int, pages: Int, removed: Int, seconds: Double, warnings: [String] = [],
                 scheduled: [Date] = [], posts: [Post] = []) {
