@@ -19,7 +19,7 @@ extension DeliveryWorker {
         var inFlight: [Int64: (job: DeliveryJob, remembered: Bool?, standard: SignatureStandard, second: Bool)] = [:]
         var perHost: [String: Int] = [:]
         var exhausted = false
-        var outcomes: [Store.DeliveryOutcome] = []
+        var outcomes: [DeliveryQueue.DeliveryOutcome] = []
         var report = Report()
         /// Leasing clock; nil is the real one.
         let now: Date?
@@ -93,7 +93,7 @@ extension DeliveryWorker {
             renewWaitingLeases()
             // Jobs may have waited in the buffer for their host: their leases restart now.
             do {
-                try worker.store.renewLeases(started.map(\.token), until: (now ?? Date()).addingTimeInterval(worker.settings.lease))
+                try worker.queue.renewLeases(started.map(\.token), until: (now ?? Date()).addingTimeInterval(worker.settings.lease))
             } catch {
                 worker.logger.warning("could not renew \(started.count) leases (another worker may send them too): \(error)")
             }
@@ -115,7 +115,7 @@ extension DeliveryWorker {
                     inFlight[job.id] = (job, prepared.remembered, prepared.standard, prepared.second)
                     perHost[job.host, default: 0] += 1
                 case .failure(let error):
-                    let decision = Store.DeliveryDecision(next: .failed, hostDown: false, removeFollowers: false,
+                    let decision = DeliveryQueue.DeliveryDecision(next: .failed, hostDown: false, removeFollowers: false,
                                                           pauseHostIfDownSince: .distantPast)
                     record(job, decision, status: nil, error: "signing: \(error)")
                 }
@@ -131,7 +131,7 @@ extension DeliveryWorker {
             let halfLife = worker.settings.lease / 2
             guard buffer.contains(where: { now.timeIntervalSince($0.leasedAt) >= halfLife }) else { return }
             do {
-                try worker.store.renewLeases(buffer.map(\.job.id), until: now.addingTimeInterval(worker.settings.lease))
+                try worker.queue.renewLeases(buffer.map(\.job.id), until: now.addingTimeInterval(worker.settings.lease))
                 for index in buffer.indices { buffer[index].leasedAt = now }
             } catch {
                 worker.logger.warning("could not renew \(buffer.count) waiting leases (another worker may send them too): \(error)")
@@ -145,7 +145,7 @@ extension DeliveryWorker {
             let leaseSize = worker.settings.concurrency * 2
             guard signing == nil, !exhausted, buffer.count < leaseSize * 2 else { return }
             do {
-                let leased = try worker.store.leaseDeliveries(limit: leaseSize, now: now ?? Date(), lease: worker.settings.lease)
+                let leased = try worker.queue.leaseDeliveries(limit: leaseSize, now: now ?? Date(), lease: worker.settings.lease)
                 exhausted = leased.isEmpty
                 if !leased.isEmpty { signing = SigningBatch(leased, worker: worker, leasedAt: now ?? Date()) }
             } catch {
@@ -185,13 +185,13 @@ extension DeliveryWorker {
 
         /// What the double-knock learned about a host; losing it only means knocking again.
         func remember(rfc9421: Bool, origin: String) {
-            do { try worker.store.setAcceptsRFC9421(origin: origin, rfc9421, now: now ?? Date()) } catch {
+            do { try worker.queue.setAcceptsRFC9421(origin: origin, rfc9421, now: now ?? Date()) } catch {
                 worker.logger.warning("could not remember whether \(origin) takes RFC 9421 signatures: \(error)")
             }
         }
 
-        mutating func record(_ job: DeliveryJob, _ decision: Store.DeliveryDecision, status: Int?, error: String) {
-            outcomes.append(Store.DeliveryOutcome(id: job.id, host: job.host, inbox: job.inbox, status: status, error: error,
+        mutating func record(_ job: DeliveryJob, _ decision: DeliveryQueue.DeliveryDecision, status: Int?, error: String) {
+            outcomes.append(DeliveryQueue.DeliveryOutcome(id: job.id, host: job.host, inbox: job.inbox, status: status, error: error,
                                                   decision: decision))
             switch decision.next {
             case .delivered: report.delivered += 1
@@ -211,7 +211,7 @@ extension DeliveryWorker {
         mutating func flush() {
             guard !outcomes.isEmpty else { return }
             do {
-                try worker.store.recordOutcomes(outcomes)
+                try worker.queue.recordOutcomes(outcomes)
                 outcomes.removeAll()
             } catch {
                 if StorageFull.recognizes(error) { report.diskFull = "\(error)" }
@@ -225,7 +225,7 @@ extension DeliveryWorker {
     /// only costs a knock).
     func rememberedStandard(for job: DeliveryJob) -> Bool? {
         guard let origin = SignatureKnock.origin(of: job.inbox) else { return nil }
-        do { return try store.acceptsRFC9421(origin: origin, memory: settings.signatures.memory) } catch {
+        do { return try queue.acceptsRFC9421(origin: origin, memory: settings.signatures.memory) } catch {
             logger.warning("could not read whether \(origin) takes RFC 9421 signatures (RFC 9421 first): \(error)")
             return nil
         }

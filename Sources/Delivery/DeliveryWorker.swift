@@ -53,7 +53,7 @@ public final class DeliveryWorker: Sendable {
         }
     }
 
-    public let store: Store
+    public let queue: DeliveryQueue
     public let settings: Settings
     /// Wakes `run` when activities were queued (shared, so a replacement worker hears it too).
     public let signal: QueueSignal
@@ -63,16 +63,16 @@ public final class DeliveryWorker: Sendable {
     let transfers: ConcurrentTransfers
     let logger: Logger
 
-    public convenience init(store: Store, keyID: String, key: PrivateKey, settings: Settings, signal: QueueSignal = QueueSignal(),
+    public convenience init(queue: DeliveryQueue, keyID: String, key: PrivateKey, settings: Settings, signal: QueueSignal = QueueSignal(),
                             logger: Logger = Logger(label: "lectern.delivery")) {
-        self.init(store: store, signingKey: { (keyID, key) }, settings: settings, signal: signal, logger: logger)
+        self.init(queue: queue, signingKey: { (keyID, key) }, settings: settings, signal: signal, logger: logger)
     }
 
-    public init(store: Store, signingKey: @escaping @Sendable () throws -> (keyID: String, key: PrivateKey), settings: Settings,
+    public init(queue: DeliveryQueue, signingKey: @escaping @Sendable () throws -> (keyID: String, key: PrivateKey), settings: Settings,
                 signal: QueueSignal = QueueSignal(), logger: Logger = Logger(label: "lectern.delivery")) {
         self.signal = signal
         self.logger = logger
-        self.store = store
+        self.queue = queue
         self.settings = settings
         self.signingKey = signingKey
         var client = FetchClient(allowPrivateAddresses: settings.allowPrivateAddresses)

@@ -23,13 +23,13 @@ public struct RetryPolicy: Sendable {
 
     /// Decides what an attempt (`status`, or `error` when there was no answer) means.
     public func decide(status: Int?, error: HTTPClientError?, retryAfter: String?, attempts: Int, queuedAt: Date,
-                       now: Date, jitter: Double = Double.random(in: 0.8...1.2)) -> Store.DeliveryDecision {
+                       now: Date, jitter: Double = Double.random(in: 0.8...1.2)) -> DeliveryQueue.DeliveryDecision {
         // Only a missing answer, a timeout or the server saying it is overloaded or broken counts
         // against the host; any other answer means it is up.
         // Nothing was sent when libcurl cannot start here: that says nothing about the host.
         let unavailable = if case .unavailable? = error { true } else { false }
         let hostDown = status.map { $0 == 408 || $0 == 429 || $0 >= 500 } ?? !unavailable
-        var decision = Store.DeliveryDecision(next: .failed, hostDown: hostDown, removeFollowers: false,
+        var decision = DeliveryQueue.DeliveryDecision(next: .failed, hostDown: hostDown, removeFollowers: false,
                                               pauseHostIfDownSince: now.addingTimeInterval(-pauseHostAfter))
         if let status, (200..<300).contains(status) { decision.next = .delivered; return decision }
         if status == 410 { decision.removeFollowers = true; return decision }

@@ -6,14 +6,15 @@ import Storage
 /// The discussions pages show, read from the store: approved comments with their authors,
 /// and reaction counts. The builder renders them (`Discussions.source()`, in LecternRuntime).
 public struct Discussions: Sendable {
-    public let store: Store
+    public let comments: Comments
+    public let reactions: Reactions
 
-    public init(store: Store) { self.store = store }
+    public init(comments: Comments, reactions: Reactions) { (self.comments, self.reactions) = (comments, reactions) }
 
     /// One post's discussion.
     public func discussion(postPath: String) throws -> Discussion {
-        let counts = try store.reactionCounts(postPath: postPath)
-        return Discussion(comments: try store.comments(state: .approved, postPath: postPath, limit: Int.max).reversed().map(Self.comment),
+        let counts = try reactions.reactionCounts(postPath: postPath)
+        return Discussion(comments: try comments.comments(state: .approved, postPath: postPath, limit: Int.max).reversed().map(Self.comment),
                           likes: counts.likes, announces: counts.announces)
     }
 

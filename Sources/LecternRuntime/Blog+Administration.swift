@@ -13,27 +13,27 @@ import Storage
 extension Blog {
     // MARK: Followers
 
-    public func followers() throws -> [Follower] { try store.followers() }
+    public func followers() throws -> [Follower] { try store.followers.followers() }
 
     /// Followers in all, new in the last seven days, and the distinct inboxes they are reached at.
     public func followerCounts(now: Date = Date()) throws -> (total: Int, thisWeek: Int, inboxes: Int) {
         let summary = try store.summary(now: now)
-        return (summary.followers, summary.followersThisWeek, Set(try store.followerInboxes()).count)
+        return (summary.followers, summary.followersThisWeek, Set(try store.followers.followerInboxes()).count)
     }
 
     /// Removes a follower; a running server stops delivering to it at once.
     public func removeFollower(actorID: String) throws -> Bool {
-        let removed = try store.removeFollower(actorID: actorID)
+        let removed = try store.followers.removeFollower(actorID: actorID)
         try changed([.followers])
         return removed
     }
 
     // MARK: Comments
 
-    public func comment(id: String) throws -> ShownComment? { try store.shownComment(id: id) }
+    public func comment(id: String) throws -> ShownComment? { try store.comments.shownComment(id: id) }
 
     public func comments(state: CommentRecord.State?, limit: Int) throws -> [ShownComment] {
-        try store.comments(state: state, limit: limit)
+        try store.comments.comments(state: state, limit: limit)
     }
 
     public enum Moderation: Sendable { case approve, reject, delete }
@@ -43,9 +43,9 @@ extension Blog {
     public func moderateComment(id: String, _ action: Moderation) throws -> String? {
         let path: String?
         switch action {
-        case .approve: path = try store.setCommentState(id: id, .approved)
-        case .reject: path = try store.setCommentState(id: id, .rejected)
-        case .delete: path = try store.removeComment(id: id)
+        case .approve: path = try store.comments.setCommentState(id: id, .approved)
+        case .reject: path = try store.comments.setCommentState(id: id, .rejected)
+        case .delete: path = try store.comments.removeComment(id: id)
         }
         if path != nil { try discussionsChanged() }
         return path
@@ -53,34 +53,34 @@ extension Blog {
 
     // MARK: Deliveries and the inbox
 
-    public func deliveryStats() throws -> DeliveryStats { try store.deliveryStats() }
+    public func deliveryStats() throws -> DeliveryStats { try store.deliveries.deliveryStats() }
 
     /// Failed and waiting deliveries (to `host`, or all) due now; a running worker wakes.
     public func retryDeliveries(host: String?) throws -> Int {
-        let count = try store.retryDeliveries(host: host)
+        let count = try store.deliveries.retryDeliveries(host: host)
         try changed([.deliveries])
         return count
     }
 
-    public func purgeFailedDeliveries() throws -> Int { try store.purgeFailedDeliveries() }
+    public func purgeFailedDeliveries() throws -> Int { try store.deliveries.purgeFailedDeliveries() }
 
     public func summary(now: Date = Date()) throws -> StoreSummary { try store.summary(now: now) }
 
-    public func inboxCounts(since date: Date) throws -> [InboxOutcome: Int] { try store.inboxCounts(since: date) }
+    public func inboxCounts(since date: Date) throws -> [InboxOutcome: Int] { try store.inboxCounts.inboxCounts(since: date) }
 
-    public func lastDigestSentAt() throws -> Date? { try store.lastDigestSentAt() }
+    public func lastDigestSentAt() throws -> Date? { try store.digests.lastDigestSentAt() }
 
     public func appliedMigrations() throws -> [String] { try store.appliedMigrations() }
 
     // MARK: Blocks
 
-    public func blocks() throws -> [Block] { try store.blocks() }
+    public func blocks() throws -> [Block] { try store.blocks.blocks() }
 
     /// Blocks domains and actors (followers on them removed); returns the posts whose discussions
     /// changed, re-rendered.
     public func block(_ entries: [(kind: Block.Kind, value: String, reason: String?)]) throws -> Set<String> {
         var changedPosts = Set<String>()
-        for entry in entries { changedPosts.formUnion(try store.block(entry.kind, entry.value, reason: entry.reason)) }
+        for entry in entries { changedPosts.formUnion(try store.blocks.block(entry.kind, entry.value, reason: entry.reason)) }
         let unfollowed = try unfollowBlocked()
         try discussionsChanged(unfollowed ? [.blocks, .followers, .deliveries] : [.blocks, .followers])
         return changedPosts
@@ -88,8 +88,8 @@ extension Blog {
 
     /// Lifts the block on an actor URL or a domain (suspended or silenced); false when none was.
     public func unblock(_ target: String) throws -> Bool {
-        let removed = try target.contains("://") ? store.unblock(.actor, target)
-            : store.unblock(.domain, target) || store.unblock(.silence, target)
+        let removed = try target.contains("://") ? store.blocks.unblock(.actor, target)
+            : store.blocks.unblock(.domain, target) || store.blocks.unblock(.silence, target)
         try changed([.blocks])
         return removed
     }

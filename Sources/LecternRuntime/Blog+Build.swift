@@ -31,7 +31,7 @@ extension Blog {
         // changed; otherwise it is read now, while the comments, configuration and theme load.
         let cacheRead = inputs.map { $0.cacheRead ?? builder.readingCache(timeZone: config.timeZone) }
         trace.mark("source stamp")
-        let shown = try discussions ?? Discussions(store: store).source()
+        let shown = try discussions ?? Discussions(comments: store.comments, reactions: store.reactions).source()
         trace.mark("discussions")
         // The search index follows the live site, not a build elsewhere (a backup's check): it is
         // updated while the pages render, and committed once they are in place.

@@ -29,13 +29,13 @@ extension Blog {
         return actor
     }
 
-    public func followedAccounts() throws -> [FollowedAccount] { try store.followedAccounts() }
+    public func followedAccounts() throws -> [FollowedAccount] { try store.following.followedAccounts() }
 
     /// Follows Bridgy Fed's Bluesky bot (`bot`: another account that acts as it, for tests and
     /// other bridges speaking the same way) and remembers it as the bridge.
     public func bridgeBluesky(bot: String = BlueskyBridge.botHandle, now: Date = Date()) async throws -> FollowedAccount {
         let account = try await follow(bot, now: now)
-        try BlueskyBridge.setBot(account.actor.id, store: store)
+        try BlueskyBridge.setBot(account.actor.id, values: store.values)
         return account
     }
 
@@ -47,7 +47,7 @@ extension Blog {
         return bot
     }
 
-    public func blueskyBridge() throws -> BlueskyBridge.Status { try BlueskyBridge.status(store: store) }
+    public func blueskyBridge() throws -> BlueskyBridge.Status { try BlueskyBridge.status(values: store.values, following: store.following) }
 
     /// The accounts the blogroll lists changed: a running server rebuilds it; without one, it is
     /// built here (only when the page is on).
@@ -62,7 +62,7 @@ extension Blog {
     /// and URLs were cleaned when stored and are checked again by the page).
     func blogroll() throws -> [BlogrollEntry] {
         guard config.following.page else { return [] }
-        return try store.followedAccounts(state: .accepted).map {
+        return try store.following.followedAccounts(state: .accepted).map {
             BlogrollEntry(name: $0.actor.name ?? $0.actor.handle ?? $0.actor.id, handle: $0.actor.handle ?? $0.actor.id,
                           url: $0.actor.url ?? $0.actor.id, avatar: $0.actor.icon)
         }
@@ -75,7 +75,7 @@ extension Blog {
         let activityPub = activityPub
         var logger = logger
         logger[metadataKey: "component"] = "followers-sync"
-        return FollowersSynchronization(store: store, urls: activityPub.urls, outbox: outbox, fetcher: activityPub.remoteKeys.fetcher,
+        return FollowersSynchronization(actors: store.actors, blocks: store.blocks, following: store.following, urls: activityPub.urls, outbox: outbox, fetcher: activityPub.remoteKeys.fetcher,
                                         logger: logger)
     }
 }
@@ -93,7 +93,7 @@ extension Blog {
     func unfollowBlocked(now: Date = Date()) throws -> Bool {
         let follows = following().follows
         var ended = false
-        for account in try store.followedAccounts() where try store.isBlocked(actorID: account.actor.id) {
+        for account in try store.following.followedAccounts() where try store.blocks.isBlocked(actorID: account.actor.id) {
             ended = try follows.unfollow(account.actor.id, now: now) || ended
         }
         return ended

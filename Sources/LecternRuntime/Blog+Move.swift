@@ -8,7 +8,7 @@ extension Blog {
     public func move(to target: String) async throws -> BlogMove.Report {
         let activityPub = activityPub
         let report = try await BlogMove(site: activityPub, outbox: outbox,
-                                        resolver: BlogOwnerResolver(fetcher: activityPub.remoteKeys.fetcher, store: store)).move(to: target)
+                                        resolver: BlogOwnerResolver(fetcher: activityPub.remoteKeys.fetcher, actors: store.actors, blocks: store.blocks, values: store.values)).move(to: target)
         try reloadSettings()
         try changed([.keys])
         return report
@@ -17,7 +17,7 @@ extension Blog {
     /// Stops stating `movedTo` (a move made by mistake, or undone on the new side).
     public func cancelMove() throws {
         try BlogMove(site: activityPub, outbox: outbox,
-                     resolver: BlogOwnerResolver(fetcher: activityPub.remoteKeys.fetcher, store: store)).cancel()
+                     resolver: BlogOwnerResolver(fetcher: activityPub.remoteKeys.fetcher, actors: store.actors, blocks: store.blocks, values: store.values)).cancel()
         try reloadSettings()
         try changed([.keys])
     }

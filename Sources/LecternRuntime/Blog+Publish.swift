@@ -23,9 +23,9 @@ extension Blog {
             try loadContent(now: now)
             let build = try buildLocked(discussions: nil)
             let serverRuns = ServerPresence(root: root).isRunning
-            let generation = try store.changeGenerations()[.site, default: 0] + 1
+            let generation = try store.changes.changeGenerations()[.site, default: 0] + 1
             let report = try publisher().publish(announce: announce, heldFor: serverRuns ? generation : nil, now: now)
-            try store.recordChange([.site])  // now `generation`: we hold the build lock, nobody else bumps it
+            try store.changes.recordChange([.site])  // now `generation`: we hold the build lock, nobody else bumps it
             if !serverRuns { deliverySignal.signal() }
             return Publication(build: build, report: report, heldForServer: serverRuns && report.deliveries > 0)
         }
@@ -54,7 +54,7 @@ extension Blog {
         let paths = Set(content.posts.filter { sources.contains($0.sourcePath) }.map(\.path))
         try publisher().publish(quiet: paths, now: now)
         try buildLocked(discussions: nil)
-        try store.recordChange([.site])
+        try store.changes.recordChange([.site])
     }
 
     /// After a command changed what pages show (moderation, blocks): a running server re-renders

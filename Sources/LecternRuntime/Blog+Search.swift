@@ -9,7 +9,7 @@ extension Blog {
     /// indexed again (their text read and stripped of markup), posts gone are removed. The
     /// update commits after `beforeCommit` returns, and not if it throws.
     func updateSearchIndex(_ posts: [Post], beforeCommit: () throws -> Void = {}) throws {
-        let indexed = try store.searchIndexFingerprints()
+        let indexed = try store.search.searchIndexFingerprints()
         let changed = posts.filter { indexed[$0.path] != $0.sourceHash.hex }
         guard !changed.isEmpty || indexed.count != posts.count else { return }
         let loader = ContentLoader(root: root, timeZone: config.timeZone)
@@ -24,7 +24,7 @@ extension Blog {
             let current = Set(posts.map(\.path))
             removing = indexed.keys.filter { !current.contains($0) }
         }
-        try store.updateSearchIndex(documents, removing: removing, beforeCommit: beforeCommit)
+        try store.search.updateSearchIndex(documents, removing: removing, beforeCommit: beforeCommit)
     }
 
     /// Results per page of `/search`.
@@ -34,11 +34,11 @@ extension Blog {
     /// `page` counts from 1; an empty query shows the form alone.
     public func searchPage(query: String, page: Int) throws -> String {
         // Searched and shown as the store cuts it: a long query is not echoed back whole.
-        let query = String(query.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars.prefix(Store.maximumQueryLength))
+        let query = String(query.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars.prefix(SearchIndex.maximumQueryLength))
         let perPage = Self.searchResultsPerPage
         var outcome = SearchPage.Outcome(query: query, page: page, perPage: perPage)
         if !query.isEmpty {
-            let results = try store.search(query, limit: perPage, offset: (page - 1) * perPage)
+            let results = try store.search.search(query, limit: perPage, offset: (page - 1) * perPage)
             outcome.hits = results.hits.map { SearchPage.Hit(path: $0.path, title: $0.title, published: $0.published, snippet: $0.snippet) }
             outcome.total = results.total
             outcome.searchedWordsOnly = results.searchedWordsOnly

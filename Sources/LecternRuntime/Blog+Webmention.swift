@@ -6,7 +6,7 @@ import Webmention
 extension Blog {
     /// The endpoint's judge, as the configuration says now.
     public func webmentionReceiver() -> WebmentionReceiver {
-        WebmentionReceiver(store: store, config: activityPub.config)
+        WebmentionReceiver(blocks: store.blocks, posts: store.posts, webmentions: store.webmentions, config: activityPub.config)
     }
 
     /// Reads queued webmentions' sources, through the inbox's comment paths.
@@ -20,6 +20,6 @@ extension Blog {
     public func webmentionSender() -> WebmentionSender {
         var logger = logger
         logger[metadataKey: "component"] = "webmention"
-        return WebmentionSender(store: store, settings: delivery.settings, logger: logger)
+        return WebmentionSender(queue: store.deliveries, settings: delivery.settings, logger: logger)
     }
 }

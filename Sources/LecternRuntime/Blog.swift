@@ -56,14 +56,14 @@ public final class Blog: Sendable {
     /// What depends on `lectern.yml` and the keys, replaced whole when they change.
     struct State: Sendable {
         var config: SiteConfig
-        var activityPub: ActivityPubSite
+        var activityPub: BlogActor
         var delivery: DeliveryWorker
         var configStamp: String
     }
 
     public var logger: Logger { options.logger }
     public var config: SiteConfig { state.withLock { $0.config } }
-    public var activityPub: ActivityPubSite { state.withLock { $0.activityPub } }
+    public var activityPub: BlogActor { state.withLock { $0.activityPub } }
     public var delivery: DeliveryWorker { state.withLock { $0.delivery } }
     public var dataFolder: URL { root.appendingPathComponent("data") }
 
@@ -71,7 +71,7 @@ public final class Blog: Sendable {
     /// a running server hears of them through `ChangeKind.deliveries` (see `queued()`).
     public var outbox: Outbox {
         let signal = deliverySignal
-        return Outbox(store: store, proofs: activityPub.proofs) { signal.signal() }
+        return Outbox(queue: store.deliveries, proofs: activityPub.proofs) { signal.signal() }
     }
 
     /// Opens the site at `root`: reads `lectern.yml`, opens (and migrates) `data/lectern.sqlite`,
@@ -112,7 +112,7 @@ public final class Blog: Sendable {
     }
 
     private static func makeState(_ settings: Settings, store: Store, keys: KeyStore, signal: QueueSignal, logger: Logger) throws -> State {
-        let activityPub = try ActivityPubSite(config: settings.config, store: store, keys: keys, render: MarkdownRenderer.federatedBody)
+        let activityPub = try BlogActor(config: settings.config, store: store, keys: keys, render: MarkdownRenderer.federatedBody)
         return State(config: settings.config, activityPub: activityPub,
                      delivery: deliveryWorker(activityPub, keys: keys, signal: signal, logger: logger), configStamp: settings.stamp)
     }
@@ -135,13 +135,13 @@ public final class Blog: Sendable {
     }
 
     /// The delivery worker as `lectern.yml` configures it, signing as the blog's actor.
-    static func deliveryWorker(_ activityPub: ActivityPubSite, keys: KeyStore, signal: QueueSignal, logger: Logger) -> DeliveryWorker {
+    static func deliveryWorker(_ activityPub: BlogActor, keys: KeyStore, signal: QueueSignal, logger: Logger) -> DeliveryWorker {
         let config = activityPub.config
-        var settings = DeliveryWorker.Settings(userAgent: ActivityPubSite.userAgent(config))
+        var settings = DeliveryWorker.Settings(userAgent: BlogActor.userAgent(config))
         settings.concurrency = config.delivery.concurrency
         settings.perHost = config.delivery.perHost
         settings.signatures = SignatureKnock(preference: SignaturePreference(rawValue: config.delivery.signatures.rawValue) ?? .auto)
-        let synchronization = FollowersSynchronizationHeaders(store: activityPub.store, collection: activityPub.urls.followers)
+        let synchronization = FollowersSynchronizationHeaders(followers: activityPub.store.followers, collection: activityPub.urls.followers)
         settings.extraHeaders = { try synchronization.headers(for: $0) }
         settings.allowPrivateAddresses = config.federation.allowPrivateAddresses
         settings.requestTimeout = .milliseconds(Int(config.delivery.timeout * 1000))
@@ -152,14 +152,14 @@ public final class Blog: Sendable {
         var logger = logger
         logger[metadataKey: "component"] = "delivery"
         let signingKey = CurrentActorKey(site: activityPub, keys: keys, logger: logger)
-        return DeliveryWorker(store: activityPub.store, signingKey: { try signingKey.current() }, settings: settings, signal: signal,
+        return DeliveryWorker(queue: activityPub.store.deliveries, signingKey: { try signingKey.current() }, settings: settings, signal: signal,
                               logger: logger)
     }
 
     /// Tells whoever serves this blog that something changed (another process polls; this one
     /// is woken where it matters).
     public func changed(_ kinds: Set<ChangeKind>) throws {
-        try store.recordChange(kinds)
+        try store.changes.recordChange(kinds)
         if kinds.contains(.deliveries) { deliverySignal.signal() }
     }
 
@@ -177,6 +177,6 @@ public final class Blog: Sendable {
         let activityPub = activityPub
         return CommentDigest(site: activityPub, outbox: outbox,
                              owner: activityPub.config.owner == nil ? nil
-                                 : BlogOwnerResolver(fetcher: activityPub.remoteKeys.fetcher, store: store))
+                                 : BlogOwnerResolver(fetcher: activityPub.remoteKeys.fetcher, actors: store.actors, blocks: store.blocks, values: store.values))
     }
 }

@@ -73,7 +73,7 @@ public final class BlogMetrics: Sendable {
     public func sample(_ store: Store, siteBytes: Int) throws {
         memory["sqlite"]?.record(Store.sqliteMemoryBytes)
         memory["site"]?.record(siteBytes)
-        queueDepth.record(try store.deliveryStats().queued)
-        inboxBacklog.record(try store.inboundBacklog())
+        queueDepth.record(try store.deliveries.deliveryStats().queued)
+        inboxBacklog.record(try store.inbox.inboundBacklog())
     }
 }

@@ -24,7 +24,7 @@ struct BuildInputs: Equatable {
     /// `walked`: the sources as a `SourceWalk` of this blog's folder found them (else walked now).
     static func current(blog: Blog, now: Date, walked: SourceWalk? = nil) throws
         -> (fingerprint: String, sources: String, content: ContentTree, cacheRead: SiteBuilder.CacheRead?) {
-        let generations = try blog.store.changeGenerations()
+        let generations = try blog.store.changes.changeGenerations()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = blog.config.timeZone
         let walk = try walked?.walk(for: blog)

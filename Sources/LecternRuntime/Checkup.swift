@@ -61,7 +61,7 @@ public struct Checkup: Sendable {
     }
 
     /// Both private keys parse (opening the blog does not read them; the server signs with them).
-    func keysCheck(_ site: ActivityPubSite) -> Check {
+    func keysCheck(_ site: BlogActor) -> Check {
         do {
             try site.readKeys()
             return Check(name: "keys", status: .ok, detail: "blog actor \(try site.actorKey.type) and \(try site.assertionKey.type), instance actor \(try site.instanceKey.type)")
@@ -175,7 +175,7 @@ public struct Checkup: Sendable {
 
     func queueChecks(_ store: Store, now: Date) -> [Check] {
         let stats: DeliveryStats
-        do { stats = try store.deliveryStats() } catch {
+        do { stats = try store.deliveries.deliveryStats() } catch {
             return [Check(name: "deliveries", status: .failed, detail: "the queue cannot be read: \(error)", fix: "check data/lectern.sqlite")]
         }
         let failing = stats.hosts.filter { $0.failingSince != nil || $0.paused }
@@ -189,8 +189,8 @@ public struct Checkup: Sendable {
     }
 
     /// The public address answers with this blog: WebFinger names our actor, the actor is ours.
-    func reachability(_ site: ActivityPubSite) async -> [Check] {
-        var client = ActivityPubSite.client(site.config)
+    func reachability(_ site: BlogActor) async -> [Check] {
+        var client = BlogActor.client(site.config)
         client.allowPrivateAddresses = true
         client.totalTimeout = .seconds(5)
         let webfinger = site.urls.base + "/.well-known/webfinger?resource=acct:\(site.urls.username)@\(site.urls.host)"

@@ -12,13 +12,13 @@ import Synchronization
 /// never signed with the old one). The price is one read of one setting per delivery, next to an
 /// RSA signature; the key file is read only when the key id changes.
 final class CurrentActorKey: Sendable {
-    private let site: ActivityPubSite
+    private let site: BlogActor
     private let keys: KeyStore
     private let logger: Logger
     /// The key signed with last; none until the first delivery (the site reads its key then).
     private let cached = Mutex<(keyID: String, key: PrivateKey)?>(nil)
 
-    init(site: ActivityPubSite, keys: KeyStore, logger: Logger) {
+    init(site: BlogActor, keys: KeyStore, logger: Logger) {
         (self.site, self.keys, self.logger) = (site, keys, logger)
     }
 
@@ -28,7 +28,7 @@ final class CurrentActorKey: Sendable {
             return cached.withLock { $0 = $0 ?? first; return $0! }
         }()
         do {
-            let keyring = try ActorKeyring.load(from: site.store)
+            let keyring = try ActorKeyring.load(from: site.store.values)
             let currentID = keyring.keyID(site.urls)
             guard currentID != keyID else { return (keyID, key) }
             // Written before the keyring named it (`KeyRotation`): read, never made here.

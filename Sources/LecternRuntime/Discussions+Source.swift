@@ -9,13 +9,13 @@ extension Discussions {
     /// connection every discussion is read now instead: the build renders while the search
     /// index's write transaction waits for the pages, and a read then would wait for that write.
     public func source() throws -> DiscussionSource {
-        if store.readsWaitForWrites {
+        if comments.readsWaitForWrites {
             var whole: [String: Discussion] = [:]
-            for path in try store.postsWithDiscussion() { whole[path] = try discussion(postPath: path) }
+            for path in try comments.postsWithDiscussion() { whole[path] = try discussion(postPath: path) }
             return DiscussionSource(whole)  // leaves out the empty ones
         }
         var summaries: [String: DiscussionSummary] = [:]
-        for path in try store.postsWithDiscussion() {
+        for path in try comments.postsWithDiscussion() {
             let discussion = try discussion(postPath: path)
             if !discussion.isEmpty { summaries[path] = DiscussionSummary(discussion) }
         }

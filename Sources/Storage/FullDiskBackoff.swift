@@ -45,7 +45,7 @@ public final class FullDiskBackoff: Sendable {
 
     /// Watching the disk that holds `store`'s database.
     public convenience init(_ component: String, store: Store, logger: Logger) {
-        self.init(component, folder: URL(fileURLWithPath: store.database.path).deletingLastPathComponent().path, logger: logger)
+        self.init(component, folder: store.databaseFolder, logger: logger)
     }
 
     /// Whether `error` is the disk being full. If it is, the attempt is counted, the next wait

@@ -6,7 +6,7 @@ import Foundation
 /// migration 0006) merges the list of every word that starts so, and snippets repeat that work
 /// per result: 26 one-letter prefixes OR'd took a second of one core on 5,000 posts. So a query
 /// keeps at most `maximumTerms` terms (the rest is cut off, as a long query is cut to
-/// `Store.maximumQueryLength`), a prefix needs `shortestPrefix` letters or the query is not run,
+/// `SearchIndex.maximumQueryLength`), a prefix needs `shortestPrefix` letters or the query is not run,
 /// and what runs stops after `cpuLimit` of its thread's CPU time (`Store.search`).
 public enum SearchBounds {
     public static let maximumTerms = 8

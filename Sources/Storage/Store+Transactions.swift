@@ -61,3 +61,22 @@ extension Store {
         }
     }
 }
+
+/// One table's (or one queue's) view of the store: what the modules above take instead of the
+/// whole `Store`, so each says which part of the state it touches. Facades share the store's
+/// connections and its transactions.
+protocol StoreFacade: Sendable {
+    var store: Store { get }
+}
+
+extension StoreFacade {
+    var database: any DatabaseWriter { store.database }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T { try store.read(body) }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T { try store.write(body) }
+
+    func writeAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await store.writeAsync(body)
+    }
+}

@@ -7,14 +7,14 @@ import LecternMigrations
 ///
 /// ```swift
 /// let store = try Store(path: site.appendingPathComponent("data/lectern.sqlite").path)
-/// let posts = try store.publishedPosts()
+/// let posts = try store.posts.publishedPosts()
 /// ```
 /// Opening applies any migration not applied yet. The database runs in WAL mode with foreign
 /// keys on and a busy timeout, so the server and a CLI command can use it at the same time.
 public final class Store: Sendable {
     let database: any DatabaseWriter
     /// Activities the inbox accepts at once share a transaction (see `enqueueInbound`).
-    let inbound = GroupCommit<InboundWrite, InboundResult>(Store.insertInbound)
+    let inbound = GroupCommit<InboxQueue.InboundWrite, InboxQueue.InboundResult>(InboxQueue.insertInbound)
 
     /// How a process connects to the database.
     public enum Connections: Sendable {
@@ -75,6 +75,9 @@ public final class Store: Sendable {
 
     /// Whether a read waits for a write in progress (one connection, `.single`): a read made
     /// while this process holds a write transaction would wait for itself.
+    /// The folder that holds the database (what `FullDiskBackoff` watches).
+    public var databaseFolder: String { URL(fileURLWithPath: database.path).deletingLastPathComponent().path }
+
     public var readsWaitForWrites: Bool { !(database is DatabasePool) }
 
     /// A private in-memory database, for tests and dry runs.

@@ -21,19 +21,19 @@ import Storage
 /// ```
 public final class BlogServer: Sendable {
     public let blog: Blog
-    public let site: LiveSite
+    public let site: ServedFiles
     /// The background work and the inbox gate (LecternRuntime wires them).
     public let runtime: BlogServices
-    public var siteService: SiteService { runtime.siteService }
+    public var rebuildService: RebuildService { runtime.rebuildService }
 
     /// Builds (with every comment), reads the posts and publishes what changed while no server
     /// ran, before anything listens: it never serves a half-built site. If that fails and a
-    /// site built before is in `public/`, that one is served meanwhile (`SiteService.start`).
+    /// site built before is in `public/`, that one is served meanwhile (`RebuildService.start`).
     public init(blog: Blog, watch: Bool = false) throws {
         self.blog = blog
         let liveReload = watch ? LiveReload() : nil
         // Every page advertises the webmention endpoint while the blog takes webmentions.
-        let site = try LiveSite(publicFolder: blog.builder.publicFolder, liveReload: liveReload) {
+        let site = try ServedFiles(publicFolder: blog.builder.publicFolder, liveReload: liveReload) {
             let config = blog.activityPub.config
             return config.webmention.receive ? "<\(config.baseURL)\(WebmentionSettings.endpointPath)>; rel=\"webmention\"" : nil
         }
@@ -73,7 +73,7 @@ public final class BlogServer: Sendable {
 
     func adminServices(_ admin: Admin?) -> [any Service] {
         guard let admin else { return [] }
-        return [AdminServer(blog: blog, site: site, registry: admin.registry) { [siteService = runtime.siteService] in siteService.degraded }
+        return [AdminServer(blog: blog, site: site, registry: admin.registry) { [rebuildService = runtime.rebuildService] in rebuildService.degraded }
             .application(port: admin.port, logger: blog.logger, onServerRunning: admin.onRunning)]
     }
 }

@@ -14,7 +14,7 @@ import Webmention
 /// together with a blog's background work; this is the assembly, for tests of parts of it.
 ///
 /// ```swift
-/// let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
+/// let site = try ServedFiles(publicFolder: root.appendingPathComponent("public"))
 /// let app = LecternServer.makeApplication(site: site, host: "127.0.0.1", port: 8080, logger: logger)
 /// try await app.runService()   // stops gracefully on SIGTERM / SIGINT
 /// ```
@@ -46,7 +46,7 @@ public enum LecternServer {
     /// `search` renders `/search` results (nil: no search); `unavailable` says why only the
     /// built files are served (everything else answers 503).
     public static func makeApplication(
-        site: LiveSite, activityPub: (@Sendable () -> ActivityPubSite)? = nil, interactions: Interactions? = nil,
+        site: ServedFiles, activityPub: (@Sendable () -> BlogActor)? = nil, interactions: Interactions? = nil,
         search: (@Sendable (_ query: String, _ page: Int) throws -> String)? = nil, unavailable: String? = nil,
         host: String, port: Int, requestTimeout: TimeAmount = requestTimeout, services: [any Service] = [],
         metrics: BlogMetrics? = nil, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }

@@ -22,7 +22,7 @@ public enum ReadOnlyServer {
     /// signal stops the server (false). Throws when there is no built site to serve.
     public static func serveUntilRoom(root: URL, host: String, port: Int, why: String, logger: Logger,
                                       onServerRunning: @escaping @Sendable (_ port: Int, _ files: Int) async -> Void) async throws -> Bool {
-        let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
+        let site = try ServedFiles(publicFolder: root.appendingPathComponent("public"))
         guard site.fileCount > 0 else { throw SiteError.io(path: "public/", message: "nothing built to serve (\(why))") }
         let app = LecternServer.makeApplication(site: site, unavailable: why, host: host, port: port, logger: logger) { port in
             await onServerRunning(port, site.fileCount)

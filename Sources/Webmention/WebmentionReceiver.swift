@@ -15,15 +15,17 @@ import Glibc
 /// request is stored (the source without its fragment: `S#a` is `S`) and answered 202; the
 /// source is fetched and read later (`WebmentionVerifier`), never while the sender waits.
 public struct WebmentionReceiver: Sendable {
-    public let store: Store
+    public let blocks: Blocks
+    public let posts: Posts
+    public let webmentions: Webmentions
     public let config: SiteConfig
 
     /// A form of two URLs needs little room.
     public static let maximumBodySize = 8 * 1024
     static let maximumURLLength = 2048
 
-    public init(store: Store, config: SiteConfig) {
-        self.store = store
+    public init(blocks: Blocks, posts: Posts, webmentions: Webmentions, config: SiteConfig) {
+        (self.blocks, self.posts, self.webmentions) = (blocks, posts, webmentions)
         self.config = config
     }
 
@@ -74,11 +76,11 @@ public struct WebmentionReceiver: Sendable {
         }
         do {
             guard let path = try postPath(for: target) else { return Self.refuse(400, "target is not a post of this blog") }
-            if try store.isBlocked(actorID: source) { return Self.refuse(403, "source's domain is blocked here") }
-            switch try await store.enqueueWebmention(source: source, target: target, postPath: path, sourceHost: sourceHost, now: now) {
+            if try blocks.isBlocked(actorID: source) { return Self.refuse(403, "source's domain is blocked here") }
+            switch try await webmentions.enqueueWebmention(source: source, target: target, postPath: path, sourceHost: sourceHost, now: now) {
             case .queued: return Outcome(status: 202, message: "accepted: the source will be checked shortly")
             case .hostFull:
-                return Outcome(status: 429, message: "too many webmentions from \(Store.webmentionSite(sourceHost)) waiting or just accepted; try again later",
+                return Outcome(status: 429, message: "too many webmentions from \(Webmentions.webmentionSite(sourceHost)) waiting or just accepted; try again later",
                                retryAfter: 600)
             case .queueFull: return Outcome(status: 503, message: "too many webmentions waiting; try again later", retryAfter: 600)
             }
@@ -96,8 +98,8 @@ public struct WebmentionReceiver: Sendable {
               ours.host?.lowercased() == theirs.host?.lowercased(), ours.port == theirs.port else { return nil }
         var path = theirs.percentEncodedPath
         if !path.hasSuffix("/") { path += "/" }
-        if let post = try store.post(path: path), post.deletedAt == nil { return post.path }
-        return try store.postAliases()[path]
+        if let post = try posts.post(path: path), post.deletedAt == nil { return post.path }
+        return try posts.postAliases()[path]
     }
 
     /// Whether a URL is on the blog's own host: its `baseURL`'s or one of `federation.hostAliases`

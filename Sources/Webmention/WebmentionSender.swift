@@ -12,7 +12,7 @@ import Storage
 /// (`Store.leaseDeliveries`, `RetryPolicy`, `Store.recordOutcomes`). A target that advertises
 /// no endpoint is done with (failed, "no webmention endpoint"), not retried.
 public struct WebmentionSender: Sendable {
-    public let store: Store
+    public let queue: DeliveryQueue
     let client: FetchClient
     let policy: RetryPolicy
     let logger: Logger
@@ -21,8 +21,8 @@ public struct WebmentionSender: Sendable {
     static let concurrency = 4
     static let maximumRedirects = 3
 
-    public init(store: Store, settings: DeliveryWorker.Settings, logger: Logger = Logger(label: "lectern.webmention")) {
-        self.store = store
+    public init(queue: DeliveryQueue, settings: DeliveryWorker.Settings, logger: Logger = Logger(label: "lectern.webmention")) {
+        self.queue = queue
         var client = FetchClient(allowPrivateAddresses: settings.allowPrivateAddresses)
         client.connectTimeout = settings.connectTimeout
         client.totalTimeout = .seconds(10)
@@ -39,15 +39,15 @@ public struct WebmentionSender: Sendable {
         while !Task.isCancelled {
             let jobs: [DeliveryJob]
             do {
-                jobs = try store.leaseDeliveries(limit: Self.leaseSize, now: now ?? Date(), lease: 120, kind: .webmention)
+                jobs = try queue.leaseDeliveries(limit: Self.leaseSize, now: now ?? Date(), lease: 120, kind: .webmention)
             } catch {
                 // A full disk is the caller's to report, once a minute (`FullDiskBackoff`).
                 if StorageFull.recognizes(error) { report.diskFull = "\(error)" } else { logger.error("could not lease webmentions: \(error)") }
                 break
             }
             if jobs.isEmpty { break }
-            let outcomes = await withTaskGroup(of: Store.DeliveryOutcome?.self) { group in
-                var outcomes: [Store.DeliveryOutcome] = []
+            let outcomes = await withTaskGroup(of: DeliveryQueue.DeliveryOutcome?.self) { group in
+                var outcomes: [DeliveryQueue.DeliveryOutcome] = []
                 var next = jobs.makeIterator()
                 for _ in 0..<Self.concurrency { if let job = next.next() { group.addTask { await send(job, now: now) } } }
                 while let outcome = await group.next() {
@@ -63,7 +63,7 @@ public struct WebmentionSender: Sendable {
                 case .failed: report.failed += 1
                 }
             }
-            do { try store.recordOutcomes(outcomes) } catch {
+            do { try queue.recordOutcomes(outcomes) } catch {
                 if StorageFull.recognizes(error) { report.diskFull = "\(error)" }
                 logger.error("could not record \(outcomes.count) webmention outcomes (they will be sent again): \(error)")
             }
@@ -72,7 +72,7 @@ public struct WebmentionSender: Sendable {
     }
 
     /// One job: discovery, then the POST; nil when its JSON is unreadable (left for the lease to expire).
-    func send(_ job: DeliveryJob, now: Date?) async -> Store.DeliveryOutcome? {
+    func send(_ job: DeliveryJob, now: Date?) async -> DeliveryQueue.DeliveryOutcome? {
         guard let fields = try? JSONSerialization.jsonObject(with: Data(job.json.utf8)) as? [String: String],
               let source = fields["source"], let target = fields["target"] else { return nil }
         let result: Result<IncomingResponse, HTTPClientError>
@@ -81,14 +81,14 @@ public struct WebmentionSender: Sendable {
         case .failure(let error):
             result = .failure(error)
         case .success((let page, nil)):
-            let decision = Store.DeliveryDecision(next: (200..<300).contains(page.status) || page.status == 404 || page.status == 410
+            let decision = DeliveryQueue.DeliveryDecision(next: (200..<300).contains(page.status) || page.status == 404 || page.status == 410
                                                   ? .failed : policy.decide(status: page.status, error: nil, retryAfter: page.header("retry-after"),
                                                                             attempts: job.attempts, queuedAt: job.createdAt, now: now ?? Date()).next,
                                                   hostDown: page.status >= 500, removeFollowers: false,
                                                   pauseHostIfDownSince: (now ?? Date()).addingTimeInterval(-policy.pauseHostAfter))
             let why = (200..<300).contains(page.status) ? "no webmention endpoint" : "target answered \(page.status)"
             logger.info("webmention \(source) → \(target): \(why)")
-            return Store.DeliveryOutcome(id: job.id, host: job.host, inbox: job.inbox, status: page.status, error: why, decision: decision)
+            return DeliveryQueue.DeliveryOutcome(id: job.id, host: job.host, inbox: job.inbox, status: page.status, error: why, decision: decision)
         case .success((_, let endpoint?)):
             note = " via \(endpoint)"
             do {
@@ -108,7 +108,7 @@ public struct WebmentionSender: Sendable {
         decision.removeFollowers = false  // a 410 from an endpoint says nothing about followers
         let answer = response.map { "HTTP \($0.status)" } ?? error?.description ?? ""
         logger.info("webmention \(source) → \(target)\(note): \(answer)")
-        return Store.DeliveryOutcome(id: job.id, host: job.host, inbox: job.inbox, status: response?.status,
+        return DeliveryQueue.DeliveryOutcome(id: job.id, host: job.host, inbox: job.inbox, status: response?.status,
                                      error: error?.description ?? answer, decision: decision)
     }
 

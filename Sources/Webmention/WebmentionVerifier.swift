@@ -23,7 +23,7 @@ public struct WebmentionVerifier: Sendable {
 
     public init(processor: InboxProcessor) {
         self.processor = processor
-        var client = ActivityPubSite.client(processor.config)
+        var client = BlogActor.client(processor.config)
         client.totalTimeout = .seconds(Self.fetchTimeout)
         client.maximumBodySize = 1 << 20
         self.client = client
@@ -42,7 +42,7 @@ public struct WebmentionVerifier: Sendable {
     /// when it should be tried again (the source could not be reached, the store failed).
     public func verify(_ mention: QueuedWebmention, now: Date = Date()) async throws -> InboxProcessor.Effects {
         let store = processor.store
-        if try store.isBlocked(actorID: mention.source) { return try await removed(mention, "blocked") }
+        if try store.blocks.isBlocked(actorID: mention.source) { return try await removed(mention, "blocked") }
         let response: IncomingResponse
         do {
             switch try await fetch(mention.source) {
@@ -116,7 +116,7 @@ public struct WebmentionVerifier: Sendable {
 
     /// Undoes what an earlier webmention from this source became, if anything.
     func removed(_ mention: QueuedWebmention, _ why: String) async throws -> InboxProcessor.Effects {
-        guard let path = try await processor.store.removeWebmention(source: mention.source, target: mention.target) else {
+        guard let path = try await processor.store.webmentions.removeWebmention(source: mention.source, target: mention.target) else {
             return .ignored(why)
         }
         return .applied("webmention-removed", posts: [path])
@@ -125,43 +125,43 @@ public struct WebmentionVerifier: Sendable {
     func apply(_ read: WebmentionSource, _ mention: QueuedWebmention, now: Date) async throws -> InboxProcessor.Effects {
         let store = processor.store
         let author = Self.authorRecord(read.author, source: mention.source)
-        if try store.isBlocked(actorID: author.id) { return try await removed(mention, "blocked") }
-        let existing = try store.webmention(source: mention.source, target: mention.target)
+        if try store.blocks.isBlocked(actorID: author.id) { return try await removed(mention, "blocked") }
+        let existing = try store.webmentions.webmention(source: mention.source, target: mention.target)
         // Kept as a comment and the comment is gone: the owner deleted it (`lectern comments
         // delete`); the webmention's row stays as the record that it is not wanted back.
-        if let existing, existing.kind == .comment, try store.comment(id: mention.source) == nil {
+        if let existing, existing.kind == .comment, try store.comments.comment(id: mention.source) == nil {
             return .ignored("deleted-by-owner")
         }
         // Its kind or author changed: what it was goes first.
         var changed = Set<String>()
         if let existing, existing.authorID != author.id || existing.kind != Self.keptKind(read.kind) {
-            if let path = try await store.removeWebmention(source: mention.source, target: mention.target) { changed.insert(path) }
+            if let path = try await store.webmentions.removeWebmention(source: mention.source, target: mention.target) { changed.insert(path) }
         }
-        try await store.saveWebmentionAuthor(author, now: now)
+        try await store.webmentions.saveWebmentionAuthor(author, now: now)
         let path = mention.postPath
         var effects: InboxProcessor.Effects
         switch read.kind {
         case .like, .repost:
-            let reactionID = Store.webmentionReactionID(mention.source, path)
-            let added = try store.addReaction(activityID: reactionID, kind: read.kind == .like ? .like : .announce, postPath: path,
+            let reactionID = Webmentions.webmentionReactionID(mention.source, path)
+            let added = try store.reactions.addReaction(activityID: reactionID, kind: read.kind == .like ? .like : .announce, postPath: path,
                                               actorID: author.id, now: now)
             effects = added ? .applied("webmention-reaction", posts: [path]) : .ignored("duplicate")
         case .reply, .mention:
             let note = try Self.note(read, source: mention.source, target: mention.target, authorID: author.id)
-            if let comment = try store.comment(id: mention.source), comment.authorID == author.id, comment.postPath == path {
+            if let comment = try store.comments.comment(id: mention.source), comment.authorID == author.id, comment.postPath == path {
                 var edited = CommentConversion.record(note, id: mention.source, authorID: author.id, postPath: path, parentID: comment.parentID,
                                                       visibility: comment.visibility, state: comment.state,
                                                       language: processor.config.language, now: now)
                 edited.updatedAt = now
-                effects = try store.editComment(edited) != nil ? .applied("webmention-edit", posts: [path]) : .ignored("not-author")
+                effects = try store.comments.editComment(edited) != nil ? .applied("webmention-edit", posts: [path]) : .ignored("not-author")
             } else {
                 // A source once removed may link again: it is verified afresh, so it comes back.
-                try store.liftTombstone(id: mention.source)
+                try store.comments.liftTombstone(id: mention.source)
                 effects = try await processor.comment(note, id: mention.source, author: author, path: path, parentID: nil, activity: nil, now: now)
             }
         }
         if effects.outcome.kind == .applied || effects.outcome.reason == "duplicate" {
-            try await store.keepWebmention(KeptWebmention(source: mention.source, target: mention.target, postPath: path,
+            try await store.webmentions.keepWebmention(KeptWebmention(source: mention.source, target: mention.target, postPath: path,
                                                           kind: Self.keptKind(read.kind), authorID: author.id), now: now)
         }
         effects.changedPosts.formUnion(changed)

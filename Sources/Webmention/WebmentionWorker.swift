@@ -6,12 +6,12 @@ import Storage
 /// Verifies queued webmentions in arrival order, on a lane of its own beside the inbox worker
 /// (woken when the endpoint queues one, and every 30 s): a slow source delays only other
 /// webmentions, never an activity. Up to `maximumConcurrent` sources are read at once, at most
-/// one per site (`Store.webmentionSite`), so a site whose pages stall holds up only itself. A
+/// one per site (`Webmentions.webmentionSite`), so a site whose pages stall holds up only itself. A
 /// source that cannot be reached is tried again with growing delays (1 min, 2, 4, 8), then
 /// dropped; those retries share one slot, so sources that stalled before never fill the lane a
 /// new webmention is verified in.
 public struct WebmentionWorker: Sendable {
-    public let store: Store
+    public let queue: Webmentions
     /// The verifier as the configuration says now (asked once per pass).
     public let verifier: @Sendable () -> WebmentionVerifier
     public let signal: QueueSignal
@@ -19,18 +19,18 @@ public struct WebmentionWorker: Sendable {
     public let onChange: @Sendable (Set<String>) async -> Void
     let logger: Logger
 
-    public init(store: Store, verifier: @escaping @Sendable () -> WebmentionVerifier, signal: QueueSignal,
+    public init(queue: Webmentions, verifier: @escaping @Sendable () -> WebmentionVerifier, signal: QueueSignal,
                 logger: Logger = Logger(label: "lectern.webmention"), onChange: @escaping @Sendable (Set<String>) async -> Void) {
-        (self.store, self.verifier, self.signal, self.logger, self.onChange) = (store, verifier, signal, logger, onChange)
+        (self.queue, self.verifier, self.signal, self.logger, self.onChange) = (queue, verifier, signal, logger, onChange)
     }
 
     public func run() async {
-        let fullDisk = FullDiskBackoff("webmentions", store: store, logger: logger)
+        let fullDisk = FullDiskBackoff("webmentions", folder: queue.databaseFolder, logger: logger)
         while !Task.isCancelled {
             // A full disk is waited out here: the mention due now would be tried 20 times a second.
             guard await fullDisk.pass({ _ = try await drain() }, otherwise: { logger.error("webmention queue: \($0)") }) else { continue }
             var wait: Double = 30
-            do { wait = try store.nextWebmentionDue().map { max(0.05, min(30, $0.timeIntervalSinceNow)) } ?? 30 } catch {
+            do { wait = try queue.nextWebmentionDue().map { max(0.05, min(30, $0.timeIntervalSinceNow)) } ?? 30 } catch {
                 logger.error("reading the webmention queue failed (trying again in 30 s): \(error)")
             }
             await signal.wait(upTo: .milliseconds(Int(wait * 1000)))
@@ -65,7 +65,7 @@ public struct WebmentionWorker: Sendable {
             var listening = false  // a child waits for the endpoint's signal
             func start() throws {
                 guard !Task.isCancelled, running.count < Self.maximumConcurrent else { return }
-                for mention in try store.dueWebmentions(limit: 200, now: clock())
+                for mention in try queue.dueWebmentions(limit: 200, now: clock())
                 where running.count < Self.maximumConcurrent && !Task.isCancelled
                     && (mention.attempts == 0 || retrying < Self.maximumRetriesConcurrent) && running.insert(mention.site).inserted {
                     if mention.attempts > 0 { retrying += 1 }
@@ -97,12 +97,12 @@ public struct WebmentionWorker: Sendable {
                 case .success(let effects):
                     outcomes.append(effects.outcome)
                     logger.info("webmention \(mention.source) → \(mention.target): \(effects.outcome.kind.rawValue) \(effects.outcome.reason)")
-                    try await store.completeWebmention(seq: mention.seq)
+                    try await queue.completeWebmention(seq: mention.seq)
                     if !effects.changedPosts.isEmpty { await onChange(effects.changedPosts) }
                 case .failure(let error):
                     let delay = 60 * pow(2, Double(mention.attempts))
                     logger.notice("webmention \(mention.source) → \(mention.target) (attempt \(mention.attempts + 1)), again in \(Int(delay)) s: \(error)")
-                    try await store.failWebmention(seq: mention.seq, error: "\(error)", retryAt: clock().addingTimeInterval(delay))
+                    try await queue.failWebmention(seq: mention.seq, error: "\(error)", retryAt: clock().addingTimeInterval(delay))
                 }
                 try start()
             }

@@ -22,7 +22,7 @@ struct FederationFixture {
         """)
 
     let root: URL
-    let site: ActivityPubSite
+    let site: BlogActor
     let store: Store
 
     init(followersPublic: Bool = false) throws {
@@ -41,7 +41,7 @@ struct FederationFixture {
         var config = Self.config
         config.federation.followersPublic = followersPublic
         store = try Store.inMemory()
-        site = try ActivityPubSite(config: config, store: store, keys: KeyStore(folder: keys), render: MarkdownRenderer.federatedBody,
+        site = try BlogActor(config: config, store: store, keys: KeyStore(folder: keys), render: MarkdownRenderer.federatedBody,
                                    published: Date(timeIntervalSince1970: 1_735_689_600))
         try site.reload(content: try Self.content(), now: Date(timeIntervalSince1970: 1_740_000_000))
     }

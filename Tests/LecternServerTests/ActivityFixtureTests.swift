@@ -65,7 +65,7 @@ import Testing
             if expected.outcome == "reaction" {
                 let raw = try String(contentsOf: Self.folder.appendingPathComponent(name + ".json"), encoding: .utf8)
                 for actor in Set(raw.matches(of: /\{\{REMOTE\}\}\/users\/([a-z0-9_]+)/).map { String($0.1) }) where actor != "bob" {
-                    _ = try blog.store.deleteActorContent(actorID: remote.actorID(actor))
+                    _ = try blog.store.comments.deleteActorContent(actorID: remote.actorID(actor))
                 }
             }
             // An Undo needs what it undoes: that fixture is sent again first, under a new id.
@@ -79,7 +79,7 @@ import Testing
                 renamed = (original, original + "-again-\(rerun)")
                 let actor = String((again["actor"] as! String).split(separator: "/").last!)
                 #expect(try await remote.send(again, as: actor, to: blog.sharedInbox) == 202)
-                #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+                #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             }
             let substitute = { (text: String) in
                 var text = substituteBase(text, blog, remote, comment)
@@ -100,8 +100,8 @@ import Testing
             let signer = String(actor.split(separator: "/").last!)
             let before = try Snapshot(blog: blog, remote: remote, comment: comment, activity: activity)
             let status = try await remote.send(activity, as: signer, to: blog.sharedInbox)
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-            try blog.runtime.inboxCounter.flush(to: blog.store)
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
+            try blog.runtime.inboxCounter.flush(to: blog.store.inboxCounts)
             let after = try Snapshot(blog: blog, remote: remote, comment: comment, activity: activity)
             if let problem = try check(name, expected, status: status, before: before, after: after, blog: blog, remote: remote,
                                        substitute: substitute) {
@@ -125,15 +125,15 @@ import Testing
 
     /// bob's comment `{{COMMENT}}` refers to, there again if a fixture deleted it.
     func ensureComment(_ id: String, blog: BlogFixture, remote: FakeInstance) async throws {
-        guard try blog.store.comment(id: id) == nil else { return }
+        guard try blog.store.comments.comment(id: id) == nil else { return }
         // A fixture deleted it: its tombstone would (rightly) keep a new Create of it out.
-        try blog.store.liftTombstone(id: id)
+        try blog.store.comments.liftTombstone(id: id)
         var note = blog.note(id, by: remote, "bob", inReplyTo: blog.postID, content: "<p>bob's existing comment</p>")
         note["url"] = id
         var create = blog.create(note, by: remote, "bob")
         create["id"] = id + "/activity-\(UUID().uuidString)"
         #expect(try await remote.send(create, as: "bob", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: id) != nil && blog.store.inboundBacklog() == 0 })
+        #expect(try await eventually { try blog.store.comments.comment(id: id) != nil && blog.store.inbox.inboundBacklog() == 0 })
     }
 
     /// What a fixture could change.
@@ -149,17 +149,17 @@ import Testing
         var commentIDs: Set<String>
 
         init(blog: BlogFixture, remote: FakeInstance, comment: String, activity: [String: Any]) throws {
-            counts = try blog.store.inboxCounts(since: Date().addingTimeInterval(-86_400))
-            let reactions = try blog.store.reactionCounts(postPath: blog.post)
+            counts = try blog.store.inboxCounts.inboxCounts(since: Date().addingTimeInterval(-86_400))
+            let reactions = try blog.store.reactions.reactionCounts(postPath: blog.post)
             (likes, announces) = (reactions.likes, reactions.announces)
-            followers = Set(try blog.store.followers().map(\.actorID))
+            followers = Set(try blog.store.followers.followers().map(\.actorID))
             mentions = try blog.store.rowCounts()["mentions"] ?? 0
-            self.comment = try blog.store.comment(id: comment)
+            self.comment = try blog.store.comments.comment(id: comment)
             let objectID = (activity["object"] as? [String: Any])?["id"] as? String ?? activity["object"] as? String
-            objectComment = try objectID.flatMap { try blog.store.comment(id: $0) }
+            objectComment = try objectID.flatMap { try blog.store.comments.comment(id: $0) }
             delivered = remote.received.value.count
             sentObjects = try blog.store.rowCounts()["sent_objects"] ?? 0
-            commentIDs = Set(try blog.store.comments(limit: 100_000).map(\.comment.id))
+            commentIDs = Set(try blog.store.comments.comments(limit: 100_000).map(\.comment.id))
         }
     }
 
@@ -176,7 +176,7 @@ import Testing
         case "profile-update":
             return counted.contains { $0.reason == "profile-update" } ? nil : "counted \(counted)"
         case "comment":
-            let fresh = try blog.store.comments(limit: 100_000).map(\.comment).filter { !before.commentIDs.contains($0.id) }
+            let fresh = try blog.store.comments.comments(limit: 100_000).map(\.comment).filter { !before.commentIDs.contains($0.id) }
             let words = expected.contains?.first ?? ""
             guard let stored = fresh.first(where: { ($0.contentHTML + ($0.title ?? "")).contains(words) }) ?? fresh.last else {
                 return "no comment stored; counted \(counted)"

@@ -11,19 +11,19 @@ import Testing
 @testable import WebServer
 
 /// The real server on an ephemeral port, with the ActivityPub surface of a scaffolded site.
-private func withFederatedServer(_ test: @escaping @Sendable (any TestClientProtocol, URL, ActivityPubSite) async throws -> Void)
+private func withFederatedServer(_ test: @escaping @Sendable (any TestClientProtocol, URL, BlogActor) async throws -> Void)
 async throws {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-ap-serve-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: root) }
     try SiteScaffold.create(at: root)
     try SiteBuilder(root: root).build()
     let config = try SiteConfig.load(from: root)
-    let activityPub = try ActivityPubSite(config: config, store: try Store.inMemory(),
+    let activityPub = try BlogActor(config: config, store: try Store.inMemory(),
                                           keys: KeyStore(folder: root.appendingPathComponent("data/keys")), render: MarkdownRenderer.federatedBody)
     try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: false))
     var logger = Logger(label: "test")
     logger.logLevel = .critical  // cancelled test servers report their shutdown as errors
-    let app = LecternServer.makeApplication(site: try LiveSite(publicFolder: root.appendingPathComponent("public")),
+    let app = LecternServer.makeApplication(site: try ServedFiles(publicFolder: root.appendingPathComponent("public")),
                                             activityPub: { activityPub }, host: "127.0.0.1", port: 0, logger: logger)
     try await app.test(.live) { client in try await test(client, root, activityPub) }
 }

@@ -28,10 +28,10 @@ import Testing
             for n in 0..<20 {
                 #expect(try await remote.send(quoteRequest(remote, blog, by: "mallory", status: "\(n)"), as: "mallory", to: blog.sharedInbox) == 202)
             }
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             try await Task.sleep(for: .seconds(1))  // time for deliveries, if any were queued
             #expect(victim.received.value.isEmpty, "nothing reached the third party")
-            #expect(try blog.store.deliveryStats().queued + blog.store.deliveryStats().delivered == 0, "nothing was queued")
+            #expect(try blog.store.deliveries.deliveryStats().queued + blog.store.deliveries.deliveryStats().delivered == 0, "nothing was queued")
         }
     }
 
@@ -44,7 +44,7 @@ import Testing
                 request["id"] = remote.actorID("alice") + "/statuses/1/quote/\(n)"
                 #expect(try await remote.send(request, as: "alice", to: blog.sharedInbox) == 202)
             }
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             #expect(try await eventually { !remote.activities(type: "Accept").isEmpty })
             try await Task.sleep(for: .seconds(1))  // time for more, if more were coming
             #expect(remote.activities(type: "Accept").count == 1, "one answer, not five")

@@ -30,11 +30,11 @@ import Testing
         try SiteBuilder(root: root).build()
         let config = try SiteConfig.load(from: root)
         let store = try Store.inMemory()
-        let activityPub = try ActivityPubSite(config: config, store: store,
+        let activityPub = try BlogActor(config: config, store: store,
                                               keys: KeyStore(folder: root.appendingPathComponent("data/keys")), render: MarkdownRenderer.federatedBody)
         try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: false))
         let logger = quietLogger("test")
-        let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
+        let site = try ServedFiles(publicFolder: root.appendingPathComponent("public"))
         let (_, application) = try await startApplication { onRunning in
             LecternServer.makeApplication(site: site, activityPub: { activityPub }, host: "127.0.0.1", port: port, logger: logger,
                                           onServerRunning: onRunning)
@@ -59,13 +59,13 @@ import Testing
 
         #expect(try await get("/actor/outbox", as: aliceKey, key: remote.keys["alice"]!) == 200)
         #expect(try await get("/2025/welcome-to-lectern/", as: aliceKey, key: remote.keys["alice"]!) == 200)
-        #expect(try store.remoteKey(id: aliceKey)?.actorID == "\(remoteBase)/users/alice", "the key is cached with its owner")
-        #expect(try store.remoteActor(id: "\(remoteBase)/users/alice")?.handle == "@alice@\(remote.host)")
+        #expect(try store.actors.remoteKey(id: aliceKey)?.actorID == "\(remoteBase)/users/alice", "the key is cached with its owner")
+        #expect(try store.actors.remoteActor(id: "\(remoteBase)/users/alice")?.handle == "@alice@\(remote.host)")
 
         #expect(try await get("/actor/featured", as: "\(remoteBase)/keys/bob", key: remote.keys["bob"]!) == 200, "key documents work too")
         #expect(try await get("/actor/outbox", as: aliceKey, key: remote.keys["bob"]!) == 401, "a forged signature is refused")
         #expect(try await get("/actor/outbox", as: "\(remoteBase)/users/nobody#main-key", key: remote.keys["bob"]!) == 401)
-        _ = try store.block(.actor, "\(remoteBase)/users/alice")
+        _ = try store.blocks.block(.actor, "\(remoteBase)/users/alice")
         #expect(try await get("/actor/outbox", as: aliceKey, key: remote.keys["alice"]!) == 403, "blocks apply to signed fetches")
     }
 }

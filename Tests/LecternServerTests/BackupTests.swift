@@ -39,7 +39,7 @@ import Testing
             #expect((0...60).contains(try snapshot.rowCounts()["comments"] ?? -1), "a consistent snapshot")
 
             // After the burst: a backup restores, into another folder, every row and the same keys.
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 && blog.store.rowCounts()["comments"] == 60 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 && blog.store.rowCounts()["comments"] == 60 })
             let after = folder.appendingPathComponent("after.tar.gz")
             try lectern(["backup", after.path], site: blog.root)
             let elsewhere = folder.appendingPathComponent("restored-site")

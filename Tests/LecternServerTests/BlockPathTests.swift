@@ -36,7 +36,7 @@ import Testing
     @Test func aBlockedActorsNoteEntersByNoSideDoor() async throws {
         try await withBlog { remote, blog in
             let alice = remote.actorID("alice"), mallory = remote.actorID("mallory")
-            _ = try blog.store.block(.actor, mallory)
+            _ = try blog.store.blocks.block(.actor, mallory)
             let blockedNote = remote.base.value + "/notes/mallory-1"
             remote.serve("/notes/mallory-1", blog.note(blockedNote, by: remote, "mallory", inReplyTo: blog.postID,
                                                        content: "<p>Blocked words</p>"))
@@ -45,9 +45,9 @@ import Testing
             let reply = blog.note(remote.base.value + "/notes/alice-1", by: remote, "alice", inReplyTo: blockedNote,
                                   content: "<p>An answer</p>")
             #expect(try await remote.send(blog.create(reply, by: remote, "alice"), as: "alice", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-            #expect(try blog.store.comment(id: blockedNote) == nil)
-            #expect(try blog.store.remoteActor(id: mallory) == nil, "a blocked actor is not even fetched")
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
+            #expect(try blog.store.comments.comment(id: blockedNote) == nil)
+            #expect(try blog.store.actors.remoteActor(id: mallory) == nil, "a blocked actor is not even fetched")
             let page = try await blog.get(blog.post).body
             #expect(!page.contains("Blocked words"))
         }
@@ -57,7 +57,7 @@ import Testing
     /// blocked (a signature naming someone else's key is refused anyway; it must cost nothing).
     @Test func aKeyOnABlockedServerIsNotFetched() async throws {
         try await withBlog { remote, blog in
-            _ = try blog.store.block(.domain, "localhost")
+            _ = try blog.store.blocks.block(.domain, "localhost")
             let port = remote.base.value.split(separator: ":").last!
             let keyID = "http://localhost:\(port)/users/alice#main-key"
             let like: [String: Any] = ["id": remote.actorID("alice") + "/likes/blocked-key", "type": "Like",
@@ -73,11 +73,11 @@ import Testing
     @Test func aWebFingerAnswerNamingABlockedActorIsRefused() async throws {
         try await withBlog { remote, blog in
             let carol = remote.actorID("carol")
-            _ = try blog.store.block(.actor, carol)
-            let resolver = BlogOwnerResolver(fetcher: blog.runtime.activityPub.remoteKeys.fetcher, store: blog.store)
+            _ = try blog.store.blocks.block(.actor, carol)
+            let resolver = BlogOwnerResolver(fetcher: blog.runtime.activityPub.remoteKeys.fetcher, actors: blog.store.actors, blocks: blog.store.blocks, values: blog.store.values)
             let handle = "@carol@" + remote.base.value.dropFirst("http://".count)
             await #expect(throws: BlogOwnerResolver.ResolveError.self) { _ = try await resolver.lookUp(handle) }
-            #expect(try blog.store.remoteActor(id: carol) == nil)
+            #expect(try blog.store.actors.remoteActor(id: carol) == nil)
         }
     }
 
@@ -97,8 +97,8 @@ import Testing
                 #expect(after[table] == before[table], "\(table): \(before[table] ?? 0) → \(after[table] ?? 0)")
             }
             #expect(!(try await blog.metrics()).contains("Invented"))
-            try blog.runtime.inboxCounter.flush(to: blog.store)
-            let counts = try blog.store.inboxCounts(since: Date().addingTimeInterval(-86_400))
+            try blog.runtime.inboxCounter.flush(to: blog.store.inboxCounts)
+            let counts = try blog.store.inboxCounts.inboxCounts(since: Date().addingTimeInterval(-86_400))
             #expect(counts.keys.allSatisfy { !$0.reason.contains("Invented") }, "\(counts.keys.map(\.reason))")
             #expect(counts[InboxOutcome(.ignored, "unsupported-type:other")] == 30)
         }
@@ -118,10 +118,10 @@ import Testing
             remote.serve("/users/alice", document)
             #expect(try await remote.send(["id": alice + "/follows/aimed", "type": "Follow", "actor": alice, "object": blog.actor],
                                           as: "alice", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-            #expect(try !blog.store.isFollower(alice))
-            #expect(try blog.store.deliveryStats().queued == 0, "no Accept to a third party")
-            #expect(try blog.store.remoteActor(id: alice)?.sharedInbox == nil)
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
+            #expect(try !blog.store.followers.isFollower(alice))
+            #expect(try blog.store.deliveries.deliveryStats().queued == 0, "no Accept to a third party")
+            #expect(try blog.store.actors.remoteActor(id: alice)?.sharedInbox == nil)
         }
     }
 
@@ -141,7 +141,7 @@ import Testing
                                          body: Array(try JSONSerialization.data(withJSONObject: like)))
             try CavageSigner(keyId: id + "#main-key", key: weak).sign(&parts)
             #expect(try await remote.post(parts) == 401)
-            #expect(try blog.store.reactionCounts(postPath: blog.post).likes == 0)
+            #expect(try blog.store.reactions.reactionCounts(postPath: blog.post).likes == 0)
         }
     }
 
@@ -155,7 +155,7 @@ import Testing
                                      content: "<p>Just for you</p>", to: [blog.actor], cc: [])
                 #expect(try await remote.send(blog.create(note, by: remote, "carol"), as: "carol", to: blog.sharedInbox) == 202)
             }
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             #expect(try await eventually { remote.activities(type: "Create").count > before })
             try await Task.sleep(for: .seconds(1))  // time for more, if more were coming
             #expect(remote.activities(type: "Create").count - before == 1, "one automatic answer, not five")
@@ -178,12 +178,12 @@ import Testing
     @Test func aDomainBlockMustBeADomain() throws {
         let store = try Store.inMemory()
         for bad in ["https://bad.example", "me@bad.example", "bad.example/path"] {
-            #expect(throws: StoreError.self, "\(bad)") { _ = try store.block(.domain, bad) }
+            #expect(throws: StoreError.self, "\(bad)") { _ = try store.blocks.block(.domain, bad) }
         }
-        _ = try store.block(.domain, "BAD.Example.")
-        #expect(try store.blocks().map(\.value) == ["bad.example"])
-        #expect(try store.isBlocked(actorID: "https://sub.bad.example./users/x"))
-        #expect(try store.isBlocked(actorID: "not a url"), "no readable host: blocked, never let in")
+        _ = try store.blocks.block(.domain, "BAD.Example.")
+        #expect(try store.blocks.blocks().map(\.value) == ["bad.example"])
+        #expect(try store.blocks.isBlocked(actorID: "https://sub.bad.example./users/x"))
+        #expect(try store.blocks.isBlocked(actorID: "not a url"), "no readable host: blocked, never let in")
     }
 }
 

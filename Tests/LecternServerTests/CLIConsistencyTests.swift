@@ -89,7 +89,7 @@ import Testing
             let note = remote.base.value + "/notes/cli-1"
             #expect(try await remote.send(blog.create(blog.note(note, by: remote, "bob", inReplyTo: blog.postID, content: "<p>Hello CLI.</p>"),
                                                       by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.comment(id: note) != nil })
+            #expect(try await eventually { try blog.store.comments.comment(id: note) != nil })
             func json(_ arguments: [String]) throws -> Any {
                 let output = try lectern(arguments + ["--json"], site: blog.root)
                 return try JSONSerialization.jsonObject(with: Data(output.utf8))

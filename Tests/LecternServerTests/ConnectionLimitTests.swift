@@ -69,7 +69,7 @@ import Testing
                                   as: "alice", to: blog.sharedInbox)
         }
         #expect(try await remote.post(try like(1)) == 202, "alice's key is known before the lock")
-        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
         let before = try blog.store.rowCounts()
         // Another process's lock: a write transaction held open on a second connection, on a
         // thread of its own, until released.
@@ -93,6 +93,6 @@ import Testing
         #expect(try blog.store.rowCounts() == before, "nothing stored while locked")
         // The sender retries the same request later: accepted.
         #expect(try await remote.send(follow, as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.isFollower(alice) })
+        #expect(try await eventually { try blog.store.followers.isFollower(alice) })
     }
 }

@@ -78,7 +78,7 @@ let thisYear = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(iden
         try lectern(["blocks", "add", remote.actorID("bob")], site: blog.root)
         try await served("blocked author's comment hidden") { try await !blog.get(path).body.contains("Bob was here.") }
         if try await blog.get(path).body.contains("Bob was here.") {
-            print("DEBUG state=\(String(describing: try blog.store.comment(id: note)?.state)) generations=\(try blog.store.changeGenerations())")
+            print("DEBUG state=\(String(describing: try blog.store.comments.comment(id: note)?.state)) generations=\(try blog.store.changes.changeGenerations())")
         }
         #expect(try await remote.send(["id": remote.actorID("bob") + "/likes/9", "type": "Like", "actor": remote.actorID("bob"),
                                        "object": blog.base + path], as: "bob", to: blog.sharedInbox) == 403)
@@ -144,7 +144,7 @@ let thisYear = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(iden
         let update = try #require(remote.activities(type: "Update").first?.object)
         #expect(update["id"] as? String == blog.base + old && update["url"] as? String == blog.base + new)
         #expect(remote.activities(type: "Delete").isEmpty, "no Delete for a moved post")
-        #expect(try blog.store.comment(id: note)?.postPath == new)
+        #expect(try blog.store.comments.comment(id: note)?.postPath == new)
 
         // Renamed file, new slug again: `id:` in the front matter keeps the identity.
         try FileManager.default.removeItem(at: file)

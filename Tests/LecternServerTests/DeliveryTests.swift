@@ -14,9 +14,9 @@ import Testing
     func addFollowers(_ store: Store, remote: FakeInstance, prefix: String, count: Int, shared: Bool) throws {
         for index in 0..<count {
             let id = remote.actorID("\(prefix)\(index)")
-            try store.saveRemoteActor(RemoteActor(id: id, handle: "@\(prefix)\(index)@\(remote.host)", inbox: id + "/inbox",
+            try store.actors.saveRemoteActor(RemoteActor(id: id, handle: "@\(prefix)\(index)@\(remote.host)", inbox: id + "/inbox",
                                                   sharedInbox: shared ? remote.sharedInbox : nil), keys: [])
-            try store.addFollower(actorID: id, followActivityID: id + "/follow")
+            try store.followers.addFollower(actorID: id, followActivityID: id + "/follow")
         }
     }
 
@@ -26,12 +26,12 @@ import Testing
         settings.allowPrivateAddresses = true
         adjust(&settings)
         let (keyID, site) = (blog.actor + "#main-key", blog.runtime.activityPub)
-        return DeliveryWorker(store: blog.store, signingKey: { (keyID, try site.actorKey) }, settings: settings)
+        return DeliveryWorker(queue: blog.store.deliveries, signingKey: { (keyID, try site.actorKey) }, settings: settings)
     }
 
     /// Queues a Create with id `<actor>#<name>` for `inboxes`.
     func queueCreate(_ blog: BlogFixture, _ name: String, to inboxes: [String]) throws {
-        try Outbox(store: blog.store, proofs: nil).send(Activity(id: blog.actor + "#\(name)", type: .create, actor: blog.actor,
+        try Outbox(queue: blog.store.deliveries, proofs: nil).send(Activity(id: blog.actor + "#\(name)", type: .create, actor: blog.actor,
                                                     object: blog.actor + "#\(name)/object"), to: inboxes)
     }
 
@@ -48,7 +48,7 @@ import Testing
         try await withBlog(background: false) { remote, blog in
             try addFollowers(blog.store, remote: remote, prefix: "w", count: 1, shared: true)
             try queueCreate(blog, "waiting", to: [remote.sharedInbox])
-            let before = try blog.store.deliveryStats()
+            let before = try blog.store.deliveries.deliveryStats()
             #expect(before.queued == 1)
             let libraries = blog.root.appendingPathComponent("broken-lib")
             try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
@@ -56,7 +56,7 @@ import Testing
             let (status, output) = try run([lecternBinary, "deliver", "-s", blog.root.path], environment: ["LD_LIBRARY_PATH": libraries.path])
             #expect(status == 127 && output.contains("error while loading shared libraries") && output.contains("libcurl.so.4"),
                     "\(output)")
-            #expect(try blog.store.deliveryStats() == before)
+            #expect(try blog.store.deliveries.deliveryStats() == before)
 
             let delivered = try lectern(["deliver"], site: blog.root)
             #expect(delivered.contains("1 delivered"), "\(delivered)")
@@ -125,12 +125,12 @@ import Testing
             remote.scripted.value = ["/users/r500/inbox": [500], "/users/r429/inbox": [429], "/users/r400/inbox": [400, 400],
                                      "/users/r410/inbox": [410]]  // a 400 to both standards of the double-knock
             remote.delays.value = ["/users/slow/inbox": 3]
-            try await store.saveRemoteActor(RemoteActor(id: remote.actorID("r410"), inbox: inboxes["410"]!), keys: [])
-            try store.addFollower(actorID: remote.actorID("r410"), followActivityID: "f")
+            try await store.actors.saveRemoteActor(RemoteActor(id: remote.actorID("r410"), inbox: inboxes["410"]!), keys: [])
+            try store.followers.addFollower(actorID: remote.actorID("r410"), followActivityID: "f")
             let worker = makeWorker(blog) { $0.requestTimeout = .seconds(1) }
             try queueCreate(blog, "test/1", to: Array(inboxes.values))
             func row(_ key: String) throws -> (state: String, attempts: Int, next: Double, status: Int?) {
-                try store.deliveryRow(activityID: blog.actor + "#test/1", inbox: inboxes[key]!)
+                try store.deliveries.deliveryRow(activityID: blog.actor + "#test/1", inbox: inboxes[key]!)
             }
 
             let start = Date()
@@ -138,7 +138,7 @@ import Testing
             #expect(first == DeliveryWorker.Report(delivered: 0, retrying: 4, failed: 2))
             #expect(try row("400").state == "failed", "a 400 (to RFC 9421, then to draft-cavage) is final")
             #expect(try row("410").state == "failed")
-            #expect(try !store.isFollower(remote.actorID("r410")), "410 from a follower's inbox removes the follower")
+            #expect(try !store.followers.isFollower(remote.actorID("r410")), "410 from a follower's inbox removes the follower")
             let firstDelay = try row("500").next - start.timeIntervalSince1970
             #expect((23...40).contains(firstDelay), "first retry after about 30 s: \(firstDelay)")
             #expect(try row("429").next - start.timeIntervalSince1970 >= 119, "Retry-After is honoured")
@@ -243,7 +243,7 @@ import Testing
             // The restart: rows the dead worker held come back once their lease (60 s) is over.
             let report = await blog.runtime.delivery.runOnce(now: Date().addingTimeInterval(61))
             #expect(report.failed == 0)
-            let stats = try blog.store.deliveryStats()
+            let stats = try blog.store.deliveries.deliveryStats()
             #expect(stats.delivered == followers && stats.queued == 0)
             let paths = remote.activities(type: "Create").map(\.path)
             #expect(Set(paths).count == followers, "every inbox got it")
@@ -262,8 +262,8 @@ import Testing
         let digest = blog.runtime.digest()
         func comment(_ n: Int) async throws {
             let author = remote.actorID("alice")
-            try await store.saveRemoteActor(RemoteActor(id: author, handle: "@alice@\(remote.host)", name: "Alice", inbox: author + "/inbox"), keys: [])
-            try await store.insertComment(CommentRecord(id: "\(author)/notes/\(n)", postPath: blog.post, parentID: nil, authorID: author,
+            try await store.actors.saveRemoteActor(RemoteActor(id: author, handle: "@alice@\(remote.host)", name: "Alice", inbox: author + "/inbox"), keys: [])
+            try await store.comments.insertComment(CommentRecord(id: "\(author)/notes/\(n)", postPath: blog.post, parentID: nil, authorID: author,
                                                   url: nil, contentHTML: "<p>Comment number \(n)</p>", summary: nil, sensitive: false,
                                                   language: nil, visibility: .public, state: .approved, publishedAt: Date()))
         }

@@ -124,8 +124,8 @@ import Testing
         server.waitUntilExit()
         // Nothing refused was kept: the likes sent while full are not counted, only the one after.
         let store = try Store(path: root.appendingPathComponent("data/lectern.sqlite").path)
-        #expect(try store.reactionCounts(postPath: "/2025/welcome-to-lectern/").likes == 1)
-        #expect(try store.comments().count == 1)
+        #expect(try store.reactions.reactionCounts(postPath: "/2025/welcome-to-lectern/").likes == 1)
+        #expect(try store.comments.comments().count == 1)
     }
 
     /// The inbox worker with a backlog when the disk filled. Activities it applies without a write
@@ -142,12 +142,12 @@ import Testing
         let backlog = 150
         for n in 0..<backlog {
             let like = #"{"id":"https://elsewhere.example/likes/\#(n)","type":"Like","actor":"https://elsewhere.example/users/x","object":"https://elsewhere.example/notes/1"}"#
-            _ = try await blog.store.enqueueInbound(activityID: "https://elsewhere.example/likes/\(n)", actorID: "https://elsewhere.example/users/x",
+            _ = try await blog.store.inbox.enqueueInbound(activityID: "https://elsewhere.example/likes/\(n)", actorID: "https://elsewhere.example/users/x",
                                                     json: like)
         }
         try disk.fill()
         let applied = Box(0), lines = Box<[String]>([])
-        let worker = InboxWorker(store: blog.store, processor: { blog.inboxProcessor() }, signal: QueueSignal(),
+        let worker = InboxWorker(queue: blog.store.inbox, processor: { blog.inboxProcessor() }, signal: QueueSignal(),
                                  logger: Logger(label: "inbox") { _ in CountingLog(lines: lines) },
                                  observe: { _ in applied.update { $0 += 1 } }, onChange: { _ in })
         // 3 s of it: passes at 0, 1 and 3 s at most; what they apply is counted (and logged) once cleared.
@@ -160,7 +160,7 @@ import Testing
         #expect(applied.value == 0, "nothing counted as applied while it cannot be cleared (\(applied.value))")
         #expect(diskFull.count == 1, "said once: \(diskFull)")
         #expect(lines.value.count <= 3, "no line per activity per pass: \(lines.value.prefix(3))")
-        #expect(try blog.store.inboundBacklog() == backlog, "nothing of the backlog is lost")
+        #expect(try blog.store.inbox.inboundBacklog() == backlog, "nothing of the backlog is lost")
     }
 
     /// The delivery service with a delivery due when the disk filled: the row cannot be leased,
@@ -177,7 +177,7 @@ import Testing
         let blog = try await OffPool.run { [options] in try Blog.open(root: root, options: options) }
         // An inbox nobody listens on: nothing is sent either way, the lease is what fails.
         let inbox = "http://127.0.0.1:9/inbox"
-        try blog.store.enqueueActivity(id: "https://elsewhere.example/activity/1", type: "Create", objectID: nil, json: "{}", inboxes: [inbox])
+        try blog.store.deliveries.enqueueActivity(id: "https://elsewhere.example/activity/1", type: "Create", objectID: nil, json: "{}", inboxes: [inbox])
         try disk.fill()
         let service = Task { try await DeliveryService(blog: blog).run() }
         try await Task.sleep(for: .seconds(3))
@@ -187,7 +187,7 @@ import Testing
         print("deliveries on a full disk, 3 s: \(said.count) log lines, e.g. \(said.suffix(2))")
         #expect(said.count <= 2, "waits instead of trying every 50 ms: \(said.suffix(3))")
         #expect(said.contains { $0.contains("disk full: deliveries waits") })
-        #expect(try blog.store.deliveryRow(activityID: "https://elsewhere.example/activity/1", inbox: inbox).state == "queued")
+        #expect(try blog.store.deliveries.deliveryRow(activityID: "https://elsewhere.example/activity/1", inbox: inbox).state == "queued")
     }
 
     /// A restart on a full disk (after a reboot, say) with a post written meanwhile: the first

@@ -140,7 +140,7 @@ import Testing
                                           as: "alice", to: blog.sharedInbox) == 202)
             #expect(try await remote.send(request("alice", "4", quoting: "https://elsewhere.example/posts/4"), as: "alice",
                                           to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             try await Task.sleep(for: .milliseconds(300))
             #expect(answers("Accept").count + answers("Reject").count == 2)
             #expect(try await fetch(blog.actor + "/quotes/no-such-token", on: remote).status == 404)
@@ -169,7 +169,7 @@ import Testing
             #expect(fetched.response.header("cache-control")?.contains("private") == true, "no shared cache keeps it")
             #expect(try await fetch(id + "/activity", as: "bob", on: remote).status == 404)
 
-            try blog.store.deleteSentObject(id: id)
+            try blog.store.sentObjects.deleteSentObject(id: id)
             let gone = try await fetch(id, as: "bob", on: remote)
             #expect(gone.status == 410)
             #expect(gone.json["type"] as? String == "Tombstone")
@@ -181,10 +181,10 @@ import Testing
             let comment = remote.base.value + "/notes/public-1"
             #expect(try await remote.send(blog.create(blog.note(comment, by: remote, "bob", inReplyTo: blog.postID, content: "<p>Hi.</p>"),
                                                       by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.comment(id: comment) != nil })
+            #expect(try await eventually { try blog.store.comments.comment(id: comment) != nil })
             #expect(try await remote.send(["id": remote.actorID("alice") + "/likes/1", "type": "Like", "actor": remote.actorID("alice"),
                                            "object": blog.postID], as: "alice", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.reactionCounts(postPath: blog.post).likes == 1 })
+            #expect(try await eventually { try blog.store.reactions.reactionCounts(postPath: blog.post).likes == 1 })
 
             let context = try await fetch(blog.postID + "context", on: remote).json
             #expect(context["type"] as? String == "OrderedCollection")

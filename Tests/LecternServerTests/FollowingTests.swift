@@ -18,7 +18,7 @@ import Testing
     }
 
     /// The blog's follow of `name`, as recorded.
-    func follow(_ blog: BlogFixture, _ actorID: String) throws -> FollowedAccount? { try blog.store.followedAccount(actorID: actorID) }
+    func follow(_ blog: BlogFixture, _ actorID: String) throws -> FollowedAccount? { try blog.store.following.followedAccount(actorID: actorID) }
 
     /// `name` on `remote` answers the blog's last Follow (by id, embedded as Mastodon does).
     func answer(_ type: String, from remote: FakeInstance, _ name: String, to blog: BlogFixture, followID: String,
@@ -57,7 +57,7 @@ import Testing
             #expect(try await answer("Accept", from: remote, "alice", to: blog, followID: followID,
                                      id: "https://elsewhere.example/accepts/1") == 401)
             try await Task.sleep(for: .milliseconds(300))
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             #expect(try follow(blog, remote.actorID("alice"))?.state == .pending, "no forged answer moved the follow")
             #expect(try counts(blog.store) == before, "nothing was stored")
             #expect(try blog.store.rowCounts()["received_activities"] == remembered + 1,
@@ -197,13 +197,13 @@ import Testing
             try remote.serveActor("bob", ["alsoKnownAs": [remote.actorID("alice")]])
             #expect(try await move(remote, "alice", to: remote.actorID("bob"), blog: blog) == 202)
             #expect(try await eventually { try follow(blog, remote.actorID("bob")) != nil && follow(blog, remote.actorID("alice")) == nil })
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             let before = try counts(blog.store)
             let followsToAlice = remote.activities(at: "/users/alice/inbox", type: "Follow").count
             // bob moves straight back: ignored, nothing queued.
             #expect(try await move(remote, "bob", to: remote.actorID("alice"), blog: blog) == 202)
             try await Task.sleep(for: .milliseconds(300))
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             try await Task.sleep(for: .milliseconds(300))
             #expect(try follow(blog, remote.actorID("bob")) != nil)
             #expect(try follow(blog, remote.actorID("alice")) == nil)
@@ -226,7 +226,7 @@ import Testing
                 #expect(try await move(remote, "owner", to: remote.actorID("target\(n)"), blog: blog) == 202)
             }
             try await Task.sleep(for: .milliseconds(500))
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             let fetches = (1...5).map { remote.getCount("/users/target\($0)") }.reduce(0, +)
             #expect(fetches == 1, "\(fetches) fetches")
             #expect(try follow(blog, remote.actorID("owner"))?.state == .accepted)
@@ -267,7 +267,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(300))
             #expect(remote.getCount("/users/alice/followers_synchronization") == 1)
             // The Create that carried the header was not for the blog: nothing of it is kept.
-            #expect(try blog.store.comments(state: nil, limit: 10).isEmpty)
+            #expect(try blog.store.comments.comments(state: nil, limit: 10).isEmpty)
         }
     }
 

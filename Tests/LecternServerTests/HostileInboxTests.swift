@@ -29,7 +29,7 @@ import Testing
         let bobNote = remote.base.value + "/notes/bob-1"
         #expect(try await remote.send(blog.create(blog.note(bobNote, by: remote, "bob", inReplyTo: blog.postID, content: "<p>Original</p>"),
                                                   by: remote, "bob"), as: "bob", to: inbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: bobNote) != nil && blog.store.inboundBacklog() == 0 })
+        #expect(try await eventually { try blog.store.comments.comment(id: bobNote) != nil && blog.store.inbox.inboundBacklog() == 0 })
         #expect(try await eventually { !remote.activities(type: "Accept").isEmpty })
 
         func like(_ n: Int, actor: String = alice) -> [String: Any] {
@@ -145,7 +145,7 @@ import Testing
         // The replay: the first copy is accepted (and has its effect, checked below), the second is refused.
         let original = try remote.signedPost(like(100, actor: alice), as: "alice", to: inbox)
         #expect(try await remote.post(original) == 202)
-        #expect(try await eventually { try blog.store.reactionCounts(postPath: blog.post).likes == 1 && blog.store.inboundBacklog() == 0 })
+        #expect(try await eventually { try blog.store.reactions.reactionCounts(postPath: blog.post).likes == 1 && blog.store.inbox.inboundBacklog() == 0 })
         cases.append(("replayed request", 401, { original }))
         // Signed at another second: RSA signatures are deterministic, the same second would be a replay.
         cases.append(("same activity id, signed again", 202, {
@@ -157,21 +157,21 @@ import Testing
             let before = try counts(blog.store)
             let status = try await remote.post(try hostile.request())
             #expect(status == hostile.expected, "\(hostile.name): \(status)")
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             // An accepted activity is remembered (its id and signature), and nothing else.
             let remembered: Set<String> = hostile.expected == 202 ? ["received_activities", "seen_signatures"] : []
             let after = try counts(blog.store).filter { !remembered.contains($0.key) }
             #expect(after == before.filter { !remembered.contains($0.key) }, "\(hostile.name) stored nothing: \(before) → \(after)")
         }
-        #expect(try blog.store.comment(id: bobNote)?.contentHTML == "<p>Original</p>")
-        #expect(try blog.store.isFollower(bob))
+        #expect(try blog.store.comments.comment(id: bobNote)?.contentHTML == "<p>Original</p>")
+        #expect(try blog.store.followers.isFollower(bob))
 
         // Blocks: refused with 403, and applied to what is already there.
-        _ = try blog.store.block(.actor, bob)
+        _ = try blog.store.blocks.block(.actor, bob)
         #expect(try await remote.send(like(200, actor: bob), as: "bob", to: inbox) == 403)
-        #expect(try blog.store.comment(id: bobNote)?.state == .rejected)
-        #expect(try !blog.store.isFollower(bob))
-        _ = try blog.store.block(.domain, "127.0.0.1")
+        #expect(try blog.store.comments.comment(id: bobNote)?.state == .rejected)
+        #expect(try !blog.store.followers.isFollower(bob))
+        _ = try blog.store.blocks.block(.domain, "127.0.0.1")
         #expect(try await remote.send(like(201), as: "alice", to: inbox) == 403)
         #expect((try await blog.get("/inbox")).status == 405)
     }
@@ -195,7 +195,7 @@ import Testing
             #expect(Date().timeIntervalSince(start) < 2, "\(keyID) refused before any connection")
             let after = try counts(blog.store)
             #expect(after == before, "\(keyID): \(before) → \(after)")
-            #expect(try blog.store.remoteKey(id: keyID) == nil)
+            #expect(try blog.store.actors.remoteKey(id: keyID) == nil)
         }
     }
 }

@@ -30,11 +30,11 @@ import Testing
     func expectRefused(_ requests: [(name: String, request: HTTPRequestParts)], status: Int = 401) async throws {
         for (name, request) in requests {
             let before = try blog.store.rowCounts().filter { $0.key != "inbox_counts" }
-            let actors = try blog.store.remoteActor(id: honest.actorID("alice"))
+            let actors = try blog.store.actors.remoteActor(id: honest.actorID("alice"))
             #expect(try await attacker.post(request) == status, "\(name)")
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             #expect(try blog.store.rowCounts().filter { $0.key != "inbox_counts" } == before, "\(name) changed a table")
-            #expect(try blog.store.remoteActor(id: honest.actorID("alice")) == actors, "\(name) changed alice's record")
+            #expect(try blog.store.actors.remoteActor(id: honest.actorID("alice")) == actors, "\(name) changed alice's record")
         }
     }
 
@@ -44,7 +44,7 @@ import Testing
         #expect(try await honest.send(blog.create(blog.note(note, by: honest, "alice", inReplyTo: blog.postID,
                                                             content: "<p>The real alice.</p>"), by: honest, "alice"),
                                       as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: note) != nil && blog.store.inboundBacklog() == 0 })
+        #expect(try await eventually { try blog.store.comments.comment(id: note) != nil && blog.store.inbox.inboundBacklog() == 0 })
         return note
     }
 
@@ -79,12 +79,12 @@ import Testing
                                           "object": blog.actor], keyID: keyID)))
         }
         try await expectRefused(requests)
-        #expect(try blog.store.comment(id: realNote) != nil)
-        #expect(try blog.store.comment(id: forgedNote) == nil)
-        #expect(try !blog.store.isFollower(alice))
+        #expect(try blog.store.comments.comment(id: realNote) != nil)
+        #expect(try blog.store.comments.comment(id: forgedNote) == nil)
+        #expect(try !blog.store.followers.isFollower(alice))
         try await Task.sleep(for: .milliseconds(500))
         #expect(attacker.activities(type: "Accept").isEmpty, "no Accept went to the attacker")
-        #expect(try blog.store.remoteActor(id: alice)?.inbox == alice + "/inbox")
+        #expect(try blog.store.actors.remoteActor(id: alice)?.inbox == alice + "/inbox")
     }
 
     @Test func updateCannotTakeAnotherActorsKey() async throws {
@@ -99,15 +99,15 @@ import Testing
         ]
         #expect(try await honest.send(["id": mallory + "#updates/1", "type": "Update", "actor": mallory, "object": forgedProfile],
                                       as: "mallory", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-        #expect(try blog.store.remoteKey(id: aliceKey)?.actorID == alice, "alice's key stays hers")
-        #expect(try blog.store.remoteKey(id: aliceKey)?.pem == (try honest.keys["alice"]!.publicKey.pemSPKI()))
+        #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
+        #expect(try blog.store.actors.remoteKey(id: aliceKey)?.actorID == alice, "alice's key stays hers")
+        #expect(try blog.store.actors.remoteKey(id: aliceKey)?.pem == (try honest.keys["alice"]!.publicKey.pemSPKI()))
         // alice can still comment; a fresh runtime (a restart) reads the same store.
         let second = honest.base.value + "/notes/alice-2"
         #expect(try await honest.send(blog.create(blog.note(second, by: honest, "alice", inReplyTo: blog.postID,
                                                             content: "<p>Still me.</p>"), by: honest, "alice"),
                                       as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: second)?.authorID == alice })
+        #expect(try await eventually { try blog.store.comments.comment(id: second)?.authorID == alice })
     }
 
     @Test func objectIDsOnAnotherOriginAreRefused() async throws {
@@ -116,7 +116,7 @@ import Testing
         // eve is a real account: her key is known before the attempts (looking it up is no harm).
         #expect(try await attacker.send(["id": eve + "/likes/0", "type": "Like", "actor": eve, "object": blog.base + "/2099/none/"],
                                         as: "eve", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
         // eve squats an id on bob's server for her note, and ids on alice's server for her reactions.
         let squatted = honest.base.value + "/notes/bob-real"
         let note = blog.note(squatted, by: attacker, "eve", inReplyTo: blog.postID, content: "<p>eve's words</p>")
@@ -137,10 +137,10 @@ import Testing
         #expect(try await honest.send(blog.create(blog.note(squatted, by: honest, "bob", inReplyTo: blog.postID,
                                                             content: "<p>bob's real words</p>"), by: honest, "bob"),
                                       as: "bob", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: squatted)?.authorID == bob })
+        #expect(try await eventually { try blog.store.comments.comment(id: squatted)?.authorID == bob })
         #expect(try await honest.send(["id": squattedLike, "type": "Like", "actor": honest.actorID("alice"), "object": blog.postID],
                                       as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.reactionCounts(postPath: blog.post).likes == 1 })
+        #expect(try await eventually { try blog.store.reactions.reactionCounts(postPath: blog.post).likes == 1 })
     }
 
     @Test func badSignaturesDoNotMultiplyKeyFetches() async throws {

@@ -22,7 +22,7 @@ import Testing
         let accept = try #require(remote.activities(at: "/users/alice/inbox", type: "Accept").first)
         #expect(accept.verifiedKeyID == blog.actor + "#main-key", "the Accept carries a valid signature")
         #expect(accept.object?["id"] as? String == followID)
-        #expect(try blog.store.isFollower(remote.actorID("alice")))
+        #expect(try blog.store.followers.isFollower(remote.actorID("alice")))
 
         // A public reply becomes a comment on the page, in the JSON and in the replies collection.
         let aliceNote = remote.base.value + "/notes/1"
@@ -75,7 +75,7 @@ import Testing
         #expect(direct.verifiedKeyID == blog.actor + "#main-key")
         #expect(direct.object?["inReplyTo"] as? String == privateNote)
         #expect(direct.object?["to"] as? [String] == [remote.actorID("bob")])
-        #expect(try blog.store.comment(id: privateNote) == nil)
+        #expect(try blog.store.comments.comment(id: privateNote) == nil)
 
         // Reactions: counted on the page and in the Article; Undo takes them back.
         let like = ["id": remote.actorID("carol") + "/likes/1", "type": "Like", "actor": remote.actorID("carol"), "object": blog.postID]
@@ -123,6 +123,6 @@ import Testing
         #expect(try await eventually { try await blog.get(blog.post).body.contains("Robert the Builder") })
         #expect(try await remote.send(["id": remote.actorID("alice") + "/undo/1", "type": "Undo", "actor": remote.actorID("alice"),
                                        "object": followID], as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try !blog.store.isFollower(remote.actorID("alice")) })
+        #expect(try await eventually { try !blog.store.followers.isFollower(remote.actorID("alice")) })
     }
 }

@@ -16,7 +16,7 @@ import Testing
             let note = remote.base.value + "/notes/m1"
             #expect(try await remote.send(blog.create(blog.note(note, by: remote, "bob", inReplyTo: blog.postID, content: "<p>Counted.</p>"),
                                                       by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.comment(id: note) != nil })
+            #expect(try await eventually { try blog.store.comments.comment(id: note) != nil })
             #expect(try await blog.get("/").status == 200)
             #expect(try await blog.get("/no-such-page/").status == 404)
             // A forged request: refused, and counted by reason.

@@ -103,7 +103,7 @@ import Testing
             let headers = signed.headers.flatMap { ["-H", "\($0.0): \($0.1)"] }
             let posted = try curl(base + "/inbox", ["-X", "POST", "--data-binary", "@" + body.path] + headers)
             #expect(posted.status == 202, "\(posted)")
-            #expect(try await eventually { try blog.store.isFollower(remote.actorID("alice")) })
+            #expect(try await eventually { try blog.store.followers.isFollower(remote.actorID("alice")) })
         }
     }
 }

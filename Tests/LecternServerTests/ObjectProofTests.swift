@@ -52,7 +52,7 @@ import Testing
     /// Sends the group's Announce and waits for the inbox to settle.
     func announced(_ object: [String: Any], _ number: Int) async throws {
         #expect(try await relay.send(announce(object, number), as: "group", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
     }
 
     // MARK: hostile: each ends on today's path
@@ -64,7 +64,7 @@ import Testing
         forged["content"] = "<p>What the group says alice wrote.</p>"
         try await announced(forged, 1)
         #expect(honest.getCount(path) == 1, "fetched from alice's server")
-        #expect(try blog.store.comment(id: id)?.contentHTML.contains("What alice wrote.") == true)
+        #expect(try blog.store.comments.comment(id: id)?.contentHTML.contains("What alice wrote.") == true)
     }
 
     @Test func aProofByAKeyOfAnotherOriginIsNoProof() async throws {
@@ -82,7 +82,7 @@ import Testing
         }
         #expect(honest.getCount(path) == methods.count, "fetched from alice's server, each time")
         #expect(relay.getCount("/keys/alice") == 0, "a key on another origin than the author's is never even looked up")
-        #expect(try blog.store.comment(id: id)?.contentHTML.contains("Real.") == true)
+        #expect(try blog.store.comments.comment(id: id)?.contentHTML.contains("Real.") == true)
     }
 
     @Test func aProofByAnotherActorOfTheSameServerIsNoProof() async throws {
@@ -93,20 +93,20 @@ import Testing
         // mallory's own key, properly listed in her own document: her controller is not the author.
         try await announced(try honest.prove(changed, by: "mallory"), 1)
         #expect(honest.getCount(path) == 1)
-        #expect(try blog.store.comment(id: id)?.contentHTML.contains("Real.") == true)
+        #expect(try blog.store.comments.comment(id: id)?.contentHTML.contains("Real.") == true)
         // mallory's key under alice's key id: the key alice lists is not mallory's.
         let (id2, path2, note2) = aliceNote("mallory-2", content: "<p>Real too.</p>")
         var changed2 = note2
         changed2["content"] = "<p>Forged.</p>"
         try await announced(try honest.prove(changed2, by: "alice", key: honest.assertionKeys["mallory"]!), 2)
         #expect(honest.getCount(path2) == 1)
-        #expect(try blog.store.comment(id: id2)?.contentHTML.contains("Real too.") == true)
+        #expect(try blog.store.comments.comment(id: id2)?.contentHTML.contains("Real too.") == true)
         // alice's RSA key id (her `publicKey`, not her `assertionMethod`), and a key id she does not list.
         for (number, method) in [honest.keyID("alice"), honest.actorID("alice") + "#other-key"].enumerated() {
             let (id3, path3, note3) = aliceNote("unlisted-\(number)", content: "<p>Real three.</p>")
             try await announced(try honest.prove(note3, by: "alice", keyID: method), 3 + number)
             #expect(honest.getCount(path3) == 1, "\(method)")
-            #expect(try blog.store.comment(id: id3) != nil)
+            #expect(try blog.store.comments.comment(id: id3) != nil)
         }
     }
 
@@ -117,9 +117,9 @@ import Testing
         changed["content"] = "<p>The group's version.</p>"
         let signedAnnounce = try relay.prove(announce(changed, 1), by: "group")
         #expect(try await relay.send(signedAnnounce, as: "group", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
         #expect(honest.getCount(path) == 1)
-        #expect(try blog.store.comment(id: id)?.contentHTML.contains("Real.") == true)
+        #expect(try blog.store.comments.comment(id: id)?.contentHTML.contains("Real.") == true)
     }
 
     @Test func aStaleOrFutureProofIsNoProof() async throws {
@@ -128,7 +128,7 @@ import Testing
             let (id, path, note) = aliceNote("dated-\(number)")
             try await announced(try honest.prove(note, by: "alice", created: created), number + 1)
             #expect(honest.getCount(path) == 1, "\(created)")
-            #expect(try blog.store.comment(id: id) != nil)
+            #expect(try blog.store.comments.comment(id: id) != nil)
         }
     }
 
@@ -156,24 +156,24 @@ import Testing
         for (name, activity) in attempts {
             #expect(try await relay.send(activity, as: "eve", to: blog.sharedInbox) == 401, "\(name)")
         }
-        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-        #expect(try blog.store.comment(id: id) == nil)
+        #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
+        #expect(try blog.store.comments.comment(id: id) == nil)
 
         // Served by alice's server, with other words than the relay's: hers are what shows.
         let (realID, realPath, realNote) = aliceNote("relayed-real", content: "<p>What alice wrote.</p>")
         var doctored = realNote
         doctored["content"] = "<p>What eve says alice wrote.</p>"
         #expect(try await relay.send(blog.create(doctored, by: honest, "alice"), as: "eve", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: realID)?.contentHTML.contains("What alice wrote.") == true })
+        #expect(try await eventually { try blog.store.comments.comment(id: realID)?.contentHTML.contains("What alice wrote.") == true })
         #expect(honest.getCount(realPath) == 1)
-        #expect(try blog.store.comment(id: realID)?.contentHTML.contains("eve") == false)
+        #expect(try blog.store.comments.comment(id: realID)?.contentHTML.contains("eve") == false)
 
         // A Delete stands only when its object is gone at its origin.
         let deleteID = honest.actorID("alice") + "/deletes/1"
         let delete: [String: Any] = ["@context": "https://www.w3.org/ns/activitystreams", "id": deleteID, "type": "Delete",
                                      "actor": honest.actorID("alice"), "object": realID]
         #expect(try await relay.send(delete, as: "eve", to: blog.sharedInbox) == 401, "it still exists")
-        #expect(try blog.store.comment(id: realID) != nil)
+        #expect(try blog.store.comments.comment(id: realID) != nil)
     }
 
     /// What the origin serves is held to the inbox's own size bound: a relay cannot make the blog
@@ -185,8 +185,8 @@ import Testing
         relayed["content"] = "<p>A short copy.</p>"  // the relay's copy is small; the origin's is not
         #expect(try await relay.send(blog.create(relayed, by: honest, "alice"), as: "eve", to: blog.sharedInbox) == 413)
         #expect(honest.getCount(path) == 1)
-        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-        #expect(try blog.store.comment(id: id) == nil)
+        #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
+        #expect(try blog.store.comments.comment(id: id) == nil)
     }
 
     /// Each check at an origin is a GET a stranger made the blog send: 10 a minute to one server,
@@ -210,15 +210,15 @@ import Testing
         defer { stop() }
         let (id, path, note) = aliceNote("proven", content: "<p>Proven.</p>")
         try await announced(try honest.prove(note, by: "alice"), 1)
-        #expect(try blog.store.comment(id: id)?.authorID == honest.actorID("alice"))
+        #expect(try blog.store.comments.comment(id: id)?.authorID == honest.actorID("alice"))
         #expect(honest.getCount(path) == 0, "the object was not fetched")
         // The key was recorded with alice, from her own document, for the next proof.
-        #expect(try blog.store.assertionKey(id: honest.assertionKeyID("alice"))?.actorID == honest.actorID("alice"))
+        #expect(try blog.store.actors.assertionKey(id: honest.assertionKeyID("alice"))?.actorID == honest.actorID("alice"))
         // Without a proof, as before: fetched.
         let (id2, path2, note2) = aliceNote("unproven")
         try await announced(note2, 2)
         #expect(honest.getCount(path2) == 1)
-        #expect(try blog.store.comment(id: id2) != nil)
+        #expect(try blog.store.comments.comment(id: id2) != nil)
     }
 
     @Test func anAnnouncedActivityWithItsActorsProofIsNotFetched() async throws {
@@ -226,7 +226,7 @@ import Testing
         let (id, path, note) = aliceNote("proven-activity", content: "<p>Proven activity.</p>")
         let create = try honest.prove(blog.create(note, by: honest, "alice"), by: "alice")
         try await announced(create, 1)
-        #expect(try blog.store.comment(id: id)?.authorID == honest.actorID("alice"))
+        #expect(try blog.store.comments.comment(id: id)?.authorID == honest.actorID("alice"))
         #expect(honest.getCount(path) == 0 && honest.getCount(path + "/activity") == 0)
     }
 
@@ -247,16 +247,16 @@ import Testing
         defer { stop() }
         let (id, _, note) = aliceNote("edited", content: "<p>v0</p>")
         #expect(try await honest.send(blog.create(note, by: honest, "alice"), as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: id) != nil })
+        #expect(try await eventually { try blog.store.comments.comment(id: id) != nil })
         let old = try honest.prove(aliceUpdate(note, 1, content: "<p>v1, since retracted</p>", updated: Date().addingTimeInterval(-600)),
                                    by: "alice")
         let current = try honest.prove(aliceUpdate(note, 2, content: "<p>v2, current</p>", updated: Date()), by: "alice")
         #expect(try await honest.send(current, as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: id)?.contentHTML.contains("v2") == true })
+        #expect(try await eventually { try blog.store.comments.comment(id: id)?.contentHTML.contains("v2") == true })
         try await announced(old, 1)
-        #expect(try blog.store.comment(id: id)?.contentHTML.contains("v2") == true, "an older edit, announced, is stale")
+        #expect(try blog.store.comments.comment(id: id)?.contentHTML.contains("v2") == true, "an older edit, announced, is stale")
         try await announced(current, 2)
-        #expect(try blog.store.comment(id: id)?.contentHTML.contains("v2") == true)
+        #expect(try blog.store.comments.comment(id: id)?.contentHTML.contains("v2") == true)
     }
 
     /// Only what a group shares (FEP-1b12: Create, Update, Delete, Like) is taken from an
@@ -267,7 +267,7 @@ import Testing
                                      "id": honest.actorID("alice") + "/follows/9", "type": "Follow",
                                      "actor": honest.actorID("alice"), "object": blog.actor]
         try await announced(try honest.prove(follow, by: "alice"), 1)
-        #expect(try !blog.store.isFollower(honest.actorID("alice")))
+        #expect(try !blog.store.followers.isFollower(honest.actorID("alice")))
     }
 
     /// A relay's `Collection-Synchronization` (FEP-8fcf) speaks for the relay, not for the actor
@@ -277,15 +277,15 @@ import Testing
         let alice = honest.actorID("alice")
         try honest.serveActor("alice", ["followers": alice + "/followers"])
         try await blog.follow(by: honest, "alice")  // the blog knows her actor, then follows her back
-        try blog.store.recordFollow(actorID: alice, followActivityID: blog.actor + "#follows/alice")
-        _ = try blog.store.answerFollow(actorID: alice, followActivityID: blog.actor + "#follows/alice", accepted: true)
+        try blog.store.following.recordFollow(actorID: alice, followActivityID: blog.actor + "#follows/alice")
+        _ = try blog.store.following.answerFollow(actorID: alice, followActivityID: blog.actor + "#follows/alice", accepted: true)
         let (_, _, note) = aliceNote("relayed-sync")
         var parts = try relay.signedPost(try honest.prove(blog.create(note, by: honest, "alice"), by: "alice"), as: "eve",
                                          to: blog.sharedInbox)
         parts.headers.append(("Collection-Synchronization", "collectionId=\"\(alice)/followers\", url=\"\(alice)/sync\", "
                               + "digest=\"\(String(repeating: "0", count: 64))\""))
         #expect(try await relay.post(parts) == 202)
-        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
         try await Task.sleep(for: .milliseconds(300))
         #expect(honest.getCount("/users/alice/sync") == 0)
     }
@@ -295,19 +295,19 @@ import Testing
         let (id, path, note) = aliceNote("relayed", content: "<p>Relayed.</p>")
         let create = try honest.prove(blog.create(note, by: honest, "alice"), by: "alice")
         #expect(try await relay.send(create, as: "eve", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: id)?.authorID == honest.actorID("alice") })
+        #expect(try await eventually { try blog.store.comments.comment(id: id)?.authorID == honest.actorID("alice") })
         #expect(honest.getCount(path) == 0)
         // Replayed, by the relay or anyone: the same activity id, taken once (the new sender's key
         // and signature are all that is recorded).
         let kept = ["comments", "received_activities", "inbox_queue", "mentions", "pending_replies"]
-        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
         let before = try blog.store.rowCounts().filter { kept.contains($0.key) }
         #expect(try await relay.send(create, as: "group", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+        #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
         #expect(try blog.store.rowCounts().filter { kept.contains($0.key) } == before)
         #expect(honest.getCount(path) == 0)
         // A relay the blog blocked is not heard, whatever it carries.
-        _ = try blog.store.block(.actor, relay.actorID("eve"))
+        _ = try blog.store.blocks.block(.actor, relay.actorID("eve"))
         let (_, _, other) = aliceNote("relayed-by-blocked")
         #expect(try await relay.send(try honest.prove(blog.create(other, by: honest, "alice"), by: "alice"), as: "eve",
                                      to: blog.sharedInbox) == 403)

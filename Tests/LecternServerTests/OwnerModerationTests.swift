@@ -11,7 +11,7 @@ import Testing
                 let id = remote.base.value + "/notes/digest-\(n)"
                 #expect(try await remote.send(blog.create(blog.note(id, by: remote, name, inReplyTo: blog.postID, content: "<p>Comment \(n)</p>"),
                                                           by: remote, name), as: name, to: blog.sharedInbox) == 202)
-                #expect(try await eventually { try blog.store.comment(id: id) != nil })
+                #expect(try await eventually { try blog.store.comments.comment(id: id) != nil })
                 ids.append(id)
             }
             guard case .sent = try await blog.runtime.digest().sendIfDue(force: true) else { Issue.record("no digest"); return }
@@ -36,17 +36,17 @@ import Testing
             // A stranger answering the digest: nothing happens.
             #expect(try await remote.send(answer("<p>hide \(second)</p>", as: "alice", id: "stranger"), as: "alice",
                                           to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-            #expect(try blog.store.comment(id: ids[1])?.state == .approved)
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
+            #expect(try blog.store.comments.comment(id: ids[1])?.state == .approved)
 
             // The owner: hide the first, block carol, and a number that is not there.
             let commands = "<p><span class=\"h-card\">@blog</span> hide \(first)<br>Block \(third)<br>approve 9</p>"
             #expect(try await remote.send(answer(commands, as: "owner", id: "owner-answer"), as: "owner", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.comment(id: ids[0])?.state == .rejected })
+            #expect(try await eventually { try blog.store.comments.comment(id: ids[0])?.state == .rejected })
             // The commands apply one after the other: the block may land a moment after the hide.
-            #expect(try await eventually { try blog.store.isBlocked(actorID: remote.actorID("carol")) })
-            #expect(try blog.store.comment(id: ids[2])?.state == .rejected)
-            #expect(try blog.store.comment(id: ids[1])?.state == .approved)
+            #expect(try await eventually { try blog.store.blocks.isBlocked(actorID: remote.actorID("carol")) })
+            #expect(try blog.store.comments.comment(id: ids[2])?.state == .rejected)
+            #expect(try blog.store.comments.comment(id: ids[1])?.state == .approved)
             try await served("comments gone from the page") {
                 let page = try await blog.get(blog.post).body
                 return !page.contains("Comment 0") && !page.contains("Comment 2") && page.contains("Comment 1")

@@ -55,7 +55,7 @@ import Testing
             #expect(status == 202, "actor \(n)")
         }
         #expect(try await eventually(within: 10) {
-            guard try blog.store.comments(postPath: blog.post).count == count else { return false }
+            guard try blog.store.comments.comments(postPath: blog.post).count == count else { return false }
             return try await blog.get(blog.post).body.contains("comment \(count - 1)")
         }, "every hostile comment still counts and is shown")
         let page = try await blog.get(blog.post).body

@@ -69,7 +69,7 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-raw-\(UUID().uuidString)")
         try SiteScaffold.create(at: root)
         try SiteBuilder(root: root).build()
-        let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
+        let site = try ServedFiles(publicFolder: root.appendingPathComponent("public"))
         let answers = StaticAnswers(files: StaticFileResponder(site: site), posts: nil, accessLog: nil, metrics: nil)
         return (EmbeddedChannel(handler: RawStaticFastPath(answers: answers)), root)
     }

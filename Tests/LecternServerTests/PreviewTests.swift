@@ -29,7 +29,7 @@ import LecternRuntime
         #expect(try await eventually(within: 10) { announced().contains("Out now") }, "the published post is announced")
         try await Task.sleep(for: .seconds(1))  // time for more, if more were coming
         #expect(!announced().contains("Secret plans") && !announced().contains("Next month"), "\(announced())")
-        #expect(try blog.store.publishedPosts().allSatisfy { !["Secret plans", "Next month"].contains($0.title) })
+        #expect(try blog.store.posts.publishedPosts().allSatisfy { !["Secret plans", "Next month"].contains($0.title) })
         let home = try await blog.get("/").body
         #expect(home.contains("Secret plans") && home.contains("Next month"), "the preview shows them to the writer")
         // Built into preview/: public/, which the live site serves, has none of it.

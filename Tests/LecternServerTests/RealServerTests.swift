@@ -86,17 +86,17 @@ import Testing
                                                             date: Date().addingTimeInterval(-secondsAgo)))
             }
             #expect(try await send(follow, secondsAgo: 4) == 202)
-            #expect(try await eventually { try blog.store.isFollower(alice) && accepts(remote, of: alice + "/follows/takahe-1").count == 1 })
+            #expect(try await eventually { try blog.store.followers.isFollower(alice) && accepts(remote, of: alice + "/follows/takahe-1").count == 1 })
             let undo: [String: Any] = ["id": alice + "/follows/takahe-1/undo", "type": "Undo", "actor": alice, "object": follow]
             #expect(try await send(undo, secondsAgo: 3) == 202)
-            #expect(try await eventually { try !blog.store.isFollower(alice) })
+            #expect(try await eventually { try !blog.store.followers.isFollower(alice) })
             #expect(try await send(follow, secondsAgo: 2) == 202)
-            #expect(try await eventually { try blog.store.isFollower(alice) && accepts(remote, of: alice + "/follows/takahe-1").count == 2 }, "followed again")
+            #expect(try await eventually { try blog.store.followers.isFollower(alice) && accepts(remote, of: alice + "/follows/takahe-1").count == 2 }, "followed again")
             // A current follower asking again is answered again too.
             #expect(try await send(follow, secondsAgo: 1) == 202)
             #expect(try await eventually { accepts(remote, of: alice + "/follows/takahe-1").count == 3 })
             #expect(Set(accepts(remote, of: alice + "/follows/takahe-1")).count == 3, "each Accept has an id of its own")
-            #expect(try blog.store.isFollower(alice))
+            #expect(try blog.store.followers.isFollower(alice))
         }
     }
 
@@ -117,7 +117,7 @@ import Testing
         let like: [String: Any] = ["id": remote.actorID(name) + "/likes/hello", "type": "Like", "actor": remote.actorID(name),
                                    "object": blog.postID]
         #expect(try await remote.send(like, as: name, to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.remoteActor(id: remote.actorID(name)) != nil })
+        #expect(try await eventually { try blog.store.actors.remoteActor(id: remote.actorID(name)) != nil })
     }
 
     /// A Follow whose key cannot be had when it arrives (its server answers 503) is held, not
@@ -135,14 +135,14 @@ import Testing
             let forged = try remote.signedPost(like, as: "alice", to: blog.sharedInbox, key: "mallory", keyID: remote.keyID("alice"))
             #expect(try await remote.post(forged) == 202)
             #expect(try await remote.post(forged) == 202, "the same signature again: held once")
-            #expect(try blog.store.heldInboundCount() == 2)
-            #expect(try blog.store.inboundBacklog() == 0 && !blog.store.isFollower(alice), "nothing applied before it verifies")
+            #expect(try blog.store.heldInbound.heldInboundCount() == 2)
+            #expect(try blog.store.inbox.inboundBacklog() == 0 && !blog.store.followers.isFollower(alice), "nothing applied before it verifies")
             let held = ContinuousClock.now
-            #expect(try await eventually(within: 70) { try blog.store.isFollower(alice) }, "taken once the key could be had")
+            #expect(try await eventually(within: 70) { try blog.store.followers.isFollower(alice) }, "taken once the key could be had")
             print("held Follow taken after \(ContinuousClock.now - held)")
             #expect(try await eventually { remote.activities(type: "Accept").count == 1 })
-            #expect(try await eventually { try blog.store.heldInboundCount() == 0 })
-            #expect(try blog.store.reactionCounts(postPath: blog.post).likes == 1, "bob's only: the forged Like was dropped")
+            #expect(try await eventually { try blog.store.heldInbound.heldInboundCount() == 0 })
+            #expect(try blog.store.reactions.reactionCounts(postPath: blog.post).likes == 1, "bob's only: the forged Like was dropped")
         }
     }
 
@@ -164,18 +164,18 @@ import Testing
             let first: [String: Any] = ["id": unmet.actorID("dave") + "/likes/first", "type": "Like", "actor": unmet.actorID("dave"),
                                         "object": blog.postID]
             #expect(try await unmet.send(first, as: "dave", to: blog.sharedInbox) == 503)
-            #expect(try blog.store.heldInboundCount() == 0)
+            #expect(try blog.store.heldInbound.heldInboundCount() == 0)
             remote.failingGets.value["/users/carol"] = 1_000
             var statuses: [Int] = []
-            for n in 0...Store.heldPerKeyHost {
+            for n in 0...HeldInboundQueue.heldPerKeyHost {
                 let like: [String: Any] = ["id": remote.actorID("carol") + "/likes/\(n)", "type": "Like", "actor": remote.actorID("carol"),
                                            "object": blog.postID]
                 statuses.append(try await remote.send(like, as: "carol", to: blog.sharedInbox))
             }
             #expect(statuses.dropLast().allSatisfy { $0 == 202 })
-            let heldNow = try blog.store.heldInboundCount()
+            let heldNow = try blog.store.heldInbound.heldInboundCount()
             #expect(statuses.last == 503, "\(statuses), held \(heldNow)")
-            #expect(try blog.store.heldInboundCount() == Store.heldPerKeyHost)
+            #expect(try blog.store.heldInbound.heldInboundCount() == HeldInboundQueue.heldPerKeyHost)
         }
     }
 
@@ -200,7 +200,7 @@ import Testing
     @Test func everyRequestCarriesOneUserAgent() async throws {
         try await withBlog(follower: "alice") { (remote: FakeInstance, blog: BlogFixture) async throws -> Void in
             #expect(try await eventually { remote.activities(type: "Accept").count == 1 })
-            #expect(remote.userAgents.value == ["Lectern/\(ActivityPubSite.softwareVersion) (+\(blog.base)/)"])
+            #expect(remote.userAgents.value == ["Lectern/\(BlogActor.softwareVersion) (+\(blog.base)/)"])
         }
     }
 }

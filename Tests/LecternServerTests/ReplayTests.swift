@@ -34,8 +34,8 @@ import Testing
             for (name, request) in variants {
                 #expect(try await remote.post(request) == 401, "\(name)")
             }
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-            #expect(try blog.store.reactionCounts(postPath: blog.post).likes == 1)
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
+            #expect(try blog.store.reactions.reactionCounts(postPath: blog.post).likes == 1)
         }
     }
 
@@ -53,7 +53,7 @@ import Testing
                 parts.setHeader("Signature", header.serialized + ",created=\(now),expires=\(now + 3600)")
                 #expect(try await remote.post(parts) == 401, "\(n)")
             }
-            #expect(try blog.store.reactionCounts(postPath: blog.post).likes == 0)
+            #expect(try blog.store.reactions.reactionCounts(postPath: blog.post).likes == 0)
         }
     }
 
@@ -81,7 +81,7 @@ import Testing
                                         body: Array(body))
             try RFC9421Signer(keyId: remote.keyID("alice"), key: remote.keys["alice"]!).sign(&good)
             #expect(try await remote.post(good) == 202)
-            #expect(try await eventually { try blog.store.reactionCounts(postPath: blog.post).likes == 1 })
+            #expect(try await eventually { try blog.store.reactions.reactionCounts(postPath: blog.post).likes == 1 })
         }
     }
 
@@ -92,11 +92,11 @@ import Testing
             let noteID = remote.base.value + "/notes/overtaken"
             #expect(try await remote.send(["id": bob + "/deletes/early", "type": "Delete", "actor": bob,
                                            "object": ["id": noteID, "type": "Tombstone"]], as: "bob", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
             let note = blog.note(noteID, by: remote, "bob", inReplyTo: blog.postID, content: "<p>Late</p>")
             #expect(try await remote.send(blog.create(note, by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-            #expect(try blog.store.comment(id: noteID) == nil)
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
+            #expect(try blog.store.comments.comment(id: noteID) == nil)
         }
     }
 
@@ -119,17 +119,17 @@ import Testing
             let noteID = remote.base.value + "/notes/deleted-1"
             let note = blog.note(noteID, by: remote, "bob", inReplyTo: blog.postID, content: "<p>Regretted</p>")
             #expect(try await remote.send(blog.create(note, by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.comment(id: noteID) != nil })
+            #expect(try await eventually { try blog.store.comments.comment(id: noteID) != nil })
             let bob = remote.actorID("bob")
             #expect(try await remote.send(["id": bob + "/deletes/1", "type": "Delete", "actor": bob,
                                            "object": ["id": noteID, "type": "Tombstone"]], as: "bob", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.comment(id: noteID) == nil && blog.store.inboundBacklog() == 0 })
+            #expect(try await eventually { try blog.store.comments.comment(id: noteID) == nil && blog.store.inbox.inboundBacklog() == 0 })
 
             var again = blog.create(note, by: remote, "bob")
             again["id"] = bob + "/creates/replayed"
             #expect(try await remote.send(again, as: "bob", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-            #expect(try blog.store.comment(id: noteID) == nil, "the deleted comment came back")
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
+            #expect(try blog.store.comments.comment(id: noteID) == nil, "the deleted comment came back")
             // A render begun before the Delete was applied may show it for a moment; not after.
             try await served("the deleted comment off the page") { try await !blog.get(blog.post).body.contains("Regretted") }
         }

@@ -21,7 +21,7 @@ import Testing
                            body: (0..<400).map { _ in words[Int(generator.next() % UInt64(words.count))] }.joined(separator: " "),
                            published: Date(timeIntervalSince1970: 1_600_000_000 + Double(i) * 3600), sourceHash: "h\(i)")
         }
-        try blog.store.updateSearchIndex(documents, removing: [])
+        try blog.store.search.updateSearchIndex(documents, removing: [])
     }
 
     /// Enough that the worst query took a second of CPU before it was bounded (~0.9 s on 5,000).

@@ -78,11 +78,11 @@ import Testing
         let now = Date()
         for (name, age) in [("old", 3.0), ("new", 1.0)] {
             let at = now.addingTimeInterval(-age * 86_400)
-            try store.enqueueActivity(id: "https://blog.example/\(name)", type: "Create", objectID: nil, json: "{}",
+            try store.deliveries.enqueueActivity(id: "https://blog.example/\(name)", type: "Create", objectID: nil, json: "{}",
                                       inboxes: ["https://a.example/inbox", "https://b.example/inbox"], now: at)
-            let jobs = try store.leaseDeliveries(limit: 10, now: at).sorted { $0.inbox < $1.inbox }
+            let jobs = try store.deliveries.leaseDeliveries(limit: 10, now: at).sorted { $0.inbox < $1.inbox }
             // One delivered; the other waits for a retry in a year (so the server leaves it alone).
-            try store.recordOutcomes([
+            try store.deliveries.recordOutcomes([
                 .init(id: jobs[0].id, host: jobs[0].host, inbox: jobs[0].inbox, status: 202, error: "",
                       decision: .init(next: .delivered, hostDown: false, removeFollowers: false, pauseHostIfDownSince: at)),
                 .init(id: jobs[1].id, host: jobs[1].host, inbox: jobs[1].inbox, status: 503, error: "HTTP 503",
@@ -90,14 +90,14 @@ import Testing
                                       pauseHostIfDownSince: at)),
             ], now: at)
         }
-        #expect(try store.deliveryStats().delivered == 2)
+        #expect(try store.deliveries.deliveryStats().delivered == 2)
         let server = try start(root, port: port)
         defer { server.terminate(); server.waitUntilExit() }
-        try await served("the old delivered row forgotten") { try store.deliveryStats().delivered == 1 }
-        let stats = try store.deliveryStats()
+        try await served("the old delivered row forgotten") { try store.deliveries.deliveryStats().delivered == 1 }
+        let stats = try store.deliveries.deliveryStats()
         #expect(stats.queued == 2, "queued rows stay, old or not")
-        #expect(try store.deliveryRow(activityID: "https://blog.example/new", inbox: "https://a.example/inbox").state == "delivered")
-        #expect(throws: StoreError.self) { try store.deliveryRow(activityID: "https://blog.example/old", inbox: "https://a.example/inbox") }
+        #expect(try store.deliveries.deliveryRow(activityID: "https://blog.example/new", inbox: "https://a.example/inbox").state == "delivered")
+        #expect(throws: StoreError.self) { try store.deliveries.deliveryRow(activityID: "https://blog.example/old", inbox: "https://a.example/inbox") }
     }
 
     /// Restarted after a broken file was pushed, the server serves the site it had, names the

@@ -16,11 +16,11 @@ import Testing
         settings.allowPrivateAddresses = true
         settings.signatures = SignatureKnock(preference: preference)
         let (keyID, site) = (blog.actor + "#main-key", blog.runtime.activityPub)
-        return DeliveryWorker(store: blog.store, signingKey: { (keyID, try site.actorKey) }, settings: settings)
+        return DeliveryWorker(queue: blog.store.deliveries, signingKey: { (keyID, try site.actorKey) }, settings: settings)
     }
 
     func queue(_ blog: BlogFixture, _ name: String, to inbox: String) throws {
-        try Outbox(store: blog.store, proofs: nil).send(Activity(id: blog.actor + "#\(name)", type: .create, actor: blog.actor,
+        try Outbox(queue: blog.store.deliveries, proofs: nil).send(Activity(id: blog.actor + "#\(name)", type: .create, actor: blog.actor,
                                                     object: blog.actor + "#\(name)/object"), to: [inbox])
     }
 
@@ -37,21 +37,21 @@ import Testing
             #expect(posts(remote) == [.rfc9421, .cavage], "RFC 9421 first, refused, then draft-cavage at once")
             let arrived = try #require(remote.activities(at: "/users/alice/inbox").first)
             #expect(arrived.verifiedKeyID == blog.actor + "#main-key" && !arrived.rfc9421)
-            #expect(try blog.store.acceptsRFC9421(origin: remote.origin, memory: 3600) == false, "the host's answer is remembered")
+            #expect(try blog.store.deliveries.acceptsRFC9421(origin: remote.origin, memory: 3600) == false, "the host's answer is remembered")
 
             try queue(blog, "knock/2", to: remote.actorID("alice") + "/inbox")
             #expect(await worker.runOnce().delivered == 1)
             #expect(posts(remote) == [.rfc9421, .cavage, .cavage], "the second delivery knocks once, in draft-cavage")
 
             // A week later the memory has run out: the host is asked again (it may have upgraded).
-            try blog.store.setAcceptsRFC9421(origin: remote.origin, false, now: Date().addingTimeInterval(-8 * 86_400))
+            try blog.store.deliveries.setAcceptsRFC9421(origin: remote.origin, false, now: Date().addingTimeInterval(-8 * 86_400))
             remote.refuses.value = .cavage
             try queue(blog, "knock/3", to: remote.actorID("alice") + "/inbox")
             #expect(await worker.runOnce().delivered == 1)
             #expect(posts(remote).suffix(1) == [.rfc9421], "an expired answer is asked again, with RFC 9421")
-            #expect(try blog.store.acceptsRFC9421(origin: remote.origin, memory: SignatureKnock.defaultMemory) == nil)
+            #expect(try blog.store.deliveries.acceptsRFC9421(origin: remote.origin, memory: SignatureKnock.defaultMemory) == nil)
             // The hourly maintenance forgets what ran out: no row outlives its use.
-            try blog.store.pruneSignatureMemory(before: Date().addingTimeInterval(-SignatureKnock.defaultMemory))
+            try blog.store.deliveries.pruneSignatureMemory(before: Date().addingTimeInterval(-SignatureKnock.defaultMemory))
             #expect(try blog.store.rowCounts()["signature_memory"] == 0)
         }
     }
@@ -75,14 +75,14 @@ import Testing
             remote.scripted.value = ["/users/alice/inbox": [401, 401]]
             try queue(blog, "both/1", to: remote.actorID("alice") + "/inbox")
             #expect(await worker(blog).runOnce().failed == 1)
-            #expect(try blog.store.acceptsRFC9421(origin: remote.origin, memory: 3600) == nil)
+            #expect(try blog.store.deliveries.acceptsRFC9421(origin: remote.origin, memory: 3600) == nil)
         }
     }
 
     @Test func acceptSignatureIsHonoured() async throws {
         try await withBlog(background: false) { remote, blog in
             // Remembered as cavage-only, but the host now refuses it and says what it wants.
-            try blog.store.setAcceptsRFC9421(origin: remote.origin, false)
+            try blog.store.deliveries.setAcceptsRFC9421(origin: remote.origin, false)
             remote.refuses.value = .cavage
             remote.acceptSignature.value = #"sig2=("@method" "@target-uri" "@authority" "content-digest" "date");nonce="n-7f3a";tag="fedi""#
             try queue(blog, "asked/1", to: remote.actorID("alice") + "/inbox")
@@ -93,7 +93,7 @@ import Testing
             let input = try #require(arrived.signatureInput)
             #expect(input.hasPrefix("sig2=(") && input.contains(#""@authority""#) && input.contains(#""date""#)
                     && input.contains(#"nonce="n-7f3a""#) && input.contains(#"tag="fedi""#), "\(input)")
-            #expect(try blog.store.acceptsRFC9421(origin: remote.origin, memory: 3600) == nil, "cavage-only no more: forgotten")
+            #expect(try blog.store.deliveries.acceptsRFC9421(origin: remote.origin, memory: 3600) == nil, "cavage-only no more: forgotten")
         }
     }
 
@@ -118,7 +118,7 @@ import Testing
             #expect(status == 202)
             let gets = remote.signedRequests.value.filter { $0.method == "GET" && $0.path == "/users/alice" }.map(\.standard)
             #expect(gets == [.rfc9421, .cavage], "\(gets)")
-            #expect(try blog.store.acceptsRFC9421(origin: remote.origin, memory: 3600) == false)
+            #expect(try blog.store.deliveries.acceptsRFC9421(origin: remote.origin, memory: 3600) == false)
         }
     }
 }

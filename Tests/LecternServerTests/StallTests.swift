@@ -63,7 +63,7 @@ struct StallTests {
             #expect(took < .seconds(13), "answered within the documented deadline: \(took)")
         }
         print("all \(count) POSTs answered within \(ContinuousClock.now - started)")
-        #expect(try blog.store.inboundBacklog() == 0)
-        #expect(try blog.store.heldInboundCount() <= Store.heldInAll)
+        #expect(try blog.store.inbox.inboundBacklog() == 0)
+        #expect(try blog.store.heldInbound.heldInboundCount() <= HeldInboundQueue.heldInAll)
     }
 }

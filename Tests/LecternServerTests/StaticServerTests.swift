@@ -8,7 +8,7 @@ import Testing
 import Site
 
 /// Builds a small site and runs the real server on an ephemeral loopback port.
-private func withServer(_ test: @escaping @Sendable (any TestClientProtocol, URL, LiveSite) async throws -> Void) async throws {
+private func withServer(_ test: @escaping @Sendable (any TestClientProtocol, URL, ServedFiles) async throws -> Void) async throws {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-serve-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: root) }
     try SiteScaffold.create(at: root)
@@ -18,7 +18,7 @@ private func withServer(_ test: @escaping @Sendable (any TestClientProtocol, URL
     // A symlink that points out of public/ must never be followed.
     try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("public/escape.txt").path,
                                                withDestinationPath: root.appendingPathComponent("lectern.yml").path)
-    let site = try LiveSite(publicFolder: root.appendingPathComponent("public"))
+    let site = try ServedFiles(publicFolder: root.appendingPathComponent("public"))
     var logger = Logger(label: "test")
     logger.logLevel = .critical  // cancelled test servers report their shutdown as errors
     let app = LecternServer.makeApplication(site: site, host: "127.0.0.1", port: 0, logger: logger)
@@ -158,7 +158,7 @@ private func withServer(_ test: @escaping @Sendable (any TestClientProtocol, URL
         }
         try SiteBuilder(root: root).build(.init(discussions: [post: Discussion(comments: comments)]))
         let folder = root.appendingPathComponent("public")
-        let site = try LiveSite(publicFolder: folder)
+        let site = try ServedFiles(publicFolder: folder)
         let older = "2025/welcome-to-lectern/comments/1/index.html", json = "comments/2025/welcome-to-lectern.json"
         #expect(site.index[older]?.body == nil && site.index[older]?.gzipOnDisk != nil)
         #expect(site.index[json]?.body == nil)

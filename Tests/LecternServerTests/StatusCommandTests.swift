@@ -7,8 +7,8 @@ import Testing
         try await withBlog(follower: "alice") { remote, blog in
             #expect(try await remote.send(["id": remote.actorID("bob") + "/likes/x", "type": "Like", "actor": remote.actorID("bob"),
                                            "object": "https://elsewhere.example/post"], as: "bob", to: blog.sharedInbox) == 202)
-            #expect(try await eventually { try blog.store.inboundBacklog() == 0 })
-            try blog.runtime.inboxCounter.flush(to: blog.store)
+            #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
+            try blog.runtime.inboxCounter.flush(to: blog.store.inboxCounts)
             let later = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3 * 86_400))
             try "---\ntitle: Coming soon\ndate: \(later)\n---\nNot yet.\n"
                 .write(to: blog.root.appendingPathComponent("content/posts/soon.md"), atomically: true, encoding: .utf8)

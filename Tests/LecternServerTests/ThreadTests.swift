@@ -30,8 +30,8 @@ import Testing
         #expect(try await remote.send(blog.create(blog.note(aliceNote, by: remote, "alice", inReplyTo: daveNote,
                                                             content: "<p>alice answers dave.</p>"), by: remote, "alice"),
                                       as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: aliceNote)?.parentID == daveNote })
-        #expect(try blog.store.comment(id: daveNote)?.postPath == blog.post, "the fetched parent is a comment too")
+        #expect(try await eventually { try blog.store.comments.comment(id: aliceNote)?.parentID == daveNote })
+        #expect(try blog.store.comments.comment(id: daveNote)?.postPath == blog.post, "the fetched parent is a comment too")
         try await served("both on the page") {
             let page = try await blog.get(blog.post).body
             return page.contains("dave was first.") && page.contains("alice answers dave.")
@@ -41,13 +41,13 @@ import Testing
         let bobNote = remote.base.value + "/notes/bob-hidden"
         let waiting = remote.base.value + "/notes/alice-2"
         try await sendWaitingReply(waiting, to: bobNote, content: "<p>answering bob.</p>", blog, remote)
-        #expect(try blog.store.comment(id: waiting) == nil)
+        #expect(try blog.store.comments.comment(id: waiting) == nil)
         // …until the parent arrives; then both are shown, threaded.
         #expect(try await remote.send(blog.create(blog.note(bobNote, by: remote, "bob", inReplyTo: blog.postID,
                                                             content: "<p>bob speaks.</p>"), by: remote, "bob"),
                                       as: "bob", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: waiting)?.parentID == bobNote })
-        #expect(try await eventually { try blog.store.pendingReplyCount() == 0 }, "taken off the list once attached")
+        #expect(try await eventually { try blog.store.comments.comment(id: waiting)?.parentID == bobNote })
+        #expect(try await eventually { try blog.store.pendingReplies.pendingReplyCount() == 0 }, "taken off the list once attached")
         try await served("the waiting reply under its parent") { try await blog.get(blog.post).body.contains("answering bob.") }
 
         // A reply whose parent never comes: after a day, shown at the top of the post its context names.
@@ -55,7 +55,7 @@ import Testing
         try await sendWaitingReply(orphan, to: remote.base.value + "/notes/gone", context: blog.postID + "context", blog, remote)
         let settled = try await blog.runtime.inboxProcessor().settlePendingReplies(now: Date().addingTimeInterval(86_401))
         #expect(settled.posts == [blog.post] && settled.outcomes.map(\.reason) == ["comment"])
-        #expect(try blog.store.comment(id: orphan)?.parentID == nil)
+        #expect(try blog.store.comments.comment(id: orphan)?.parentID == nil)
         // One that names no post of ours is given up, and counted.
         try await sendWaitingReply(remote.base.value + "/notes/alice-4", to: remote.base.value + "/notes/gone",
                                    context: "https://elsewhere.example/contexts/1", blog, remote)
@@ -90,17 +90,17 @@ import Testing
         try await refuse(waiting)
         let parentNote = blog.note(parent, by: remote, "bob", inReplyTo: blog.postID, content: "<p>bob, late.</p>")
         #expect(try await remote.send(blog.create(parentNote, by: remote, "bob"), as: "bob", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: parent) != nil && blog.store.inboundBacklog() == 1 },
+        #expect(try await eventually { try blog.store.comments.comment(id: parent) != nil && blog.store.inbox.inboundBacklog() == 1 },
                 "the parent is kept; its activity waits to be retried")
-        #expect(try blog.store.pendingReplyCount() == 1, "the reply that failed still waits")
-        #expect(try blog.store.comment(id: waiting) == nil)
+        #expect(try blog.store.pendingReplies.pendingReplyCount() == 1, "the reply that failed still waits")
+        #expect(try blog.store.comments.comment(id: waiting) == nil)
 
         try await refuse(nil)
         var again = blog.create(parentNote, by: remote, "bob")
         again["id"] = parent + "/activity-again"
         #expect(try await remote.send(again, as: "bob", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.comment(id: waiting)?.parentID == parent })
-        #expect(try await eventually { try blog.store.pendingReplyCount() == 0 }, "taken off the list once attached")
+        #expect(try await eventually { try blog.store.comments.comment(id: waiting)?.parentID == parent })
+        #expect(try await eventually { try blog.store.pendingReplies.pendingReplyCount() == 0 }, "taken off the list once attached")
         try await served("the reply under its parent") { try await blog.get(blog.post).body.contains("answering a note not here yet.") }
 
         // The day-old pass too: a reply it cannot store stays for the next pass, without
@@ -114,20 +114,20 @@ import Testing
         let dayLater = Date().addingTimeInterval(86_401)
         let failed = try await processor.settlePendingReplies(now: dayLater)
         #expect(failed.outcomes.map(\.reason) == ["settle-failed", "comment"] && failed.posts == [blog.post])
-        #expect(try blog.store.pendingReplyCount() == 1 && blog.store.comment(id: next) != nil)
+        #expect(try blog.store.pendingReplies.pendingReplyCount() == 1 && blog.store.comments.comment(id: next) != nil)
         try await refuse(nil)
         let settled = try await processor.settlePendingReplies(now: dayLater)
         #expect(settled.outcomes.map(\.reason) == ["comment"] && settled.posts == [blog.post])
-        #expect(try blog.store.pendingReplyCount() == 0)
+        #expect(try blog.store.pendingReplies.pendingReplyCount() == 0)
 
         let stuck = remote.base.value + "/notes/alice-stuck"
         try await sendWaitingReply(stuck, to: remote.base.value + "/notes/gone", context: blog.postID + "context", blog, remote)
         try await refuse(stuck)
         #expect(try await processor.settlePendingReplies(now: Date().addingTimeInterval(7 * 86_400)).outcomes.map(\.reason) == ["settle-failed"])
-        #expect(try blog.store.pendingReplyCount() == 1, "kept while it has failed for less than a week")
+        #expect(try blog.store.pendingReplies.pendingReplyCount() == 1, "kept while it has failed for less than a week")
         #expect(try await processor.settlePendingReplies(now: Date().addingTimeInterval(8 * 86_400 + 1)).outcomes.map(\.reason) == ["settle-failed"])
-        #expect(try blog.store.pendingReplyCount() == 0, "given up after a week of failing")
-        #expect(try blog.store.comment(id: stuck) == nil)
+        #expect(try blog.store.pendingReplies.pendingReplyCount() == 0, "given up after a week of failing")
+        #expect(try blog.store.comments.comment(id: stuck) == nil)
     }
 
     /// alice's reply `id` to `parent`, a note the blog cannot have yet; returns once it waits
@@ -137,7 +137,7 @@ import Testing
         var note = blog.note(id, by: remote, "alice", inReplyTo: parent, content: content)
         note["context"] = context
         #expect(try await remote.send(blog.create(note, by: remote, "alice"), as: "alice", to: blog.sharedInbox) == 202)
-        #expect(try await eventually { try blog.store.pendingReplyCount() == waitingBefore + 1 })
+        #expect(try await eventually { try blog.store.pendingReplies.pendingReplyCount() == waitingBefore + 1 })
     }
 
     @Test func replaysAreRefusedAfterARestart() async throws {
@@ -152,7 +152,10 @@ import Testing
         #expect(try await remote.post(request) == 202)
         // A new process: a gate with nothing in memory, the same database.
         let activityPub = blog.runtime.activityPub
-        let restarted = InboxGate(store: blog.store, keys: RemoteKeyProvider(fetcher: activityPub.remoteKeys.fetcher, store: blog.store),
+        let store = blog.store
+        let keys = RemoteKeyProvider(fetcher: activityPub.remoteKeys.fetcher, actors: store.actors, blocks: store.blocks)
+        let restarted = InboxGate(inbox: store.inbox, actors: store.actors, blocks: store.blocks, following: store.following,
+                                  deliveries: store.deliveries, keys: keys,
                                   audience: SignatureAudience(config: blog.runtime.config), actedOn: InboxProcessor.actedOn)
         let outcome = await restarted.receive(request)
         #expect(outcome.status == 401 && outcome.code == "replay", "\(outcome)")

@@ -23,7 +23,7 @@ extension WebmentionTests {
             #expect(try await send(blog, source: site.url("/after"), target: blog.postID).status == 202)
             #expect(try await eventually(within: 10) { try tables(blog.store)[0] == 0 }, "both verified")
             #expect(ContinuousClock.now - clock < .seconds(10))
-            #expect(try blog.store.comment(id: site.url("/after")) != nil)
+            #expect(try blog.store.comments.comment(id: site.url("/after")) != nil)
         }
     }
 
@@ -37,23 +37,23 @@ extension WebmentionTests {
                     statuses.append(try await send(blog, source: "http://a\(sub).evil.example/\(index)", target: blog.postID).status)
                 }
             }
-            #expect(statuses.prefix(Store.webmentionsQueuedPerHost).allSatisfy { $0 == 202 })
-            #expect(statuses[Store.webmentionsQueuedPerHost] == 429)
-            #expect(statuses.dropFirst(Store.webmentionsQueuedPerHost).allSatisfy { $0 == 429 })
-            #expect(try tables(blog.store)[0] == Store.webmentionsQueuedPerHost)
+            #expect(statuses.prefix(Webmentions.webmentionsQueuedPerHost).allSatisfy { $0 == 202 })
+            #expect(statuses[Webmentions.webmentionsQueuedPerHost] == 429)
+            #expect(statuses.dropFirst(Webmentions.webmentionsQueuedPerHost).allSatisfy { $0 == 429 })
+            #expect(try tables(blog.store)[0] == Webmentions.webmentionsQueuedPerHost)
             #expect(try await send(blog, source: "http://www.honest.example/p", target: blog.postID).status == 202)
             #expect(try await send(blog, source: "http://x.honest.co.uk/p", target: blog.postID).status == 202)
-            #expect(Store.webmentionSite("a.b.honest.co.uk") == "honest.co.uk")
-            #expect(Store.webmentionSite("a7.evil.example") == "evil.example")
+            #expect(Webmentions.webmentionSite("a.b.honest.co.uk") == "honest.co.uk")
+            #expect(Webmentions.webmentionSite("a7.evil.example") == "evil.example")
             // Addresses of one network are one site.
             var addresses: [Int] = []
             for host in 1...21 { addresses.append(try await send(blog, source: "http://10.9.8.\(host):9/p", target: blog.postID).status) }
             #expect(addresses.prefix(20).allSatisfy { $0 == 202 } && addresses.last == 429)
-            #expect(Store.webmentionSite("[2001:db8:1:2:3::1]") == Store.webmentionSite("2001:db8:1:2:ffff::9"))
-            #expect(Store.webmentionSite("[2001:db8:1:2:3::1]") != Store.webmentionSite("[2001:db8:1:3::1]"))
+            #expect(Webmentions.webmentionSite("[2001:db8:1:2:3::1]") == Webmentions.webmentionSite("2001:db8:1:2:ffff::9"))
+            #expect(Webmentions.webmentionSite("[2001:db8:1:2:3::1]") != Webmentions.webmentionSite("[2001:db8:1:3::1]"))
             // Kept in the last hour counts per site too: 60 kept from subdomains close it.
-            for index in 0..<Store.webmentionsKeptPerHostPerHour {
-                try await blog.store.keepWebmention(KeptWebmention(source: "https://k\(index).kept.example/p", target: blog.postID,
+            for index in 0..<Webmentions.webmentionsKeptPerHostPerHour {
+                try await blog.store.webmentions.keepWebmention(KeptWebmention(source: "https://k\(index).kept.example/p", target: blog.postID,
                                                                    postPath: blog.post, kind: .like, authorID: "x#webmention-author"))
             }
             #expect(try await send(blog, source: "http://new.kept.example/p", target: blog.postID).status == 429)
@@ -66,14 +66,14 @@ extension WebmentionTests {
         try await withSite(background: false) { (_, blog) async throws in
             var statuses: [Int] = []
             for sub in 0..<25 { statuses.append(try await send(blog, source: "http://s\(sub).bad.io/p", target: blog.postID).status) }
-            #expect(statuses.prefix(Store.webmentionsQueuedPerHost).allSatisfy { $0 == 202 })
-            #expect(statuses.dropFirst(Store.webmentionsQueuedPerHost).allSatisfy { $0 == 429 }, "\(statuses)")
-            #expect(Store.webmentionSite("s7.bad.io") == "bad.io")
-            #expect(Store.webmentionSite("www.example.co.uk") == "example.co.uk")
+            #expect(statuses.prefix(Webmentions.webmentionsQueuedPerHost).allSatisfy { $0 == 202 })
+            #expect(statuses.dropFirst(Webmentions.webmentionsQueuedPerHost).allSatisfy { $0 == 429 }, "\(statuses)")
+            #expect(Webmentions.webmentionSite("s7.bad.io") == "bad.io")
+            #expect(Webmentions.webmentionSite("www.example.co.uk") == "example.co.uk")
             // A public suffix that people host under: each account is a site of its own.
-            #expect(Store.webmentionSite("alice.github.io") == "alice.github.io")
-            #expect(Store.webmentionSite("alice.github.io") != Store.webmentionSite("bob.github.io"))
-            #expect(Store.webmentionSite("Blog.Example.COM.") == "example.com")
+            #expect(Webmentions.webmentionSite("alice.github.io") == "alice.github.io")
+            #expect(Webmentions.webmentionSite("alice.github.io") != Webmentions.webmentionSite("bob.github.io"))
+            #expect(Webmentions.webmentionSite("Blog.Example.COM.") == "example.com")
         }
     }
 
@@ -98,13 +98,13 @@ extension WebmentionTests {
         try await withSite(background: false) { (site, blog) async throws in
             let source = site.url("/down")
             #expect(try await send(blog, source: source, target: blog.postID).status == 202)
-            let queued = try #require(try blog.store.dueWebmentions(limit: 10).first)
+            let queued = try #require(try blog.store.webmentions.dueWebmentions(limit: 10).first)
             let later = Date().addingTimeInterval(600)
-            try await blog.store.failWebmention(seq: queued.seq, error: "down", retryAt: later)
+            try await blog.store.webmentions.failWebmention(seq: queued.seq, error: "down", retryAt: later)
             #expect(try await send(blog, source: source, target: blog.postID).status == 202)
-            let again = try #require(try blog.store.dueWebmentions(limit: 10, now: .distantFuture).first)
+            let again = try #require(try blog.store.webmentions.dueWebmentions(limit: 10, now: .distantFuture).first)
             #expect(again.attempts == 1)
-            #expect(try blog.store.dueWebmentions(limit: 10).isEmpty, "still waiting for its retry")
+            #expect(try blog.store.webmentions.dueWebmentions(limit: 10).isEmpty, "still waiting for its retry")
         }
     }
 
@@ -119,7 +119,7 @@ extension WebmentionTests {
             site.serve("/quick", html: reply(to: blog.postID, text: "Quick one"))
             let quick = "http://localhost:\(port)/quick"
             #expect(try await send(blog, source: quick, target: blog.postID).status == 202)
-            #expect(try await eventually(within: 4) { try blog.store.comment(id: quick) != nil })
+            #expect(try await eventually(within: 4) { try blog.store.comments.comment(id: quick) != nil })
         }
     }
 
@@ -137,7 +137,7 @@ extension WebmentionTests {
             let honest = "http://honest.localhost:\(port)/honest"
             let sent = ContinuousClock.now
             #expect(try await send(blog, source: honest, target: blog.postID).status == 202)
-            #expect(try await eventually(within: 3) { try blog.store.comment(id: honest) != nil })
+            #expect(try await eventually(within: 3) { try blog.store.comments.comment(id: honest) != nil })
             print("honest webmention verified \(ContinuousClock.now - sent) after it was sent, beside four stalling sites")
         }
     }
@@ -151,18 +151,18 @@ extension WebmentionTests {
                 site.serve("/stall/\(index)", FakeWebSite.Page(body: reply(to: blog.postID, text: "slow"), delay: 12))
                 #expect(try await send(blog, source: "http://r\(index).localhost:\(port)/stall/\(index)", target: blog.postID).status == 202)
             }
-            for mention in try blog.store.dueWebmentions(limit: 10) {
-                try await blog.store.failWebmention(seq: mention.seq, error: "timed out", retryAt: Date().addingTimeInterval(-1))
+            for mention in try blog.store.webmentions.dueWebmentions(limit: 10) {
+                try await blog.store.webmentions.failWebmention(seq: mention.seq, error: "timed out", retryAt: Date().addingTimeInterval(-1))
             }
-            #expect(try blog.store.dueWebmentions(limit: 10).allSatisfy { $0.attempts == 1 })
+            #expect(try blog.store.webmentions.dueWebmentions(limit: 10).allSatisfy { $0.attempts == 1 })
             site.serve("/honest", html: reply(to: blog.postID, text: "Honest one"))
             let honest = "http://honest.localhost:\(port)/honest"
             #expect(try await send(blog, source: honest, target: blog.postID).status == 202)
             let runtime = blog.runtime
-            let worker = WebmentionWorker(store: blog.store, verifier: { runtime.webmentionVerifier() }, signal: QueueSignal()) { _ in }
+            let worker = WebmentionWorker(queue: blog.store.webmentions, verifier: { runtime.webmentionVerifier() }, signal: QueueSignal()) { _ in }
             let drain = Task { try await worker.drain() }
             defer { drain.cancel() }
-            #expect(try await eventually(within: 3) { try blog.store.comment(id: honest) != nil })
+            #expect(try await eventually(within: 3) { try blog.store.comments.comment(id: honest) != nil })
         }
     }
 
@@ -173,7 +173,7 @@ extension WebmentionTests {
             let port = site.host.split(separator: ":").last!
             site.serve("/final", html: reply(to: blog.postID, text: "From a blocked domain"))
             site.serve("/hop", FakeWebSite.Page(status: 302, headers: [("Location", "http://localhost:\(port)/final")]))
-            _ = try blog.store.block(.domain, "localhost")
+            _ = try blog.store.blocks.block(.domain, "localhost")
             #expect(try await send(blog, source: site.url("/hop"), target: blog.postID).status == 202)
             #expect(try await eventually { try tables(blog.store)[0] == 0 })
             #expect(try tables(blog.store) == [0, 0, 0, 0])
@@ -193,14 +193,14 @@ extension WebmentionTests {
                 <a class="u-url" href="\(source)">perma</a></article>
                 """)
             #expect(try await send(blog, source: source, target: blog.postID).status == 202)
-            #expect(try await eventually { try blog.store.comment(id: source) != nil })
+            #expect(try await eventually { try blog.store.comments.comment(id: source) != nil })
             site.serve("/moved", FakeWebSite.Page(status: 301, headers: [("Location", source)]))
             for variant in [source + "#x", source + "?x=1", site.url("/./victim"), site.url("//victim"), site.url("/moved")] {
                 #expect(try await send(blog, source: variant, target: blog.postID).status == 202)
             }
             #expect(try await eventually { try tables(blog.store)[0] == 0 })
             #expect(try tables(blog.store) == [0, 1, 1, 0])
-            #expect(try blog.store.comment(id: source) != nil)
+            #expect(try blog.store.comments.comment(id: source) != nil)
         }
     }
 
@@ -226,7 +226,7 @@ extension WebmentionTests {
                 #expect(try await send(blog, source: site.url("/stall/\(index)"), target: blog.postID).status == 202)
             }
             let runtime = blog.runtime
-            let worker = WebmentionWorker(store: blog.store, verifier: { runtime.webmentionVerifier() }, signal: QueueSignal()) { _ in }
+            let worker = WebmentionWorker(queue: blog.store.webmentions, verifier: { runtime.webmentionVerifier() }, signal: QueueSignal()) { _ in }
             let task = Task { try await worker.drain() }
             try await Task.sleep(for: .seconds(1))
             let clock = ContinuousClock.now
@@ -242,12 +242,12 @@ extension WebmentionTests {
             let source = site.url("/again")
             site.serve("/again", html: reply(to: blog.postID, text: "Unwanted"))
             #expect(try await send(blog, source: source, target: blog.postID).status == 202)
-            #expect(try await eventually { try blog.store.comment(id: source) != nil })
-            _ = try blog.store.removeComment(id: source)
+            #expect(try await eventually { try blog.store.comments.comment(id: source) != nil })
+            _ = try blog.store.comments.removeComment(id: source)
             #expect(try await send(blog, source: source, target: blog.postID).status == 202)
             #expect(try await eventually { try tables(blog.store)[0] == 0 })
             try await Task.sleep(for: .milliseconds(300))
-            #expect(try blog.store.comment(id: source) == nil)
+            #expect(try blog.store.comments.comment(id: source) == nil)
         }
     }
 }

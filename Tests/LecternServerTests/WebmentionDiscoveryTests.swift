@@ -57,7 +57,7 @@ import Webmention
         expected[site.url("/test/23/page")] = "/test/23/page/webmention-endpoint/key1"
 
         let source = blog.postID
-        try blog.store.queueWebmentions(source: source, postPath: blog.post, targets: Array(expected.keys), links: Array(expected.keys))
+        try blog.store.webmentions.queueWebmentions(source: source, postPath: blog.post, targets: Array(expected.keys), links: Array(expected.keys))
         let report = await blog.runtime.webmentionSender().runOnce()
         #expect(report == .init(delivered: 23, retrying: 0, failed: 0))
 

@@ -66,10 +66,10 @@ import Testing
             let answer = try await send(blog, source: source, target: blog.postID)
             #expect(answer.status == 202, "\(answer.text)")
             #expect(try await eventually { try await blog.get(blog.post).body.contains("Lovely post, from my own site.") })
-            let comment = try #require(try blog.store.comment(id: source))
+            let comment = try #require(try blog.store.comments.comment(id: source))
             #expect(!comment.contentHTML.contains("script"), "sanitized like a fediverse reply")
             #expect(comment.state == .approved)
-            let author = try #require(try blog.store.remoteActor(id: comment.authorID))
+            let author = try #require(try blog.store.actors.remoteActor(id: comment.authorID))
             #expect(author.name == "Wendy Web")
             #expect(author.url == site.url("/"))
             #expect(author.icon == site.url("/wendy.png"))
@@ -84,7 +84,7 @@ import Testing
             // Gone: sent again, the source answers 410, and the comment goes.
             site.serve("/notes/1", html: "gone", status: 410)
             #expect(try await send(blog, source: source, target: blog.postID).status == 202)
-            #expect(try await eventually { try blog.store.comment(id: source) == nil })
+            #expect(try await eventually { try blog.store.comments.comment(id: source) == nil })
             #expect(try await eventually { try await !blog.get(blog.post).body.contains("Lovely post") })
             #expect(try tables(blog.store) == [0, 0, 0, 0])
         }
@@ -94,18 +94,18 @@ import Testing
         try await withSite { (site, blog) async throws in
             site.serve("/likes/1", html: reply(to: blog.postID, text: "liked", kind: "u-like-of"))
             #expect(try await send(blog, source: site.url("/likes/1"), target: blog.postID).status == 202)
-            #expect(try await eventually { try blog.store.reactionCounts(postPath: blog.post).likes == 1 })
-            #expect(try blog.store.comment(id: site.url("/likes/1")) == nil)
+            #expect(try await eventually { try blog.store.reactions.reactionCounts(postPath: blog.post).likes == 1 })
+            #expect(try blog.store.comments.comment(id: site.url("/likes/1")) == nil)
 
             // The like's page no longer links: sent again, the like goes.
             site.serve("/likes/1", html: "<div class=\"h-entry\"><p class=\"e-content\">changed my mind</p></div>")
             #expect(try await send(blog, source: site.url("/likes/1"), target: blog.postID).status == 202)
-            #expect(try await eventually { try blog.store.reactionCounts(postPath: blog.post).likes == 0 })
+            #expect(try await eventually { try blog.store.reactions.reactionCounts(postPath: blog.post).likes == 0 })
 
             site.serve("/plain", html: "<p>See <a href=\"\(blog.postID)\">this</a>.</p>")
             #expect(try await send(blog, source: site.url("/plain"), target: blog.postID).status == 202)
-            #expect(try await eventually { try blog.store.comment(id: site.url("/plain")) != nil })
-            #expect(try blog.store.comment(id: site.url("/plain"))?.contentHTML.contains("mentioned at") == true)
+            #expect(try await eventually { try blog.store.comments.comment(id: site.url("/plain")) != nil })
+            #expect(try blog.store.comments.comment(id: site.url("/plain"))?.contentHTML.contains("mentioned at") == true)
         }
     }
 
@@ -118,9 +118,9 @@ import Testing
             redirect("/b1", to: "/b2"); redirect("/b2", to: "/b3"); redirect("/b3", to: "/b4"); redirect("/b4", to: "/final")
             #expect(try await send(blog, source: site.url("/a1"), target: blog.postID).status == 202)
             #expect(try await send(blog, source: site.url("/b1"), target: blog.postID).status == 202)
-            #expect(try await eventually { try blog.store.comment(id: site.url("/a1")) != nil })
+            #expect(try await eventually { try blog.store.comments.comment(id: site.url("/a1")) != nil })
             #expect(try await eventually { try tables(blog.store)[0] == 0 })
-            #expect(try blog.store.comment(id: site.url("/b1")) == nil, "four redirects are one too many")
+            #expect(try blog.store.comments.comment(id: site.url("/b1")) == nil, "four redirects are one too many")
             #expect(site.gets.value["/b4"] == 1 && site.gets.value["/final"] == 1)
         }
     }
@@ -162,7 +162,7 @@ import Testing
     @Test func blocksFiltersAndModerationApply() async throws {
         try await withSite(extraConfig: "comments:\n  moderation: closed\n  drop: [casino]\n") { (site, blog) async throws in
             let port = site.host.split(separator: ":").last!
-            _ = try blog.store.block(.domain, "localhost")
+            _ = try blog.store.blocks.block(.domain, "localhost")
             let blocked = try await send(blog, source: "http://localhost:\(port)/ok", target: blog.postID)
             #expect(blocked.status == 403, "\(blocked.text)")
 
@@ -170,10 +170,10 @@ import Testing
             site.serve("/held", html: reply(to: blog.postID, text: "A fine post"))
             #expect(try await send(blog, source: site.url("/spam"), target: blog.postID).status == 202)
             #expect(try await send(blog, source: site.url("/held"), target: blog.postID).status == 202)
-            #expect(try await eventually { try blog.store.comment(id: site.url("/held")) != nil })
-            #expect(try blog.store.comment(id: site.url("/held"))?.state == .pending, "closed moderation holds it")
+            #expect(try await eventually { try blog.store.comments.comment(id: site.url("/held")) != nil })
+            #expect(try blog.store.comments.comment(id: site.url("/held"))?.state == .pending, "closed moderation holds it")
             #expect(try await !blog.get(blog.post).body.contains("A fine post"))
-            #expect(try blog.store.comment(id: site.url("/spam")) == nil, "dropped by the keyword filter")
+            #expect(try blog.store.comments.comment(id: site.url("/spam")) == nil, "dropped by the keyword filter")
             // The comment is written before the webmention's row and the queue's end: wait for those.
             #expect(try await eventually { try tables(blog.store) == [0, 1, 1, 0] }, "\((try? tables(blog.store)) ?? [])")
         }
@@ -199,7 +199,7 @@ import Testing
             #expect(try await send(blog, source: site.url("/huge"), target: blog.postID).status == 202)
             #expect(ContinuousClock.now - clock < .seconds(2), "answered at once, whatever the sources do")
             #expect(try await eventually(within: 20) {
-                try blog.store.dueWebmentions(limit: 10, now: .distantFuture).filter { $0.attempts > 0 }.count == 1
+                try blog.store.webmentions.dueWebmentions(limit: 10, now: .distantFuture).filter { $0.attempts > 0 }.count == 1
             }, "the slow one timed out and waits for a later try")
             #expect(try await eventually { try tables(blog.store)[0] == 1 }, "the huge one is dropped")
             let counts = try tables(blog.store)
@@ -211,12 +211,12 @@ import Testing
         // Verification off (no background workers), so the queue only grows by requests.
         try await withSite(background: false) { (site, blog) async throws in
             var statuses: [Int] = []
-            for index in 0..<(Store.webmentionsQueuedPerHost + 5) {
+            for index in 0..<(Webmentions.webmentionsQueuedPerHost + 5) {
                 statuses.append(try await send(blog, source: site.url("/flood/\(index)"), target: blog.postID).status)
             }
-            #expect(statuses.prefix(Store.webmentionsQueuedPerHost).allSatisfy { $0 == 202 })
+            #expect(statuses.prefix(Webmentions.webmentionsQueuedPerHost).allSatisfy { $0 == 202 })
             #expect(statuses.suffix(5).allSatisfy { $0 == 429 })
-            #expect(try tables(blog.store) == [Store.webmentionsQueuedPerHost, 0, 0, 0])
+            #expect(try tables(blog.store) == [Webmentions.webmentionsQueuedPerHost, 0, 0, 0])
             // Another host still gets in.
             #expect(try await send(blog, source: "http://localhost:\(site.host.split(separator: ":").last!)/other", target: blog.postID).status == 202)
         }

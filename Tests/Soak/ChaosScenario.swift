@@ -42,8 +42,8 @@ struct ChaosScenario {
         let store = try Store(path: site.database)
         for n in 0..<s.inboxes {
             let follower = fediverse.followerInbox(n)
-            try await store.saveRemoteActor(RemoteActor(id: follower.actor, inbox: follower.inbox), keys: [])
-            try store.addFollower(actorID: follower.actor, followActivityID: follower.actor + "/follow")
+            try await store.actors.saveRemoteActor(RemoteActor(id: follower.actor, inbox: follower.inbox), keys: [])
+            try store.followers.addFollower(actorID: follower.actor, followActivityID: follower.actor + "/follow")
         }
         try await site.start()
         let blogActor = site.baseURL + "/actor"
@@ -104,8 +104,8 @@ struct ChaosScenario {
         print("chaos: faults over; waiting for the queue to drain")
         let drained = try await SoakScenario.drain(store, within: s.drainWithin)
         let accepted = replies.withLock { $0.accepted }
-        let missing = try accepted.filter { try store.comment(id: $0) == nil }
-        let stillQueued = try store.deliveryStats().queued
+        let missing = try accepted.filter { try store.comments.comment(id: $0) == nil }
+        let stillQueued = try store.deliveries.deliveryStats().queued
         site.stop()
         let problems = (try? store.integrityProblems()) ?? ["could not run integrity_check"]
         let published = try PublicFolderCheck(root: site.root).run(expecting: ["chaos-news": "Second version, edited."])

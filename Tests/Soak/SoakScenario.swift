@@ -115,7 +115,7 @@ struct SoakScenario {
             restart = try await RestartCheck.run(site: site, load: load, store: store, warmUp: warmUp, rest: s.sampleEvery,
                                                  longRun: sampler.all.last)
         }
-        let missing = try state.acceptedReplies.filter { try store.comment(id: $0) == nil }
+        let missing = try state.acceptedReplies.filter { try store.comments.comment(id: $0) == nil }
         let counts = try store.rowCounts()
         site.stop()
         let problems = (try? store.integrityProblems()) ?? ["could not run integrity_check"]
@@ -186,7 +186,7 @@ struct SoakScenario {
     static func drain(_ store: Store, within seconds: Double) async throws -> Double? {
         let start = Date()
         while Date().timeIntervalSince(start) < seconds {
-            if try store.inboundBacklog() == 0, try store.deliveryStats().queued == 0 { return Date().timeIntervalSince(start) }
+            if try store.inbox.inboundBacklog() == 0, try store.deliveries.deliveryStats().queued == 0 { return Date().timeIntervalSince(start) }
             try await Task.sleep(for: .milliseconds(200))
         }
         return nil

@@ -11,8 +11,8 @@ import Testing
         let store = try Store(path: path)
         let crowd = (0..<2_000).map { "https://crowd.example/users/u\($0)/inbox" }
         let others = (0..<6).map { "https://host\($0).example/inbox" }
-        try store.enqueueActivity(id: "https://blog.example/a/1", type: "Create", objectID: nil, json: "{}", inboxes: crowd + others)
-        let lease = try store.leaseDeliveries(limit: 8)
+        try store.deliveries.enqueueActivity(id: "https://blog.example/a/1", type: "Create", objectID: nil, json: "{}", inboxes: crowd + others)
+        let lease = try store.deliveries.leaseDeliveries(limit: 8)
         #expect(lease.count == 8)
         #expect(Set(lease.map(\.host)).isSuperset(of: Set(others.map { URLComponents(string: $0)!.host! })),
                 "\(lease.map(\.host))")

@@ -19,11 +19,11 @@ import Testing
         store.database.add(transactionObserver: commits)
         let until = Date().addingTimeInterval(3600)
         // 300 distinct activities, each id sent twice, and a replayed signature, all at once.
-        let results = try await withThrowingTaskGroup(of: (String, Store.InboundResult).self) { group in
+        let results = try await withThrowingTaskGroup(of: (String, InboxQueue.InboundResult).self) { group in
             for n in 0..<300 {
                 for copy in 0..<2 {
                     group.addTask {
-                        let result = try await store.enqueueInbound(activityID: "https://remote.example/activities/\(n)",
+                        let result = try await store.inbox.enqueueInbound(activityID: "https://remote.example/activities/\(n)",
                                                                     actorID: "https://remote.example/users/a", json: "{\"n\":\(n)}",
                                                                     signature: ("signature-\(n)-\(copy)", until))
                         return ("\(n)", result)
@@ -31,7 +31,7 @@ import Testing
                 }
             }
             group.addTask {
-                ("replay", try await store.enqueueInbound(activityID: "https://remote.example/activities/replay",
+                ("replay", try await store.inbox.enqueueInbound(activityID: "https://remote.example/activities/replay",
                                                           actorID: "https://remote.example/users/a", json: "{}",
                                                           signature: ("signature-0-0", until)))
             }
@@ -39,7 +39,7 @@ import Testing
         }
         for n in 0..<300 { #expect(results["\(n)"]?.sorted { "\($0)" < "\($1)" } == [.duplicate, .queued], "activity \(n)") }
         #expect(results["replay"] == [.replayed])
-        let queued = try store.dueInbound(limit: 1000)
+        let queued = try store.inbox.dueInbound(limit: 1000)
         #expect(queued.count == 300)
         #expect(Set(queued.map(\.activityID)).count == 300)
         // 601 writes in far fewer transactions (how many share one depends on the timing), and

@@ -7,10 +7,10 @@ import Testing
 @Suite struct SentObjectTests {
     @Test func damagedRecipientsAddressNobody() throws {
         let store = try Store.inMemory()
-        try store.keepSentObject(SentObject(id: "https://b.example/actor/notes/1", type: "Note", json: "{}",
+        try store.sentObjects.keepSentObject(SentObject(id: "https://b.example/actor/notes/1", type: "Note", json: "{}",
                                             recipients: ["https://a.example/users/x"], createdAt: Date()))
-        #expect(try store.sentObject(id: "https://b.example/actor/notes/1")?.recipients == ["https://a.example/users/x"])
+        #expect(try store.sentObjects.sentObject(id: "https://b.example/actor/notes/1")?.recipients == ["https://a.example/users/x"])
         try store.database.write { db in try db.execute(sql: "UPDATE sent_objects SET recipients = 'not json'") }
-        #expect(try store.sentObject(id: "https://b.example/actor/notes/1")?.recipients == [], "not nil: nil would mean public")
+        #expect(try store.sentObjects.sentObject(id: "https://b.example/actor/notes/1")?.recipients == [], "not nil: nil would mean public")
     }
 }

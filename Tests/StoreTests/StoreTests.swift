@@ -32,11 +32,11 @@ import Testing
                            "received_activities", "remote_actors", "remote_tombstones", "search_posts", "search_posts_config", "search_posts_content",
                            "search_posts_data", "search_posts_docsize", "search_posts_idx", "search_state", "seen_signatures", "sent_objects",
                            "settings", "signature_memory", "webmention_links", "webmention_queue", "webmentions"])
-        _ = try store.syncPosts([CurrentPost(record: PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
+        _ = try store.posts.syncPosts([CurrentPost(record: PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
                                                                 contentHash: "1", publishedAt: Date()))])
         let reopened = try Store(path: path)  // would fail on CREATE TABLE if re-applied
         #expect(try reopened.appliedMigrations() == Migrations.all.map(\.name))
-        #expect(try reopened.publishedPosts().count == 1)
+        #expect(try reopened.posts.publishedPosts().count == 1)
         #expect(try reopened.database.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
     }
 
@@ -55,15 +55,15 @@ import Testing
 
         let server = try Store(path: path)
         #expect(server.database is DatabasePool)
-        try single.setSetting("from_build", "1")
-        #expect(try server.setting("from_build") == "1")
+        try single.values.setSetting("from_build", "1")
+        #expect(try server.values.setting("from_build") == "1")
         // A read the server holds open does not stop the single connection's write.
         try server.database.read { _ in
-            try single.setSetting("during_read", "2")
+            try single.values.setSetting("during_read", "2")
         }
-        #expect(try server.setting("during_read") == "2")
-        try server.setSetting("from_server", "3")
-        #expect(try single.setting("from_server") == "3")
+        #expect(try server.values.setting("during_read") == "2")
+        try server.values.setSetting("from_server", "3")
+        #expect(try single.values.setting("from_server") == "3")
     }
 
     /// Closing leaves the write-ahead log for the next process instead of copying it into the
@@ -74,14 +74,14 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         do {
             let store = try Store(path: path)
-            _ = try store.syncPosts([CurrentPost(record: PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
+            _ = try store.posts.syncPosts([CurrentPost(record: PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
                                                                     contentHash: "1", publishedAt: Date()))])
             try store.database.close()
         }
         let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
         #expect((log ?? 0) > 0, "the log is kept, not checkpointed and deleted")
         let reopened = try Store(path: path)
-        #expect(try reopened.publishedPosts().map(\.title) == ["A"])
+        #expect(try reopened.posts.publishedPosts().map(\.title) == ["A"])
         #expect(try reopened.integrityProblems().isEmpty)
     }
 
@@ -114,7 +114,7 @@ import Testing
     @Test func createsUpdatesDeletesAndRestores() throws {
         let store = try Store.inMemory()
         func syncPosts(_ records: [PostRecord], now: Date) throws -> PostSync {
-            try store.syncPosts(records.map { CurrentPost(record: $0) }, now: now)
+            try store.posts.syncPosts(records.map { CurrentPost(record: $0) }, now: now)
         }
         var sync = try syncPosts([record("/2025/a/"), record("/2025/b/")], now: t0)
         #expect(sync.created.map(\.path) == ["/2025/a/", "/2025/b/"])
@@ -126,25 +126,25 @@ import Testing
         edited.apID = "https://elsewhere.example/ignored"
         sync = try syncPosts([edited, record("/2025/b/")], now: t0.addingTimeInterval(60))
         #expect(sync.updated.map(\.path) == ["/2025/a/"])
-        let a = try #require(try store.post(path: "/2025/a/"))
+        let a = try #require(try store.posts.post(path: "/2025/a/"))
         #expect(a.apID == "https://blog.example/2025/a/", "the first id is kept")
         #expect(a.updatedAt == t0.addingTimeInterval(60))
 
         sync = try syncPosts([edited], now: t0.addingTimeInterval(120))
         #expect(sync.deleted.map(\.path) == ["/2025/b/"])
-        #expect(try store.publishedPosts().map(\.path) == ["/2025/a/"])
-        #expect(try store.post(apID: "https://blog.example/2025/b/")?.deletedAt == t0.addingTimeInterval(120))
+        #expect(try store.posts.publishedPosts().map(\.path) == ["/2025/a/"])
+        #expect(try store.posts.post(apID: "https://blog.example/2025/b/")?.deletedAt == t0.addingTimeInterval(120))
 
         sync = try syncPosts([edited, record("/2025/b/")], now: t0.addingTimeInterval(180))
         #expect(sync.restored.map(\.path) == ["/2025/b/"])
-        #expect(try store.post(path: "/2025/b/")?.deletedAt == nil)
+        #expect(try store.posts.post(path: "/2025/b/")?.deletedAt == nil)
     }
 
     /// A post whose slug or date changes is the same post: same id, its comments and reactions
     /// follow it, its old path becomes an alias; a front matter `id` finds it across a rename.
     @Test func movedPostsKeepTheirIdentity() throws {
         let store = try Store.inMemory()
-        _ = try store.syncPosts([CurrentPost(record: record("/2025/old/", source: "content/posts/a.md"))], now: t0)
+        _ = try store.posts.syncPosts([CurrentPost(record: record("/2025/old/", source: "content/posts/a.md"))], now: t0)
         try store.database.write { db in
             try db.execute(sql: "INSERT INTO remote_actors (id, inbox, fetched_at) VALUES ('https://r.example/u/x', 'https://r.example/inbox', 0)")
             try db.execute(sql: """
@@ -153,25 +153,25 @@ import Testing
                 """)
             try db.execute(sql: "INSERT INTO reactions (activity_id, kind, post_path, actor_id, created_at) VALUES ('https://r.example/l/1', 'like', '/2025/old/', 'https://r.example/u/x', 0)")
         }
-        var sync = try store.syncPosts([CurrentPost(record: record("/2026/new/", hash: "h2", source: "content/posts/a.md"))], now: t0)
+        var sync = try store.posts.syncPosts([CurrentPost(record: record("/2026/new/", hash: "h2", source: "content/posts/a.md"))], now: t0)
         #expect(sync.moved.map(\.from) == ["/2025/old/"] && sync.moved.map(\.post.path) == ["/2026/new/"])
         #expect(sync.created.isEmpty && sync.deleted.isEmpty)
-        #expect(try store.post(path: "/2026/new/")?.apID == "https://blog.example/2025/old/")
-        #expect(try store.comment(id: "https://r.example/n/1")?.postPath == "/2026/new/")
-        #expect(try store.reactionCounts(postPath: "/2026/new/").likes == 1)
-        #expect(try store.postAliases() == ["/2025/old/": "/2026/new/"])
+        #expect(try store.posts.post(path: "/2026/new/")?.apID == "https://blog.example/2025/old/")
+        #expect(try store.comments.comment(id: "https://r.example/n/1")?.postPath == "/2026/new/")
+        #expect(try store.reactions.reactionCounts(postPath: "/2026/new/").likes == 1)
+        #expect(try store.posts.postAliases() == ["/2025/old/": "/2026/new/"])
         // Renamed file and new slug: the declared id still finds it.
         let renamed = CurrentPost(record: record("/2026/newer/", hash: "h2", source: "content/posts/b.md"),
                                   declaredID: "https://blog.example/2025/old/")
-        sync = try store.syncPosts([renamed], now: t0)
+        sync = try store.posts.syncPosts([renamed], now: t0)
         #expect(sync.moved.map(\.post.path) == ["/2026/newer/"])
-        #expect(try store.postAliases() == ["/2025/old/": "/2026/newer/", "/2026/new/": "/2026/newer/"])
-        #expect(try store.comment(id: "https://r.example/n/1")?.postPath == "/2026/newer/")
+        #expect(try store.posts.postAliases() == ["/2025/old/": "/2026/newer/", "/2026/new/": "/2026/newer/"])
+        #expect(try store.comments.comment(id: "https://r.example/n/1")?.postPath == "/2026/newer/")
     }
 
     @Test func commentsAndFollowersQueries() throws {
         let store = try Store.inMemory()
-        _ = try store.syncPosts([CurrentPost(record: record("/2025/a/"))], now: t0)
+        _ = try store.posts.syncPosts([CurrentPost(record: record("/2025/a/"))], now: t0)
         try store.database.write { db in
             try db.execute(sql: "INSERT INTO remote_actors (id, inbox, fetched_at) VALUES ('https://r.example/u/x', 'https://r.example/inbox', 0)")
             try db.execute(sql: "INSERT INTO followers (actor_id, follow_activity_id, created_at) VALUES ('https://r.example/u/x', 'https://r.example/f/1', 0)")
@@ -183,9 +183,9 @@ import Testing
                     """, arguments: [id, state, time, time])
             }
         }
-        #expect(try store.followerCount() == 1)
-        #expect(try store.followerIDs(limit: 10, offset: 0) == ["https://r.example/u/x"])
-        #expect(try store.approvedComments(postPath: "/2025/a/").map(\.id) == ["https://r.example/n/1", "https://r.example/n/2"])
+        #expect(try store.followers.followerCount() == 1)
+        #expect(try store.followers.followerIDs(limit: 10, offset: 0) == ["https://r.example/u/x"])
+        #expect(try store.comments.approvedComments(postPath: "/2025/a/").map(\.id) == ["https://r.example/n/1", "https://r.example/n/2"])
         // Foreign keys are enforced: a comment on an unknown post is refused.
         #expect(throws: (any Error).self) {
             try store.database.write { db in
@@ -205,25 +205,25 @@ import Testing
         let store = try Store.inMemory()
         let old = Date(timeIntervalSince1970: 1_800_000_000), recent = old.addingTimeInterval(20 * 86_400)
         let inboxes = ["https://a.example/inbox", "https://b.example/inbox", "https://c.example/inbox"]
-        try store.enqueueActivity(id: "https://blog.example/done", type: "Create", objectID: nil, json: "{}", inboxes: inboxes, now: old)
-        try store.enqueueActivity(id: "https://blog.example/partly", type: "Create", objectID: nil, json: "{}", inboxes: inboxes, now: old)
-        try store.enqueueActivity(id: "https://blog.example/recent", type: "Create", objectID: nil, json: "{}", inboxes: inboxes, now: recent)
-        func record(_ next: Store.DeliveryDecision.Next, _ jobs: [DeliveryJob], at now: Date) throws {
-            try store.recordOutcomes(jobs.map {
+        try store.deliveries.enqueueActivity(id: "https://blog.example/done", type: "Create", objectID: nil, json: "{}", inboxes: inboxes, now: old)
+        try store.deliveries.enqueueActivity(id: "https://blog.example/partly", type: "Create", objectID: nil, json: "{}", inboxes: inboxes, now: old)
+        try store.deliveries.enqueueActivity(id: "https://blog.example/recent", type: "Create", objectID: nil, json: "{}", inboxes: inboxes, now: recent)
+        func record(_ next: DeliveryQueue.DeliveryDecision.Next, _ jobs: [DeliveryJob], at now: Date) throws {
+            try store.deliveries.recordOutcomes(jobs.map {
                 .init(id: $0.id, host: $0.host, inbox: $0.inbox, status: 202, error: "",
                       decision: .init(next: next, hostDown: false, removeFollowers: false, pauseHostIfDownSince: now))
             }, now: now)
         }
-        let oldJobs = try store.leaseDeliveries(limit: 10, now: old)
+        let oldJobs = try store.deliveries.leaseDeliveries(limit: 10, now: old)
         #expect(oldJobs.count == 6)
         try record(.delivered, oldJobs.filter { $0.activityID.hasSuffix("done") }, at: old)
         let partly = oldJobs.filter { $0.activityID.hasSuffix("partly") }
         try record(.delivered, [partly[0]], at: old)
         try record(.failed, [partly[1]], at: old)
         try record(.retry(at: recent.addingTimeInterval(86_400)), [partly[2]], at: old)
-        try record(.delivered, try store.leaseDeliveries(limit: 10, now: recent), at: recent)
+        try record(.delivered, try store.deliveries.leaseDeliveries(limit: 10, now: recent), at: recent)
 
-        #expect(try store.pruneDelivered(before: recent.addingTimeInterval(-86_400), batch: 2) == 4, "3 of done, 1 of partly")
+        #expect(try store.deliveries.pruneDelivered(before: recent.addingTimeInterval(-86_400), batch: 2) == 4, "3 of done, 1 of partly")
         let states = try store.read { db in
             try Row.fetchAll(db, sql: "SELECT activity_id, state FROM deliveries ORDER BY activity_id, state").map { "\($0[0] as String) \($0[1] as String)" }
         }
@@ -231,36 +231,36 @@ import Testing
                 + Array(repeating: "https://blog.example/recent delivered", count: 3))
         let activities = try store.read { db in try String.fetchAll(db, sql: "SELECT id FROM outbound_activities ORDER BY id") }
         #expect(activities == ["https://blog.example/partly", "https://blog.example/recent"])
-        #expect(try store.deliveryStats().delivered == 3)
-        #expect(try store.pruneDelivered(before: recent.addingTimeInterval(-86_400)) == 0)
+        #expect(try store.deliveries.deliveryStats().delivered == 3)
+        #expect(try store.deliveries.pruneDelivered(before: recent.addingTimeInterval(-86_400)) == 0)
     }
 
     @Test func failingHostIsPausedThenResumedWhenHeardFrom() throws {
         let store = try Store.inMemory()
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        try store.enqueueActivity(id: "https://b.example/a/1", type: "Create", objectID: nil, json: "{}",
+        try store.deliveries.enqueueActivity(id: "https://b.example/a/1", type: "Create", objectID: nil, json: "{}",
                                   inboxes: ["https://down.example/inbox", "https://down.example/inbox"], now: t0)
-        let job = try #require(try store.leaseDeliveries(limit: 10, now: t0).first)
-        #expect(try store.leaseDeliveries(limit: 10, now: t0).isEmpty, "leased rows are not handed out twice")
-        func down(_ next: Store.DeliveryDecision.Next, at now: Date) -> Store.DeliveryDecision {
-            Store.DeliveryDecision(next: next, hostDown: true, removeFollowers: false, pauseHostIfDownSince: now.addingTimeInterval(-7 * 86_400))
+        let job = try #require(try store.deliveries.leaseDeliveries(limit: 10, now: t0).first)
+        #expect(try store.deliveries.leaseDeliveries(limit: 10, now: t0).isEmpty, "leased rows are not handed out twice")
+        func down(_ next: DeliveryQueue.DeliveryDecision.Next, at now: Date) -> DeliveryQueue.DeliveryDecision {
+            DeliveryQueue.DeliveryDecision(next: next, hostDown: true, removeFollowers: false, pauseHostIfDownSince: now.addingTimeInterval(-7 * 86_400))
         }
-        try store.recordOutcomes([.init(id: job.id, host: job.host, inbox: job.inbox, status: 503, error: "HTTP 503",
+        try store.deliveries.recordOutcomes([.init(id: job.id, host: job.host, inbox: job.inbox, status: 503, error: "HTTP 503",
                                         decision: down(.retry(at: t0.addingTimeInterval(30)), at: t0))], now: t0)
-        #expect(try store.senderStatus(actorID: "https://down.example/users/x") == (false, true))
+        #expect(try store.blocks.senderStatus(actorID: "https://down.example/users/x") == (false, true))
         // Still failing a week later: paused, nothing handed out even when due.
-        try store.recordOutcomes([.init(id: job.id, host: job.host, inbox: job.inbox, status: nil, error: "refused",
+        try store.deliveries.recordOutcomes([.init(id: job.id, host: job.host, inbox: job.inbox, status: nil, error: "refused",
                                         decision: down(.retry(at: t0.addingTimeInterval(8 * 86_400)), at: t0.addingTimeInterval(7 * 86_400 + 1)))],
                                  now: t0.addingTimeInterval(7 * 86_400 + 1))
-        #expect(try store.deliveryStats().hosts.first?.paused == true)
-        #expect(try store.leaseDeliveries(limit: 10, now: t0.addingTimeInterval(9 * 86_400)).isEmpty)
+        #expect(try store.deliveries.deliveryStats().hosts.first?.paused == true)
+        #expect(try store.deliveries.leaseDeliveries(limit: 10, now: t0.addingTimeInterval(9 * 86_400)).isEmpty)
         // An activity from the host: resumed and due at once.
         let back = t0.addingTimeInterval(9 * 86_400)
-        try store.hostIsBack("down.example", now: back)
-        #expect(try store.leaseDeliveries(limit: 10, now: back).count == 1)
-        #expect(try store.senderStatus(actorID: "https://down.example/users/x") == (false, false))
-        _ = try store.block(.domain, "down.example")
-        #expect(try store.senderStatus(actorID: "https://social.down.example/users/x").blocked, "subdomains are blocked too")
-        #expect(try !store.senderStatus(actorID: "https://up.example/users/x").blocked)
+        try store.deliveries.hostIsBack("down.example", now: back)
+        #expect(try store.deliveries.leaseDeliveries(limit: 10, now: back).count == 1)
+        #expect(try store.blocks.senderStatus(actorID: "https://down.example/users/x") == (false, false))
+        _ = try store.blocks.block(.domain, "down.example")
+        #expect(try store.blocks.senderStatus(actorID: "https://social.down.example/users/x").blocked, "subdomains are blocked too")
+        #expect(try !store.blocks.senderStatus(actorID: "https://up.example/users/x").blocked)
     }
 }

@@ -146,7 +146,7 @@ case "inbox":
     let generatorCPU = processCPUSeconds() - cpuBefore
     // Every accepted reply must become exactly one comment once the queue drains.
     var drained = ContinuousClock.now
-    while try store.inboundBacklog() > 0 { try await Task.sleep(for: .milliseconds(50)); drained = .now }
+    while try store.inbox.inboundBacklog() > 0 { try await Task.sleep(for: .milliseconds(50)); drained = .now }
     let after = try store.rowCounts()["comments"] ?? 0
     let drainSeconds = { (d: Duration) in Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }(drained - clock)
     print("| \(notes) replies from \(actors) actors, \(concurrency) connections | \(Int(Double(notes) / seconds)) | "
@@ -210,10 +210,10 @@ case "seed":
             let m = n + shared
             actor = RemoteActor(id: "http://\(host(m))/users/\(n)", inbox: "http://\(host(m))/users/\(n)/inbox")
         }
-        try store.saveRemoteActor(actor, keys: [])
-        try store.addFollower(actorID: actor.id, followActivityID: actor.id + "/follow")
+        try store.actors.saveRemoteActor(actor, keys: [])
+        try store.followers.addFollower(actorID: actor.id, followActivityID: actor.id + "/follow")
     }
-    print("seeded \(followers) followers; \(try store.followerInboxes().count) distinct inboxes")
+    print("seeded \(followers) followers; \(try store.followers.followerInboxes().count) distinct inboxes")
 
 case "stall":
     // A listening socket that never accepts (the kernel completes connections into its backlog,

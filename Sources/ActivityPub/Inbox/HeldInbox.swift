@@ -11,7 +11,7 @@ import Storage
 /// arrived. Nothing in it is applied before its signature verifies; what fails then is dropped.
 ///
 /// Only a request whose key is on its actor's own origin, a server the blog has met before, is
-/// held, once per signature; `Store.heldPerKeyHost` per key host and `Store.heldInAll` in all
+/// held, once per signature; `HeldInboundQueue.heldPerKeyHost` per key host and `HeldInboundQueue.heldInAll` in all
 /// (past them, or for anyone else, the gate answers 503 as before). Each is checked after 35 s,
 /// then after waits that double, and given up when the next check would come more than an hour
 /// after it arrived: 6 checks (key lookups) in about 37 minutes at most.
@@ -23,17 +23,17 @@ public struct HeldInbox: Sendable {
     /// Requests checked in one pass.
     static let batch = 50
 
-    public let store: Store
+    public let queue: HeldInboundQueue
     /// Signalled when a request is held (wakes the service that checks them).
     public let signal: QueueSignal?
 
-    public init(store: Store, signal: QueueSignal? = nil) { (self.store, self.signal) = (store, signal) }
+    public init(queue: HeldInboundQueue, signal: QueueSignal? = nil) { (self.queue, self.signal) = (queue, signal) }
 
     /// Keeps `request`, whose signature names `keyId` and has `replayKey`, for a later check when
     /// the rules above allow it; false when they do not (the gate answers 503).
     func hold(_ request: HTTPRequestParts, actor: String, keyId: String, replayKey: [UInt8], now: Date) async throws -> Bool {
-        guard Origin.same(keyId, actor), let origin = Origin(keyId), try store.knowsActors(onOrigin: origin.url) else { return false }
-        let result = try await store.holdInbound(try Self.encode(request), keyHost: origin.host,
+        guard Origin.same(keyId, actor), let origin = Origin(keyId), try queue.knowsActors(onOrigin: origin.url) else { return false }
+        let result = try await queue.holdInbound(try Self.encode(request), keyHost: origin.host,
                                                  signature: Data(replayKey).base64EncodedString(),
                                                  firstAttemptAt: now.addingTimeInterval(Self.firstCheck), now: now)
         if result == .held { signal?.signal() }
@@ -52,10 +52,10 @@ public struct HeldInbox: Sendable {
     /// Runs the held requests that are due through `gate`, each as of the moment it arrived.
     public func checkDue(gate: InboxGate, now: Date = Date()) async throws -> Report {
         var report = Report()
-        for held in try store.dueHeldInbound(limit: Self.batch, now: now) {
+        for held in try queue.dueHeldInbound(limit: Self.batch, now: now) {
             // Rows this type wrote; one it cannot read again is given up, not retried for ever.
             guard let request = Self.decode(held.request) else {
-                try await store.releaseHeldInbound(seq: held.seq)
+                try await queue.releaseHeldInbound(seq: held.seq)
                 report.settled += 1
                 continue
             }
@@ -63,11 +63,11 @@ public struct HeldInbox: Sendable {
             let next = now.addingTimeInterval(Self.firstCheck * pow(2, Double(held.attempts + 1)))
             // Still no key, the database busy or failing: later, while the hour lasts.
             if outcome.status >= 500, next.timeIntervalSince(held.receivedAt) <= Self.lifetime {
-                try await store.rescheduleHeldInbound(seq: held.seq, next: next)
+                try await queue.rescheduleHeldInbound(seq: held.seq, next: next)
                 report.waiting += 1
                 continue
             }
-            try await store.releaseHeldInbound(seq: held.seq)
+            try await queue.releaseHeldInbound(seq: held.seq)
             if outcome.queued { report.queued += 1 } else { report.settled += 1 }
         }
         return report

@@ -17,10 +17,10 @@ public final class InboxCounter: Sendable {
     }
 
     /// Writes what was gathered (kept for the next try if the write fails).
-    public func flush(to store: Store, now: Date = Date()) throws {
+    public func flush(to table: InboxCounts, now: Date = Date()) throws {
         let pending = counts.withLock { counts in defer { counts.removeAll() }; return counts }
         do {
-            try store.countInboxOutcomes(pending, on: now)
+            try table.countInboxOutcomes(pending, on: now)
         } catch {
             counts.withLock { counts in for (outcome, count) in pending { counts[outcome, default: 0] += count } }
             throw error

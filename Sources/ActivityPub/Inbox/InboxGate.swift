@@ -24,7 +24,10 @@ public struct InboxGate: Sendable {
     /// Seconds a sender is asked to wait after a 503.
     public static let retryAfterSeconds = 30
 
-    public let store: Store
+    /// Where accepted activities wait for the inbox worker.
+    public let inbox: InboxQueue
+    /// What the gate reads to decide (senders, blocks, follows) and the host trouble it clears.
+    let actors: Actors, blocks: Blocks, following: Following, deliveries: DeliveryQueue
     public let keys: RemoteKeyProvider
     /// Where refusals are counted (by reason); nil counts nothing.
     public let counter: InboxCounter?
@@ -51,9 +54,10 @@ public struct InboxGate: Sendable {
     }
     let actedOn: ActedOn
 
-    public init(store: Store, keys: RemoteKeyProvider, audience: SignatureAudience?, actedOn: ActedOn, counter: InboxCounter? = nil) {
+    public init(inbox: InboxQueue, actors: Actors, blocks: Blocks, following: Following, deliveries: DeliveryQueue,
+                keys: RemoteKeyProvider, audience: SignatureAudience?, actedOn: ActedOn, counter: InboxCounter? = nil) {
         self.actedOn = actedOn
-        self.store = store
+        (self.inbox, self.actors, self.blocks, self.following, self.deliveries) = (inbox, actors, blocks, following, deliveries)
         self.keys = keys
         self.relayed = RelayedActivity(fetcher: keys.fetcher)
         self.audience = audience
@@ -121,12 +125,12 @@ public struct InboxGate: Sendable {
         do {
             // A server announcing that an account we never heard of is gone: nothing to undo, and
             // its key cannot be fetched any more. Accept without storing, so it stops retrying.
-            if type == "Delete", activity.object?.id == actor, try store.remoteActor(id: actor) == nil {
+            if type == "Delete", activity.object?.id == actor, try actors.remoteActor(id: actor) == nil {
                 return .ignore("unknown-actor-deleted", "deletion of an unknown actor")
             }
             // A blocked sender costs no key fetch: refused before the signature is looked at (one
             // read, which also says whether its host was failing, for after the signature).
-            let sender = try store.senderStatus(actorID: actor)
+            let sender = try blocks.senderStatus(actorID: actor)
             if sender.blocked { return .refuse(403, "blocked", "\(actor) is blocked") }
             let verified: VerifiedSignature
             do {
@@ -152,7 +156,7 @@ public struct InboxGate: Sendable {
                 // Relayed (forwarded by another server, FEP-8b32's use case): taken as the actor's
                 // when the activity carries the actor's own integrity proof, else as the actor's
                 // server serves it (fetched, bounded). A blocked relay is not heard either way.
-                if try store.isBlocked(actorID: signer) { return .refuse(403, "blocked", "relayed by \(signer), which is blocked") }
+                if try blocks.isBlocked(actorID: signer) { return .refuse(403, "blocked", "relayed by \(signer), which is blocked") }
                 let verdict = await Self.proof(of: body, by: actor, keys: keys, now: now)
                 if !verdict.isProven {
                     switch await relayed.check(activity, body: body, actor: actor, now: now) {
@@ -180,7 +184,7 @@ public struct InboxGate: Sendable {
             if let violation = OriginRules.violation(activity, actor: actor) { return .refuse(401, "origin", violation) }
             // Answers to the blog's follows and moves of followed accounts: only from an account
             // the blog follows (anyone else's would be rows for nothing).
-            if actedOn.fromFollowedOnly.contains(type), try !store.isFollowing(actor) {
+            if actedOn.fromFollowedOnly.contains(type), try !following.isFollowing(actor) {
                 return .ignore("not-followed", "\(type) from \(actor), whom the blog does not follow")
             }
             guard let json = String(validating: body, as: UTF8.self) else { return .refuse(400, "malformed", "the body is not UTF-8") }
@@ -189,11 +193,11 @@ public struct InboxGate: Sendable {
             let until = (verified.acceptedUntil ?? now.addingTimeInterval(TimeWindow.maximumLifetime + TimeWindow.clockSkew))
                 .addingTimeInterval(TimeWindow.replayMemoryMargin)
             let signature = (fingerprint: Data(verified.replayKey).base64EncodedString(), until: until)
-            let result = try await store.enqueueInbound(activityID: id, actorID: actor, json: json, signature: signature,
+            let result = try await inbox.enqueueInbound(activityID: id, actorID: actor, json: json, signature: signature,
                                                         repeatable: type == "Follow" && relayedBy == nil, now: now)
             // Hearing from a host that was failing resumes deliveries to it.
             // (A relayed activity says nothing of its actor's host.)
-            if sender.hostTroubled, relayedBy == nil, let host = Origin(actor)?.host { try await store.hostIsBack(host, now: now) }
+            if sender.hostTroubled, relayedBy == nil, let host = Origin(actor)?.host { try await deliveries.hostIsBack(host, now: now) }
             switch result {
             case .queued:
                 var outcome = Outcome(status: 202, reason: "\(type) \(id) queued" + (relayedBy.map { ", relayed by \($0) with \(actor)'s proof" } ?? ""),

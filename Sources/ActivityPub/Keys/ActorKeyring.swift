@@ -34,15 +34,15 @@ public struct ActorKeyring: Codable, Sendable, Equatable {
 
     public init() {}
 
-    public static func load(from store: Store) throws -> ActorKeyring {
-        guard let text = try store.setting(settingKey) else { return ActorKeyring() }
+    public static func load(from values: StoredValues) throws -> ActorKeyring {
+        guard let text = try values.setting(settingKey) else { return ActorKeyring() }
         return try JSONDecoder().decode(ActorKeyring.self, from: Data(text.utf8))
     }
 
-    package func save(to store: Store) throws {
+    package func save(to values: StoredValues) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        try store.setSetting(Self.settingKey, String(decoding: try encoder.encode(self), as: UTF8.self))
+        try values.setSetting(Self.settingKey, String(decoding: try encoder.encode(self), as: UTF8.self))
     }
 
     /// The current key's id.

@@ -14,13 +14,13 @@ import Synchronization
 /// The key is the current one when the activity is queued: the keyring is read from the store
 /// each time (one setting), so a `lectern keys rotate` in another process is taken up at once.
 public final class ActivityProofs: Sendable {
-    let store: Store
+    let values: StoredValues
     let urls: FederationURLs
     let keys: KeyStore
     private let cached = Mutex<(id: String, key: PrivateKey)?>(nil)
 
-    public init(store: Store, urls: FederationURLs, keys: KeyStore) {
-        (self.store, self.urls, self.keys) = (store, urls, keys)
+    public init(values: StoredValues, urls: FederationURLs, keys: KeyStore) {
+        (self.values, self.urls, self.keys) = (values, urls, keys)
     }
 
     /// The context term for `proof`, added to a signed activity's `@context` (as Fedify does).
@@ -28,7 +28,7 @@ public final class ActivityProofs: Sendable {
 
     /// The key that signs now, and its id.
     public func current() throws -> (id: String, key: PrivateKey) {
-        let keyring = try ActorKeyring.load(from: store)
+        let keyring = try ActorKeyring.load(from: values)
         let id = keyring.assertionKeyID(urls)
         if let hit = cached.withLock({ $0 }), hit.id == id { return hit }
         // Made when the blog was opened, or by the rotation before the keyring named it.

@@ -6,11 +6,13 @@ import Storage
 /// handle (`@me@social.example`) looked up with WebFinger. The answer is cached in the store.
 public struct BlogOwnerResolver: Sendable {
     public let fetcher: RemoteFetcher
-    public let store: Store
+    public let actors: Actors
+    public let blocks: Blocks
+    public let values: StoredValues
 
-    public init(fetcher: RemoteFetcher, store: Store) {
+    public init(fetcher: RemoteFetcher, actors: Actors, blocks: Blocks, values: StoredValues) {
         self.fetcher = fetcher
-        self.store = store
+        (self.actors, self.blocks, self.values) = (actors, blocks, values)
     }
 
     public enum ResolveError: Error, CustomStringConvertible {
@@ -34,9 +36,9 @@ public struct BlogOwnerResolver: Sendable {
 
     public func resolve(_ owner: String) async throws -> RemoteActor {
         let key = Self.settingKey(owner)
-        if let id = try store.setting(key), let actor = try store.remoteActor(id: id) { return actor }
+        if let id = try values.setting(key), let actor = try actors.remoteActor(id: id) { return actor }
         let actor = try await lookUp(owner).actor
-        try store.setSetting(key, actor.id)
+        try values.setSetting(key, actor.id)
         return actor
     }
 
@@ -45,10 +47,10 @@ public struct BlogOwnerResolver: Sendable {
     public func lookUp(_ handleOrURL: String) async throws -> (actor: RemoteActor, document: APObject) {
         let actorURL = handleOrURL.hasPrefix("https://") || handleOrURL.hasPrefix("http://") ? handleOrURL : try await webFinger(handleOrURL)
         // A WebFinger answer may name an actor on another server: a block holds there too.
-        if try store.isBlocked(actorID: actorURL) { throw ResolveError.blocked(actorURL) }
+        if try blocks.isBlocked(actorID: actorURL) { throw ResolveError.blocked(actorURL) }
         let document = try await fetcher.fetchAuthentic(actorURL).object
         guard let actor = ActorConversion.actor(from: document) else { throw ResolveError.notAnActor(actorURL) }
-        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actor.id),
+        try await actors.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actor.id),
                                         assertionKeys: ActorConversion.assertionKeys(from: document, owner: actor.id))
         return (actor, document)
     }

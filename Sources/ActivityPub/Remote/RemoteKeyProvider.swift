@@ -17,7 +17,8 @@ import Synchronization
 /// listed by the actor's own document. So a server can speak only for its own accounts.
 public struct RemoteKeyProvider: SignatureKeyProvider {
     public let fetcher: RemoteFetcher
-    public let store: Store
+    public let actors: Actors
+    public let blocks: Blocks
     /// Parsed keys and their owners, so a busy inbox neither queries nor parses PEM per request.
     let parsed = ParsedKeys()
     let recent = RecentFetches()
@@ -32,9 +33,9 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
     /// A key that could not be had is not asked for again this soon.
     static let failureMemory: TimeInterval = 60
 
-    public init(fetcher: RemoteFetcher, store: Store) {
+    public init(fetcher: RemoteFetcher, actors: Actors, blocks: Blocks) {
         self.fetcher = fetcher
-        self.store = store
+        (self.actors, self.blocks) = (actors, blocks)
     }
 
     final class ParsedKeys: Sendable {
@@ -72,12 +73,12 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
     /// The actor that owns a key this provider has seen (or the store knows).
     public func owner(ofKey keyId: String) throws -> String? {
         if let hit = parsed[keyId] { return hit.owner }
-        return try store.remoteKey(id: keyId)?.actorID
+        return try actors.remoteKey(id: keyId)?.actorID
     }
 
     public func publicKey(for keyId: String, refresh: Bool) async throws -> PublicKey {
         if !refresh, let hit = parsed[keyId] { return hit.key }
-        if !refresh, let cached = try store.remoteKey(id: keyId) {
+        if !refresh, let cached = try actors.remoteKey(id: keyId) {
             let key = try Self.acceptable(try PublicKey(pem: cached.pem), keyId)
             parsed.set(keyId, owner: cached.actorID, key: key)
             return key
@@ -89,7 +90,7 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
         case nil: break
         }
         // A key on a blocked server is not fetched (whoever the activity names as its actor).
-        if try store.isBlocked(actorID: keyId) { throw SignatureError.keyUnavailable("\(keyId) is on a blocked server") }
+        if try blocks.isBlocked(actorID: keyId) { throw SignatureError.keyUnavailable("\(keyId) is on a blocked server") }
         guard let host = HostName.of(url: keyId), budget.take(host: host, now: now) else {
             throw SignatureError.keyTemporarilyUnavailable("key lookups to \(HostName.of(url: keyId) ?? keyId) are over their budget")
         }
@@ -144,7 +145,7 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
         let key = try Self.acceptable(try PublicKey(pem: pem), keyId)
         // Only the key just fetched from its own URL may change owner; other keys the document
         // lists are recorded but never taken from another actor.
-        try await store.saveRemoteActor(actor, keys: keys, authoritativeKeyID: keyId,
+        try await actors.saveRemoteActor(actor, keys: keys, authoritativeKeyID: keyId,
                                         assertionKeys: ActorConversion.assertionKeys(from: actorDocument.object, owner: actor.id))
         return (actor.id, key)
     }
@@ -159,7 +160,7 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
             throw SignatureError.keyUnavailable("key \(id) is not on the origin of \(controller)")
         }
         if !refresh, let hit = parsedAssertionKeys[id], hit.owner == controller { return hit.key }
-        if !refresh, let cached = try store.assertionKey(id: id), cached.actorID == controller,
+        if !refresh, let cached = try actors.assertionKey(id: id), cached.actorID == controller,
            let raw = Multikey.ed25519PublicKey(cached.multibase) {
             let key = try PublicKey(rawEd25519: raw)
             parsedAssertionKeys.set(id, owner: controller, key: key)
@@ -171,7 +172,7 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
         case .failed(let error)?: throw error
         case nil: break
         }
-        if try store.isBlocked(actorID: controller) { throw SignatureError.keyUnavailable("\(controller) is blocked") }
+        if try blocks.isBlocked(actorID: controller) { throw SignatureError.keyUnavailable("\(controller) is blocked") }
         guard let host = HostName.of(url: id), budget.take(host: host, now: now) else {
             throw SignatureError.keyTemporarilyUnavailable("key lookups to \(HostName.of(url: id) ?? id) are over their budget")
         }
@@ -207,7 +208,7 @@ public struct RemoteKeyProvider: SignatureKeyProvider {
             throw SignatureError.keyUnavailable("\(controller) is not an actor document")
         }
         let keys = ActorConversion.assertionKeys(from: document.object, owner: actor.id)
-        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document.object, owner: actor.id), assertionKeys: keys)
+        try await actors.saveRemoteActor(actor, keys: ActorConversion.keys(from: document.object, owner: actor.id), assertionKeys: keys)
         guard actor.id == controller, let listed = keys.first(where: { $0.keyID == id }),
               let raw = Multikey.ed25519PublicKey(listed.multibase) else {
             throw SignatureError.keyUnavailable("\(controller) does not list \(id) in its assertionMethod")

@@ -8,11 +8,11 @@ import Storage
 /// most once per `digest.interval`, and only when there is something new. Marking items as
 /// reported and queueing the message are one transaction (see `Store.recordDigest`).
 public struct CommentDigest: Sendable {
-    public let site: ActivityPubSite
+    public let site: BlogActor
     public let outbox: Outbox
     public let owner: BlogOwnerResolver?
 
-    public init(site: ActivityPubSite, outbox: Outbox, owner: BlogOwnerResolver?) {
+    public init(site: BlogActor, outbox: Outbox, owner: BlogOwnerResolver?) {
         self.site = site
         self.outbox = outbox
         self.owner = owner
@@ -29,16 +29,16 @@ public struct CommentDigest: Sendable {
     public func sendIfDue(force: Bool = false, now: Date = Date()) async throws -> Outcome {
         guard let ownerHandle = site.config.owner, let owner else { return .noOwner }
         let store = site.store
-        if !force, let last = try store.lastDigestSentAt(), now < last.addingTimeInterval(site.config.digest.interval) {
+        if !force, let last = try store.digests.lastDigestSentAt(), now < last.addingTimeInterval(site.config.digest.interval) {
             // Nothing new is also "not due": report that first, it is the more useful answer.
-            return try store.undigestedItems().isEmpty ? .nothingNew : .tooSoon(next: last.addingTimeInterval(site.config.digest.interval))
+            return try store.digests.undigestedItems().isEmpty ? .nothingNew : .tooSoon(next: last.addingTimeInterval(site.config.digest.interval))
         }
-        let items = try store.undigestedItems()
+        let items = try store.digests.undigestedItems()
         guard !items.isEmpty else { return .nothingNew }
         let recipient = try await owner.resolve(ownerHandle)
         let digest = try Activities(urls: site.urls, config: site.config)
             .directNote(to: recipient, html: html(items), inReplyTo: nil, now: now)
-        try store.recordDigest(items: items, activity: (digest.activity.id, try Outbox.json(digest.activity, proofs: site.proofs, now: now),
+        try store.digests.recordDigest(items: items, activity: (digest.activity.id, try Outbox.json(digest.activity, proofs: site.proofs, now: now),
                                                         recipient.inbox), note: digest.kept, numbers: Self.numbers(items), now: now)
         outbox.wake()
         return .sent(items: items.count, to: recipient.handle ?? recipient.id)
@@ -46,7 +46,7 @@ public struct CommentDigest: Sendable {
 
     /// What the next digest would say, as text (`lectern digest --preview`).
     public func preview() throws -> String {
-        let items = try site.store.undigestedItems()
+        let items = try site.store.digests.undigestedItems()
         guard !items.isEmpty else { return "Nothing new since the last digest.\n" }
         return HTMLText.plain(html(items).replacingOccurrences(of: "</p>", with: "</p>\n")) + "\n"
     }

@@ -23,7 +23,7 @@ import Storage
 /// actor document, on the signer's origin) and whose `url` is that collection's partial
 /// collection (`isPartialCollection`).
 public struct FollowersSynchronization: Sendable {
-    let store: Store
+    let actors: Actors, blocks: Blocks, following: Following
     let urls: FederationURLs
     let outbox: Outbox
     let fetcher: RemoteFetcher
@@ -31,8 +31,10 @@ public struct FollowersSynchronization: Sendable {
     static let maximumPages = 10
     static let maximumItems = 20_000
 
-    public init(store: Store, urls: FederationURLs, outbox: Outbox, fetcher: RemoteFetcher, logger: Logger) {
-        (self.store, self.urls, self.outbox, self.fetcher, self.logger) = (store, urls, outbox, fetcher, logger)
+    public init(actors: Actors, blocks: Blocks, following: Following, urls: FederationURLs, outbox: Outbox, fetcher: RemoteFetcher,
+                logger: Logger) {
+        (self.actors, self.blocks, self.following) = (actors, blocks, following)
+        (self.urls, self.outbox, self.fetcher, self.logger) = (urls, outbox, fetcher, logger)
     }
 
     /// What a delivery's header asks of us: nothing when it names someone else's collection or
@@ -41,12 +43,12 @@ public struct FollowersSynchronization: Sendable {
         guard let header = CollectionSynchronization.parse(value), Origin.same(header.collectionId, signer),
               Self.isPartialCollection(header.url, of: header.collectionId), let origin = Origin(signer) else { return nil }
         // Only servers the blog follows someone on: anyone else's digest is nothing to us.
-        guard try store.followedAccounts().contains(where: { Origin($0.actor.id) == origin }) else { return nil }
+        guard try following.followedAccounts().contains(where: { Origin($0.actor.id) == origin }) else { return nil }
         guard header.digest != CollectionSynchronization.digest(of: try expected(signer)) else { return nil }
         // A followed signer's hour is its own; everyone else on that server (whose only possible
         // outcome is an Undo) shares one per server, so no account uses up another's.
-        let key = try store.isFollowing(signer) ? signer : "\(origin.host):\(origin.port)"
-        guard try await store.claimFollowersSync(key: key, now: now) else { return nil }
+        let key = try following.isFollowing(signer) ? signer : "\(origin.host):\(origin.port)"
+        guard try await following.claimFollowersSync(key: key, now: now) else { return nil }
         return header
     }
 
@@ -64,7 +66,7 @@ public struct FollowersSynchronization: Sendable {
     /// The blog's own view of the signer's followers on our domain: the blog, when it follows
     /// the signer and was accepted.
     func expected(_ signer: String) throws -> [String] {
-        try store.followedAccount(actorID: signer)?.state == .accepted ? [urls.actor] : []
+        try following.followedAccount(actorID: signer)?.state == .accepted ? [urls.actor] : []
     }
 
     public struct Outcome: Sendable, Equatable {
@@ -82,23 +84,23 @@ public struct FollowersSynchronization: Sendable {
         guard let listed = try await members(header.url) else { return nil }
         let listsUs = listed.contains(urls.actor)
         var outcome = Outcome()
-        let followed = try store.followedAccount(actorID: signer)
+        let followed = try following.followedAccount(actorID: signer)
         switch (listsUs, followed?.state) {
         case (true, nil), (true, .rejected?):
             // Their side thinks the blog follows them: tell it otherwise.
             let follow = ActivityReference(id: urls.actor + "#follows/" + ContentHash(signer).hex + "/unknown",
                                            type: "Follow", actor: urls.actor, object: signer)
             // Only to the signer's own server: a header must not aim the blog at a third party.
-            guard let inbox = try store.remoteActor(id: signer)?.inbox, Origin.same(inbox, signer) else { return nil }
+            guard let inbox = try actors.remoteActor(id: signer)?.inbox, Origin.same(inbox, signer) else { return nil }
             try outbox.send(Activity(id: urls.actor + "#undos/sync/" + ContentHash(signer + String(now.timeIntervalSince1970)).hex,
                                      type: .undo, actor: urls.actor, to: [signer], object: follow), to: [inbox], now: now)
             outcome.undone = true
         case (true, .pending?):
-            if let followed { outcome.acceptedLate = try store.answerFollow(actorID: signer, followActivityID: followed.followActivityID,
+            if let followed { outcome.acceptedLate = try following.answerFollow(actorID: signer, followActivityID: followed.followActivityID,
                                                                             accepted: true, now: now) }
         case (false, .accepted?):
-            if let actor = try store.remoteActor(id: signer) {
-                try Follows(store: store, urls: urls, outbox: outbox).follow(actor, now: now)
+            if let actor = try actors.remoteActor(id: signer) {
+                try Follows(actors: actors, blocks: blocks, following: following, urls: urls, outbox: outbox).follow(actor, now: now)
                 outcome.refollowed = true
             }
         default: break

@@ -7,12 +7,12 @@ import Synchronization
 /// activity addressed to the blog's followers. Delivery asks for it per job
 /// (`DeliveryWorker.Settings.extraHeaders`); it knows nothing of followers.
 public final class FollowersSynchronizationHeaders: Sendable {
-    let store: Store
+    let followers: Followers
     /// The blog's followers collection.
     let collection: String
     let memo = SynchronizationMemo()
 
-    public init(store: Store, collection: String) { (self.store, self.collection) = (store, collection) }
+    public init(followers: Followers, collection: String) { (self.followers, self.collection) = (followers, collection) }
 
     /// The headers for `job`: the followers' digest on the inbox's server, or none.
     public func headers(for job: DeliveryJob) throws -> [(String, String)] {
@@ -28,7 +28,7 @@ public final class FollowersSynchronizationHeaders: Sendable {
               let inbox = URLComponents(string: job.inbox), let scheme = inbox.scheme, let host = inbox.host else { return nil }
         let authority = inbox.port.map { "\(host):\($0)" } ?? host
         return try memo.digest(origin: "\(scheme)://\(authority)") {
-            let ids = try store.followerIDs(onOrigin: "\(scheme)://\(authority)")
+            let ids = try followers.followerIDs(onOrigin: "\(scheme)://\(authority)")
             guard !ids.isEmpty else { return nil }
             var allowed = CharacterSet.alphanumerics
             allowed.insert(charactersIn: "-._~:[]")

@@ -9,20 +9,22 @@ public struct BlogFollowing: Sendable {
     public let follows: Follows
     public let resolver: BlogOwnerResolver
 
-    public init(site: ActivityPubSite, outbox: Outbox) {
-        follows = Follows(store: site.store, urls: site.urls, outbox: outbox)
-        resolver = BlogOwnerResolver(fetcher: site.remoteKeys.fetcher, store: site.store)
+    public init(site: BlogActor, outbox: Outbox) {
+        let store = site.store
+        follows = Follows(actors: store.actors, blocks: store.blocks, following: store.following, urls: site.urls, outbox: outbox)
+        following = store.following
+        resolver = BlogOwnerResolver(fetcher: site.remoteKeys.fetcher, actors: store.actors, blocks: store.blocks, values: store.values)
     }
 
-    var store: Store { resolver.store }
+    let following: Following
 
     /// Resolves and follows an account; returns it as recorded (pending). An account whose server
     /// already accepted is left as it is (`alreadyAccepted`); a pending or rejected follow is sent again.
     public func follow(_ handleOrURL: String, now: Date = Date()) async throws -> (account: FollowedAccount, alreadyAccepted: Bool) {
         let actor = try await lookUp(handleOrURL)
-        if let existing = try store.followedAccount(actorID: actor.id), existing.state == .accepted { return (existing, true) }
+        if let existing = try following.followedAccount(actorID: actor.id), existing.state == .accepted { return (existing, true) }
         try follows.follow(actor, now: now)
-        guard let recorded = try store.followedAccount(actorID: actor.id) else { throw Follows.FollowError.notFollowed(actor.id) }
+        guard let recorded = try following.followedAccount(actorID: actor.id) else { throw Follows.FollowError.notFollowed(actor.id) }
         return (recorded, false)
     }
 
@@ -36,7 +38,7 @@ public struct BlogFollowing: Sendable {
 
     /// The followed account a handle or URL names.
     func followed(_ handleOrURL: String) async throws -> RemoteActor {
-        let accounts = try store.followedAccounts()
+        let accounts = try following.followedAccounts()
         let wanted = handleOrURL.lowercased().hasPrefix("@") ? handleOrURL.lowercased() : "@" + handleOrURL.lowercased()
         if let account = accounts.first(where: { $0.actor.id == handleOrURL || $0.actor.handle?.lowercased() == wanted }) {
             return account.actor

@@ -36,18 +36,18 @@ public enum BlueskyBridge {
         public var messageAt: Date?
     }
 
-    public static func status(store: Store) throws -> Status {
-        guard let bot = try store.setting(botKey) else { return Status() }
-        return Status(bot: bot, follow: try store.followedAccount(actorID: bot)?.state.rawValue,
-                      handle: try store.setting(handleKey), message: try store.setting(messageKey).map(withoutControlCharacters),
-                      messageAt: try store.setting(messageAtKey).flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
+    public static func status(values: StoredValues, following: Following) throws -> Status {
+        guard let bot = try values.setting(botKey) else { return Status() }
+        return Status(bot: bot, follow: try following.followedAccount(actorID: bot)?.state.rawValue,
+                      handle: try values.setting(handleKey), message: try values.setting(messageKey).map(withoutControlCharacters),
+                      messageAt: try values.setting(messageAtKey).flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
     }
 
     /// Records (or, with nil, forgets) which actor is the bridge's bot.
-    public static func setBot(_ actorID: String?, store: Store) throws {
-        try store.setSetting(botKey, actorID)
+    public static func setBot(_ actorID: String?, values: StoredValues) throws {
+        try values.setSetting(botKey, actorID)
         if actorID == nil {
-            for key in [handleKey, messageKey, messageAtKey, requestedKey] { try store.setSetting(key, nil) }
+            for key in [handleKey, messageKey, messageAtKey, requestedKey] { try values.setSetting(key, nil) }
         }
     }
 
@@ -67,16 +67,16 @@ public enum BlueskyBridge {
     /// command (its docs: "Can I use my own domain as my Bluesky handle?"). The domain must first
     /// prove the bridged account's DID (`_atproto` TXT record or `/.well-known/atproto-did`); the
     /// bot's answer names the handle, recorded like its first message.
-    public static func requestHandle(_ domain: String, site: ActivityPubSite, outbox: Outbox, now: Date = Date()) throws {
+    public static func requestHandle(_ domain: String, site: BlogActor, outbox: Outbox, now: Date = Date()) throws {
         let domain = domain.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@ "))
         guard isHandle(domain) else { throw BridgeError.notADomain(domain) }
         try tell("username " + domain, site: site, outbox: outbox, now: now)
-        try site.store.setSetting(requestedKey, domain)
+        try site.store.values.setSetting(requestedKey, domain)
     }
 
     /// Sends the bot one of its DM commands (`username DOMAIN`, `stop`…) as a direct note.
-    static func tell(_ command: String, site: ActivityPubSite, outbox: Outbox, now: Date) throws {
-        guard let id = try site.store.setting(botKey), let bot = try site.store.remoteActor(id: id) else { throw BridgeError.off }
+    static func tell(_ command: String, site: BlogActor, outbox: Outbox, now: Date) throws {
+        guard let id = try site.store.values.setting(botKey), let bot = try site.store.actors.remoteActor(id: id) else { throw BridgeError.off }
         let note = try Activities(urls: site.urls, config: site.config)
             .directNote(to: bot, html: "<p>\(HTMLText.escape(command))</p>", inReplyTo: nil, now: now)
         try outbox.send(note.activity, to: [bot.inbox], keeping: note.kept, now: now)
@@ -85,24 +85,24 @@ public enum BlueskyBridge {
     /// Stops the bridge as Bridgy Fed's docs say (unfollowing alone leaves the bridged account
     /// up): the `stop` command, then `Undo(Follow)`; the bot and its messages are forgotten.
     /// Returns the bot, nil when the bridge was not on.
-    public static func stop(site: ActivityPubSite, outbox: Outbox, now: Date = Date()) throws -> RemoteActor? {
-        guard let id = try site.store.setting(botKey) else { return nil }
-        let bot = try site.store.remoteActor(id: id)
+    public static func stop(site: BlogActor, outbox: Outbox, now: Date = Date()) throws -> RemoteActor? {
+        guard let id = try site.store.values.setting(botKey) else { return nil }
+        let bot = try site.store.actors.remoteActor(id: id)
         if bot != nil { try tell("stop", site: site, outbox: outbox, now: now) }
-        try Follows(store: site.store, urls: site.urls, outbox: outbox).unfollow(id, now: now)
-        try setBot(nil, store: site.store)
+        try Follows(actors: site.store.actors, blocks: site.store.blocks, following: site.store.following, urls: site.urls, outbox: outbox).unfollow(id, now: now)
+        try setBot(nil, values: site.store.values)
         return bot
     }
 
     /// The handles the blog can have on Bluesky: the bridge's own for the blog's account
     /// (`user.host.ap.brid.gy`, as Bridgy Fed names fediverse accounts) and the domain the owner
     /// asked for with `--handle`. Nothing else a message names is taken.
-    static func acceptedHandles(urls: FederationURLs, store: Store) throws -> Set<String> {
+    static func acceptedHandles(urls: FederationURLs, values: StoredValues) throws -> Set<String> {
         var handles = Set<String>()
         if let host = Origin(urls.actor)?.host {
             handles.insert((urls.username + "." + host + ".ap.brid.gy").lowercased().replacingOccurrences(of: "_", with: "-"))
         }
-        if let requested = try store.setting(requestedKey) { handles.insert(requested.lowercased()) }
+        if let requested = try values.setting(requestedKey) { handles.insert(requested.lowercased()) }
         return handles
     }
 
@@ -152,8 +152,8 @@ extension InboxProcessor {
     /// handle it names are kept for `lectern bridge bluesky` and `lectern status`; nil for
     /// anything else, which goes on as usual.
     func bridgeMessage(_ note: APObject, authorID: String, now: Date) throws -> Effects? {
-        guard let bot = try store.setting(BlueskyBridge.botKey), bot == authorID,
-              note.id.map({ Origin.same($0, authorID) }) == true, try store.isFollowing(authorID) else { return nil }
+        guard let bot = try store.values.setting(BlueskyBridge.botKey), bot == authorID,
+              note.id.map({ Origin.same($0, authorID) }) == true, try store.following.isFollowing(authorID) else { return nil }
         // A reply to a post is a comment, whoever wrote it.
         if let target = note.inReplyTo?.id, try postPath(for: target) != nil { return nil }
         let html = CommentConversion.content(of: note, language: config.language).html
@@ -161,11 +161,11 @@ extension InboxProcessor {
         // Only the welcome or an answer to the blog's command names the handle, and only one of
         // the blog's own (Mention tags, and the links of a notification, are someone else's).
         if BlueskyBridge.namesHandle(text: text, inReplyTo: note.inReplyTo?.id, urls: urls),
-           let handle = BlueskyBridge.handle(html: html, accepted: try BlueskyBridge.acceptedHandles(urls: urls, store: store)) {
-            try store.setSetting(BlueskyBridge.handleKey, handle)
+           let handle = BlueskyBridge.handle(html: html, accepted: try BlueskyBridge.acceptedHandles(urls: urls, values: store.values)) {
+            try store.values.setSetting(BlueskyBridge.handleKey, handle)
         }
-        try store.setSetting(BlueskyBridge.messageKey, text)
-        try store.setSetting(BlueskyBridge.messageAtKey, String(now.timeIntervalSince1970))
+        try store.values.setSetting(BlueskyBridge.messageKey, text)
+        try store.values.setSetting(BlueskyBridge.messageAtKey, String(now.timeIntervalSince1970))
         return .applied("bridge-message")
     }
 

@@ -9,12 +9,12 @@ import Storage
 /// pending until the followed account's `Accept`. Used by `lectern follow` and by the inbox
 /// (an account the blog follows moved).
 public struct Follows: Sendable {
-    let store: Store
+    let actors: Actors, blocks: Blocks, following: Following
     let urls: FederationURLs
     let outbox: Outbox
 
-    public init(store: Store, urls: FederationURLs, outbox: Outbox) {
-        (self.store, self.urls, self.outbox) = (store, urls, outbox)
+    public init(actors: Actors, blocks: Blocks, following: Following, urls: FederationURLs, outbox: Outbox) {
+        (self.actors, self.blocks, self.following, self.urls, self.outbox) = (actors, blocks, following, urls, outbox)
     }
 
     public enum FollowError: Error, Equatable, CustomStringConvertible {
@@ -39,16 +39,16 @@ public struct Follows: Sendable {
     @discardableResult
     public func follow(_ actor: RemoteActor, now: Date = Date()) throws -> String {
         guard actor.id != urls.actor else { throw FollowError.itself }
-        if try store.isBlocked(actorID: actor.id) { throw FollowError.blocked(actor.id) }
+        if try blocks.isBlocked(actorID: actor.id) { throw FollowError.blocked(actor.id) }
         // A new id each time: an answer to an earlier Follow (replayed, or late) names another id.
         let id = urls.actor + "#follows/" + ContentHash(actor.id).hex + "/" + String(Int(now.timeIntervalSince1970 * 1000))
-        try store.recordFollow(actorID: actor.id, followActivityID: id, now: now)
+        try following.recordFollow(actorID: actor.id, followActivityID: id, now: now)
         do {
             try outbox.send(Activity(id: id, type: .follow, actor: urls.actor, to: [actor.id], object: actor.id), to: [actor.inbox], now: now)
         } catch {
             // Nothing was queued: the pending record goes too (a record left behind only means the
             // next `lectern follow` sends a new Follow, but it would show as pending meanwhile).
-            do { _ = try store.removeFollow(actorID: actor.id) } catch let rollback {
+            do { _ = try following.removeFollow(actorID: actor.id) } catch let rollback {
                 throw FollowError.lookUp(actor.id, "the Follow was not queued (\(error)), and its pending record stays (\(rollback))")
             }
             throw error
@@ -60,7 +60,7 @@ public struct Follows: Sendable {
     /// blog did not follow it.
     @discardableResult
     public func unfollow(_ actorID: String, now: Date = Date()) throws -> Bool {
-        guard let actor = try store.remoteActor(id: actorID), let followID = try store.removeFollow(actorID: actorID) else { return false }
+        guard let actor = try actors.remoteActor(id: actorID), let followID = try following.removeFollow(actorID: actorID) else { return false }
         let follow = ActivityReference(id: followID, type: "Follow", actor: urls.actor, object: actorID)
         try outbox.send(Activity(id: urls.actor + "#undos/" + ContentHash(followID).hex, type: .undo, actor: urls.actor,
                                  to: [actorID], object: follow), to: [actor.inbox], now: now)

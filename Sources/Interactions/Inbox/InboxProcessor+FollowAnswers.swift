@@ -14,7 +14,7 @@ extension InboxProcessor {
     static let followAnswerTypes: Set<String> = ["Accept", "Reject", "Move"]
 
     func answer(_ activity: APObject, actorID: String, accepted: Bool, now: Date) throws -> Effects {
-        guard let followed = try store.followedAccount(actorID: actorID) else { return .ignored("not-followed") }
+        guard let followed = try store.following.followedAccount(actorID: actorID) else { return .ignored("not-followed") }
         guard let object = activity.object else { return .ignored("unknown-object") }
         if let embedded = object.embedded {
             // An answer to something else (a quote request…), or to someone else's Follow.
@@ -23,7 +23,7 @@ extension InboxProcessor {
             if let target = embedded.object?.id, target != actorID { return .ignored("not-our-follow") }
         }
         guard let followID = object.id, followID == followed.followActivityID else { return .ignored("unknown-follow") }
-        guard try store.answerFollow(actorID: actorID, followActivityID: followID, accepted: accepted, now: now) else {
+        guard try store.following.answerFollow(actorID: actorID, followActivityID: followID, accepted: accepted, now: now) else {
             return .ignored(accepted ? "already-answered" : "already-rejected")
         }
         try blogrollChanged()
@@ -41,18 +41,18 @@ extension InboxProcessor {
         guard let target = activity.target?.id, Origin(target) != nil, target != actorID, target != urls.actor else {
             return .ignored("unknown-object")
         }
-        guard let followed = try store.followedAccount(actorID: actorID), followed.state != .rejected else { return .ignored("not-followed") }
-        if try store.isBlocked(actorID: target) { return .ignored("blocked") }
-        if try store.movedRecently(actorID: actorID, now: now) { return .ignored("moved-recently") }
+        guard let followed = try store.following.followedAccount(actorID: actorID), followed.state != .rejected else { return .ignored("not-followed") }
+        if try store.blocks.isBlocked(actorID: target) { return .ignored("blocked") }
+        if try store.following.movedRecently(actorID: actorID, now: now) { return .ignored("moved-recently") }
         // Already followed (a Move sent again): no fetch, nothing to do but drop the old account.
-        if try store.followedAccount(actorID: target) != nil {
-            try Follows(store: store, urls: urls, outbox: outbox).unfollow(actorID, now: now)
-            try store.markMoved(actorID: target, now: now)
+        if try store.following.followedAccount(actorID: target) != nil {
+            try Follows(actors: store.actors, blocks: store.blocks, following: store.following, urls: urls, outbox: outbox).unfollow(actorID, now: now)
+            try store.following.markMoved(actorID: target, now: now)
             try blogrollChanged()
             return .applied("followed-move")
         }
         guard let fetcher else { return .ignored("cannot-fetch") }
-        guard try store.claimMoveFetch(actorID: actorID, now: now) else { return .ignored("move-fetch-budget") }
+        guard try store.following.claimMoveFetch(actorID: actorID, now: now) else { return .ignored("move-fetch-budget") }
         let document: APObject
         do { document = try await fetcher.fetchAuthentic(target).object } catch { return .ignored("target-unavailable") }
         guard let actor = ActorConversion.actor(from: document), actor.id == target else { return .ignored("target-unavailable") }
@@ -61,12 +61,12 @@ extension InboxProcessor {
         guard Origin.same(actor.inbox, target), actor.sharedInbox.map({ Origin.same($0, target) }) ?? true else {
             return .ignored("foreign-inbox")
         }
-        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actor.id))
-        let follows = Follows(store: store, urls: urls, outbox: outbox)
+        try await store.actors.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actor.id))
+        let follows = Follows(actors: store.actors, blocks: store.blocks, following: store.following, urls: urls, outbox: outbox)
         try follows.unfollow(actorID, now: now)
         try follows.follow(actor, now: now)
-        try store.markMoved(actorID: target, now: now)
-        if try store.setting(BlueskyBridge.botKey) == actorID { try BlueskyBridge.setBot(target, store: store) }
+        try store.following.markMoved(actorID: target, now: now)
+        if try store.values.setting(BlueskyBridge.botKey) == actorID { try BlueskyBridge.setBot(target, values: store.values) }
         try blogrollChanged()
         return .applied("followed-move")
     }
@@ -74,6 +74,6 @@ extension InboxProcessor {
     /// The blogroll lists accepted follows: a running server renders it again (as it does when
     /// discussions change).
     func blogrollChanged() throws {
-        if config.following.page { try store.recordChange([.discussions]) }
+        if config.following.page { try store.changes.recordChange([.discussions]) }
     }
 }

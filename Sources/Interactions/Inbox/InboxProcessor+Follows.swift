@@ -12,14 +12,14 @@ extension InboxProcessor {
     /// on the follower's own origin.
     func follow(_ activity: APObject, actorID: String, now: Date) throws -> Effects {
         guard let followID = activity.id, isBlogActor(activity.object?.id) else { return .ignored("not-for-us") }
-        guard let follower = try store.remoteActor(id: actorID) else { return .ignored("unknown-object") }
+        guard let follower = try store.actors.remoteActor(id: actorID) else { return .ignored("unknown-object") }
         // Every post would be delivered there: only to the follower's own server, never a third
         // party's (fake followers must not aim the blog's fan-out at someone else).
         guard Origin.same(follower.inbox, actorID) else { return .ignored("inbox-elsewhere") }
-        if try store.isFollower(actorID), try !store.claimAutomaticReply(to: actorID, about: "follow", now: now) {
+        if try store.followers.isFollower(actorID), try !store.automaticReplies.claimAutomaticReply(to: actorID, about: "follow", now: now) {
             return .ignored("answer-limited")
         }
-        try store.addFollower(actorID: actorID, followActivityID: followID, now: now)
+        try store.followers.addFollower(actorID: actorID, followActivityID: followID, now: now)
         try outbox.send(activities.accept(followID: followID, follower: actorID, now: now), to: [follower.inbox], now: now)
         return .applied("follow")
     }
@@ -31,20 +31,20 @@ extension InboxProcessor {
         if let embedded, !embedded.actor.isEmpty, !embedded.actor.contains(actorID) { return .ignored("not-author") }
         switch embedded?.activityType {
         case .follow?:
-            return try store.removeFollower(actorID: actorID) ? .applied("unfollow") : .ignored("unknown-object")
+            return try store.followers.removeFollower(actorID: actorID) ? .applied("unfollow") : .ignored("unknown-object")
         case .like?, .announce?:
-            let kind: Store.ReactionKind = embedded?.activityType == .like ? .like : .announce
+            let kind: Reactions.ReactionKind = embedded?.activityType == .like ? .like : .announce
             let path = try embedded?.object?.id.flatMap { try postPath(for: $0) }
-            guard let changed = try store.removeReaction(activityID: undoneID, actorID: actorID, kind: kind, postPath: path) else {
+            guard let changed = try store.reactions.removeReaction(activityID: undoneID, actorID: actorID, kind: kind, postPath: path) else {
                 return .ignored("unknown-object")
             }
             return .applied("unreaction", posts: [changed])
         default:
             // Only an id: a reaction we recorded, or the follow.
-            if let changed = try store.removeReaction(activityID: undoneID, actorID: actorID) {
+            if let changed = try store.reactions.removeReaction(activityID: undoneID, actorID: actorID) {
                 return .applied("unreaction", posts: [changed])
             }
-            return try store.removeFollower(actorID: actorID, followActivityID: undoneID) ? .applied("unfollow") : .ignored("unknown-object")
+            return try store.followers.removeFollower(actorID: actorID, followActivityID: undoneID) ? .applied("unfollow") : .ignored("unknown-object")
         }
     }
 }

@@ -15,8 +15,8 @@ extension InboxProcessor {
 
     /// A reply to one of the blog's own notes (`/actor/notes/…`).
     func answerToOurNote(_ note: APObject, noteID: String, authorID: String, target: String, now: Date) async throws -> Effects {
-        guard let owner = config.owner, try store.setting(BlogOwnerResolver.settingKey(owner)) == authorID,
-              let ownerActor = try store.remoteActor(id: authorID) else { return .ignored("not-owner") }
+        guard let owner = config.owner, try store.values.setting(BlogOwnerResolver.settingKey(owner)) == authorID,
+              let ownerActor = try store.actors.remoteActor(id: authorID) else { return .ignored("not-owner") }
         let html = CommentConversion.content(of: note, language: config.language).html
         let commands = Self.ownerCommands(in: html)
         guard !commands.isEmpty else { return .ignored("no-command") }
@@ -25,25 +25,25 @@ extension InboxProcessor {
         for command in commands {
             let number: Int
             switch command { case .hide(let n), .approve(let n), .block(let n), .blockDomain(let n): number = n }
-            guard let commentID = try store.digestComment(noteID: target, number: number),
-                  let comment = try store.comment(id: commentID) else {
+            guard let commentID = try store.digests.digestComment(noteID: target, number: number),
+                  let comment = try store.comments.comment(id: commentID) else {
                 report.append("\(number): no such comment in that digest")
                 continue
             }
-            let who = try store.remoteActor(id: comment.authorID).map { $0.handle ?? $0.id } ?? comment.authorID
+            let who = try store.actors.remoteActor(id: comment.authorID).map { $0.handle ?? $0.id } ?? comment.authorID
             switch command {
             case .hide:
-                if let path = try store.setCommentState(id: commentID, .rejected) { changed.insert(path) }
+                if let path = try store.comments.setCommentState(id: commentID, .rejected) { changed.insert(path) }
                 report.append("\(number): hidden (\(who))")
             case .approve:
-                if let path = try store.setCommentState(id: commentID, .approved) { changed.insert(path) }
+                if let path = try store.comments.setCommentState(id: commentID, .approved) { changed.insert(path) }
                 report.append("\(number): approved (\(who))")
             case .block:
-                changed.formUnion(try store.block(.actor, comment.authorID, reason: "blocked from a digest"))
+                changed.formUnion(try store.blocks.block(.actor, comment.authorID, reason: "blocked from a digest"))
                 report.append("\(number): blocked \(who)")
             case .blockDomain:
                 let host = URLComponents(string: comment.authorID)?.host?.lowercased() ?? ""
-                changed.formUnion(try store.block(.domain, host, reason: "blocked from a digest"))
+                changed.formUnion(try store.blocks.block(.domain, host, reason: "blocked from a digest"))
                 report.append("\(number): blocked the domain \(host)")
             }
         }

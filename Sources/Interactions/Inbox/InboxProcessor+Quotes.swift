@@ -15,15 +15,15 @@ extension InboxProcessor {
         if let author = activity.instrument?.embedded?.attributedTo, !author.isEmpty, !author.contains(actorID) {
             return .ignored("not-author")
         }
-        guard let requester = try store.remoteActor(id: actorID) else { return .ignored("unknown-object") }
+        guard let requester = try store.actors.remoteActor(id: actorID) else { return .ignored("unknown-object") }
         // The answer goes only to the asker's own server (an actor whose inbox names a third
         // party's must not aim the blog's signed answers there), once per asker and quoting post
         // a day, within the automatic answers' hourly rate (`Store.claimAutomaticReply`).
         guard Origin.same(requester.inbox, actorID) else { return .ignored("answer-elsewhere") }
-        guard try store.claimAutomaticReply(to: actorID, about: "quote " + quoting, now: now) else { return .ignored("answer-limited") }
+        guard try store.automaticReplies.claimAutomaticReply(to: actorID, about: "quote " + quoting, now: now) else { return .ignored("answer-limited") }
         let allowed = switch config.federation.quotePolicy {
         case .anyone: true
-        case .followers: try store.isFollower(actorID)
+        case .followers: try store.followers.isFollower(actorID)
         case .nobody: false
         }
         let answer = try activities.answerQuote(requestID: requestID, requester: actorID, quoted: quoted, quoting: quoting,

@@ -7,11 +7,11 @@ import Storage
 
 /// Likes and boosts of posts, counted per post.
 extension InboxProcessor {
-    func react(_ kind: Store.ReactionKind, _ activity: APObject, actorID: String, now: Date) throws -> Effects {
+    func react(_ kind: Reactions.ReactionKind, _ activity: APObject, actorID: String, now: Date) throws -> Effects {
         guard let activityID = activity.id, let target = activity.object?.id, let path = try postPath(for: target) else {
             return .ignored("not-for-us")
         }
-        guard try store.addReaction(activityID: activityID, kind: kind, postPath: path, actorID: actorID, now: now) else {
+        guard try store.reactions.addReaction(activityID: activityID, kind: kind, postPath: path, actorID: actorID, now: now) else {
             return .ignored("duplicate")
         }
         return .applied("reaction", posts: [path])
@@ -30,7 +30,7 @@ extension InboxProcessor {
         if try postPath(for: innerID) != nil { return try react(.announce, activity, actorID: actorID, now: now) }
         guard let fetcher, Origin(innerID) != nil, !innerID.hasPrefix(config.baseURL + "/") else { return .ignored("not-for-us") }
         // A blocked server's post does not come in through someone else's boost.
-        if try store.isBlocked(actorID: innerID) { return .ignored("blocked") }
+        if try store.blocks.isBlocked(actorID: innerID) { return .ignored("blocked") }
         let fetched: APObject
         if let proven = await provenEmbedded(inner.embedded, raw: raw?["object"], now: now) {
             fetched = proven
@@ -44,10 +44,10 @@ extension InboxProcessor {
             // anyone who saw an author's old activity replay it as theirs.
             guard Self.announceable.contains(fetched.activityType) else { return .ignored("not-for-us") }
             // Taken once by its id, as if it had been delivered: a replayed one is a duplicate.
-            guard let innerID = fetched.id, try store.recordReceived(activityID: innerID, now: now) else { return .ignored("duplicate") }
+            guard let innerID = fetched.id, try store.inbox.recordReceived(activityID: innerID, now: now) else { return .ignored("duplicate") }
             // What the inbox asks of an activity delivered by its own actor, asked of one that came embedded.
             if OriginRules.violation(fetched, actor: innerActor) != nil { return .ignored("not-author") }
-            if try store.isBlocked(actorID: innerActor) { return .ignored("blocked") }
+            if try store.blocks.isBlocked(actorID: innerActor) { return .ignored("blocked") }
             guard try await knownActor(innerActor) != nil else { return .ignored("unknown-object") }
             return try await apply(fetched, signedBy: innerActor, now: now)
         }

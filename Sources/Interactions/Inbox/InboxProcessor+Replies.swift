@@ -20,13 +20,13 @@ extension InboxProcessor {
         var note = note
         guard let noteID = note.id, Origin.same(noteID, authorID) else { return .ignored("not-author") }
         // However it came (delivered, announced, relayed, fetched up a thread): a block holds.
-        if try store.isBlocked(actorID: authorID) { return .ignored("blocked") }
+        if try store.blocks.isBlocked(actorID: authorID) { return .ignored("blocked") }
         guard let kind = note.kind, kind.canBeComment else { return .ignored(InboxOutcome.unsupportedType(note.types.first)) }
-        guard let author = try store.remoteActor(id: authorID) else { return .ignored("unknown-object") }
-        if let deletedAt = try store.tombstone(id: noteID) {
+        guard let author = try store.actors.remoteActor(id: authorID) else { return .ignored("unknown-object") }
+        if let deletedAt = try store.comments.tombstone(id: noteID) {
             // Back only as its origin serves it now; the copy that came is not trusted.
             guard let current = try await revived(noteID, of: authorID, after: deletedAt) else { return .ignored("deleted") }
-            try store.liftTombstone(id: noteID)
+            try store.comments.liftTombstone(id: noteID)
             note = current
         }
         if let target = note.inReplyTo?.id, target.hasPrefix(urls.actor + "/notes/") {
@@ -37,7 +37,7 @@ extension InboxProcessor {
             // Not a reply to anything here: kept for the owner's digest if it mentions the blog.
             guard mentionsBlog(note) else { return .ignored("not-for-us") }
             let html = CommentConversion.content(of: note, language: config.language).html
-            try store.insertMention(id: noteID, authorID: authorID, url: CommentConversion.webURL(note) ?? noteID,
+            try store.digests.insertMention(id: noteID, authorID: authorID, url: CommentConversion.webURL(note) ?? noteID,
                                     contentHTML: html, now: now)
             return .applied("mention")
         case .waiting(let parentID):
@@ -46,9 +46,9 @@ extension InboxProcessor {
             let context = note.context.map(FederationURLs.postID(fromContext:))
             let inOurThread = try context.map { try postPath(for: $0) != nil } ?? false
             guard mentionsBlog(note) || inOurThread else { return .ignored("not-for-us") }
-            guard try store.pendingReplyCount(authorID: authorID) < Self.maximumPendingPerAuthor else { return .ignored("too-many-waiting") }
+            guard try store.pendingReplies.pendingReplyCount(authorID: authorID) < Self.maximumPendingPerAuthor else { return .ignored("too-many-waiting") }
             let json = String(decoding: try JSONSerialization.data(withJSONObject: try encodedForLater(note)), as: UTF8.self)
-            try store.keepPendingReply(PendingReply(noteID: noteID, parentID: parentID, authorID: authorID, json: json,
+            try store.pendingReplies.keepPendingReply(PendingReply(noteID: noteID, parentID: parentID, authorID: authorID, json: json,
                                                     context: note.context, receivedAt: now))
             return .ignored(Self.waitingForParent)
         case .post(let path, let parentID):
@@ -60,14 +60,14 @@ extension InboxProcessor {
     /// the replies that were waiting for it.
     package func comment(_ note: APObject, id: String, author: RemoteActor, path: String, parentID: String?, activity: APObject?,
                  now: Date) async throws -> Effects {
-        if try store.isBlocked(actorID: author.id) { return .ignored("blocked") }
+        if try store.blocks.isBlocked(actorID: author.id) { return .ignored("blocked") }
         // Thread parents and settled replies come here without `reply`: deleted stays deleted.
-        if try store.tombstone(id: id) != nil { return .ignored("deleted") }
+        if try store.comments.tombstone(id: id) != nil { return .ignored("deleted") }
         guard let visibility = CommentConversion.visibility(note: note, activity: activity) else {
             // Followers-only or direct: nothing is stored; the author learns why, once a day per
             // post, and only at an inbox on their own server (never a third party's).
             guard Origin.same(author.inbox, author.id) else { return .ignored("auto-reply-elsewhere") }
-            guard try store.claimAutomaticReply(to: author.id, about: path, now: now) else { return .ignored("auto-reply-limited") }
+            guard try store.automaticReplies.claimAutomaticReply(to: author.id, about: path, now: now) else { return .ignored("auto-reply-limited") }
             let answer = try activities.onlyPublicRepliesNote(to: author, inReplyTo: id, now: now)
             try outbox.send(answer.activity, to: [author.inbox], keeping: answer.kept, now: now)
             return .applied("auto-reply")
@@ -77,13 +77,13 @@ extension InboxProcessor {
         let visible = [HTMLText.plain(content.html), content.summary ?? "", content.title ?? ""].joined(separator: "\n")
         if config.comments.drop.match(in: visible) != nil { return .ignored("filtered") }
         var state = try moderationState(authorID: author.id)
-        if try config.comments.hold.match(in: visible) != nil || store.isSilenced(actorID: author.id) { state = .pending }
+        if try config.comments.hold.match(in: visible) != nil || store.blocks.isSilenced(actorID: author.id) { state = .pending }
         let record = CommentConversion.record(note, id: id, authorID: author.id, postPath: path, parentID: parentID,
                                               visibility: visibility, state: state, language: config.language, now: now)
         guard !content.isEmpty else { return .ignored("empty") }
         // A copy of a comment already kept still attaches what waits for it: when attaching
         // failed halfway, the activity's retry (or a second copy) is what finishes it.
-        var effects = try await store.insertComment(record)
+        var effects = try await store.comments.insertComment(record)
             ? Effects.applied("comment", posts: record.state == .approved ? [path] : []) : .ignored("duplicate")
         effects.changedPosts.formUnion(try await attachWaitingReplies(to: id, now: now))
         return effects
@@ -109,7 +109,7 @@ extension InboxProcessor {
     /// waiting list: an error stops the loop with the rest still waiting.
     private func attachWaitingReplies(to parentID: String, now: Date) async throws -> Set<String> {
         var posts = Set<String>()
-        for waiting in try store.pendingReplies(parentID: parentID) {
+        for waiting in try store.pendingReplies.pendingReplies(parentID: parentID) {
             if let child = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)) {
                 let attached = try await reply(child, authorID: waiting.authorID, activity: nil, now: now)
                 posts.formUnion(attached.changedPosts)
@@ -117,7 +117,7 @@ extension InboxProcessor {
                 // the row as it was, and it must stay.
                 if attached.outcome.reason == Self.waitingForParent { continue }
             }
-            try await store.dropPendingReply(noteID: waiting.noteID)
+            try await store.pendingReplies.dropPendingReply(noteID: waiting.noteID)
         }
         return posts
     }
@@ -128,7 +128,7 @@ extension InboxProcessor {
         var fetched: APObject?
         if object.embedded == nil { fetched = try await fetchObject(objectID, of: actorID) }
         guard let note = object.embedded ?? fetched else { return .ignored("unknown-object") }
-        guard let existing = try store.comment(id: objectID) else {
+        guard let existing = try store.comments.comment(id: objectID) else {
             // An edit of a reply we never kept (its parent arrived since?): take it as a reply.
             return try await reply(note, authorID: actorID, activity: activity, now: now)
         }
@@ -143,20 +143,20 @@ extension InboxProcessor {
                                               parentID: existing.parentID, visibility: existing.visibility, state: existing.state,
                                               language: config.language, now: now)
         edited.updatedAt = CommentConversion.date(note.updated) ?? now
-        guard let path = try store.editComment(edited) else { return .ignored("not-author") }
+        guard let path = try store.comments.editComment(edited) else { return .ignored("not-author") }
         return .applied("edit", posts: [path])
     }
 
     /// A profile change. The embedded copy is not trusted: the actor's document is fetched from
     /// its own origin, and keys it lists never move from another actor (see
-    /// `Store.saveRemoteActor`), so an Update cannot take over someone else's key.
+    /// `Actors.saveRemoteActor`), so an Update cannot take over someone else's key.
     func profileUpdate(actorID: String, now: Date) async throws -> Effects {
         guard let fetcher else { return .ignored("unknown-object") }
         let document = try await fetcher.fetchAuthentic(actorID).object
         guard let actor = ActorConversion.actor(from: document), actor.id == actorID else { return .ignored("unknown-object") }
-        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actorID),
+        try await store.actors.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: actorID),
                                         assertionKeys: ActorConversion.assertionKeys(from: document, owner: actorID), now: now)
-        let posts = Set(try store.comments(state: .approved, authorID: actorID, limit: Int.max).map(\.comment.postPath))
+        let posts = Set(try store.comments.comments(state: .approved, authorID: actorID, limit: Int.max).map(\.comment.postPath))
         return .applied("profile-update", posts: posts)
     }
 
@@ -191,11 +191,11 @@ extension InboxProcessor {
     func replyTarget(_ inReplyTo: Reference<APObject>?, depth: Int) async throws -> Target {
         guard let parentID = inReplyTo?.id else { return .none }
         if let path = try postPath(for: parentID) { return .post(path: path, parentID: nil) }
-        if let parent = try store.comment(id: parentID) { return .post(path: parent.postPath, parentID: parent.id) }
+        if let parent = try store.comments.comment(id: parentID) { return .post(path: parent.postPath, parentID: parent.id) }
         guard depth < Self.maximumAncestors, let fetcher, Origin(parentID) != nil,
               !parentID.hasPrefix(config.baseURL + "/") else { return .none }
         // A blocked server's post is neither fetched nor kept as a thread's parent.
-        if try store.isBlocked(actorID: parentID) { return .none }
+        if try store.blocks.isBlocked(actorID: parentID) { return .none }
         let parent: APObject
         do {
             parent = try await fetcher.fetchAuthentic(parentID).object
@@ -210,7 +210,7 @@ extension InboxProcessor {
                   let author = try await knownActor(authorID), CommentConversion.visibility(note: parent, activity: nil) != nil
             else { return .waiting(parentID: parentID) }
             _ = try await comment(parent, id: parentID, author: author, path: path, parentID: grandparentID, activity: nil, now: Date())
-            return try store.comment(id: parentID) != nil ? .post(path: path, parentID: parentID) : .waiting(parentID: parentID)
+            return try store.comments.comment(id: parentID) != nil ? .post(path: path, parentID: parentID) : .waiting(parentID: parentID)
         }
     }
 
@@ -249,7 +249,7 @@ extension InboxProcessor {
     public func settlePendingReplies(now: Date = Date()) async throws -> (posts: Set<String>, outcomes: [InboxOutcome]) {
         var posts = Set<String>()
         var outcomes: [InboxOutcome] = []
-        for waiting in try store.pendingReplies(receivedBefore: now.addingTimeInterval(-86_400)) {
+        for waiting in try store.pendingReplies.pendingReplies(receivedBefore: now.addingTimeInterval(-86_400)) {
             do {
                 let effects = try await settle(waiting, now: now)
                 posts.formUnion(effects.changedPosts)
@@ -260,7 +260,7 @@ extension InboxProcessor {
                 outcomes.append(InboxOutcome(.ignored, "settle-failed"))
                 guard waiting.receivedAt < now.addingTimeInterval(-8 * 86_400) else { continue }
             }
-            try await store.dropPendingReply(noteID: waiting.noteID)
+            try await store.pendingReplies.dropPendingReply(noteID: waiting.noteID)
         }
         return (posts, outcomes)
     }
@@ -268,7 +268,7 @@ extension InboxProcessor {
     private func settle(_ waiting: PendingReply, now: Date) async throws -> Effects {
         guard let note = try? JSONDecoder().decode(APObject.self, from: Data(waiting.json.utf8)),
               let context = waiting.context, let path = try postPath(for: FederationURLs.postID(fromContext: context)),
-              let author = try store.remoteActor(id: waiting.authorID) else {
+              let author = try store.actors.remoteActor(id: waiting.authorID) else {
             return Effects(outcome: InboxOutcome(.ignored, "parent-unavailable"))
         }
         return try await comment(note, id: waiting.noteID, author: author, path: path, parentID: nil, activity: nil, now: now)
@@ -278,7 +278,7 @@ extension InboxProcessor {
         switch config.comments.moderation {
         case .open: return .approved
         case .closed: return .pending
-        case .firstTime: return try store.hasApprovedComment(authorID: authorID) ? .approved : .pending
+        case .firstTime: return try store.comments.hasApprovedComment(authorID: authorID) ? .approved : .pending
         }
     }
 

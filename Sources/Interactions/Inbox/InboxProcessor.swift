@@ -103,23 +103,23 @@ public struct InboxProcessor: Sendable {
     /// The site path of a post named by its Article id or its URL (an old URL of a moved post
     /// too); nil for anything else.
     func postPath(for id: String) throws -> String? {
-        if let post = try store.post(apID: id), post.deletedAt == nil { return post.path }
+        if let post = try store.posts.post(apID: id), post.deletedAt == nil { return post.path }
         guard id.hasPrefix(config.baseURL + "/") else { return nil }
         var path = String(id.dropFirst(config.baseURL.count))
         if let cut = path.firstIndex(where: { $0 == "#" || $0 == "?" }) { path = String(path[..<cut]) }
         if !path.hasSuffix("/") { path += "/" }
-        if let post = try store.post(path: path), post.deletedAt == nil { return post.path }
-        return try store.postAliases()[path]
+        if let post = try store.posts.post(path: path), post.deletedAt == nil { return post.path }
+        return try store.posts.postAliases()[path]
     }
 
     /// An actor the blog knows, or fetches from its own origin (an author met through a relay or
     /// up a thread); nil when it cannot be had.
     func knownActor(_ id: String) async throws -> RemoteActor? {
-        if let actor = try store.remoteActor(id: id) { return actor }
-        guard let fetcher, Origin(id) != nil, try !store.isBlocked(actorID: id) else { return nil }
+        if let actor = try store.actors.remoteActor(id: id) { return actor }
+        guard let fetcher, Origin(id) != nil, try !store.blocks.isBlocked(actorID: id) else { return nil }
         guard let document = try? await fetcher.fetchAuthentic(id).object,
               let actor = ActorConversion.actor(from: document), actor.id == id else { return nil }
-        try await store.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: id),
+        try await store.actors.saveRemoteActor(actor, keys: ActorConversion.keys(from: document, owner: id),
                                         assertionKeys: ActorConversion.assertionKeys(from: document, owner: id))
         return actor
     }

@@ -8,7 +8,7 @@ import Storage
 /// that could not be fetched, say) is retried with growing delays, then dropped. A full disk is
 /// no failure of the activity's: the queue waits as it is (`FullDiskBackoff`), no attempt counted.
 public struct InboxWorker: Sendable {
-    public let store: Store
+    public let queue: InboxQueue
     /// The processor as the configuration says now (asked once per pass: settings can change).
     public let processor: @Sendable () -> InboxProcessor
     public let signal: QueueSignal
@@ -19,16 +19,16 @@ public struct InboxWorker: Sendable {
     let observe: @Sendable (InboxOutcome) -> Void
     let fullDisk: FullDiskBackoff
 
-    public init(store: Store, processor: @escaping @Sendable () -> InboxProcessor, signal: QueueSignal,
+    public init(queue: InboxQueue, processor: @escaping @Sendable () -> InboxProcessor, signal: QueueSignal,
                 logger: Logger = Logger(label: "lectern.inbox"), observe: @escaping @Sendable (InboxOutcome) -> Void = { _ in },
                 onChange: @escaping @Sendable (Set<String>) async -> Void) {
         self.logger = logger
         self.observe = observe
-        self.store = store
+        self.queue = queue
         self.processor = processor
         self.signal = signal
         self.onChange = onChange
-        fullDisk = FullDiskBackoff("inbox", store: store, logger: logger)
+        fullDisk = FullDiskBackoff("inbox", folder: queue.databaseFolder, logger: logger)
     }
 
     public func run() async {
@@ -61,7 +61,7 @@ public struct InboxWorker: Sendable {
                               changed: inout Set<String>) async throws {
         // Cancelled (the server stops): the batch in hand is finished and recorded, no other begun.
         while !Task.isCancelled {
-            let batch = try store.dueInbound(limit: 100, now: now())
+            let batch = try queue.dueInbound(limit: 100, now: now())
             if batch.isEmpty { break }
             // Effects are idempotent (a comment, follow or reaction is stored once), so clearing
             // the batch's rows together after applying them is safe if the process dies between.
@@ -92,13 +92,13 @@ public struct InboxWorker: Sendable {
                 } catch {
                     let delay = min(3600, 30 * pow(2, Double(item.attempts)))
                     logger.warning("could not apply \(item.activityID) (attempt \(item.attempts + 1)), trying again in \(Int(delay)) s: \(error)")
-                    do { try await store.failInbound(seq: item.seq, error: "\(error)", retryAt: now().addingTimeInterval(delay)) } catch {
+                    do { try await queue.failInbound(seq: item.seq, error: "\(error)", retryAt: now().addingTimeInterval(delay)) } catch {
                         failure = error
                         break
                     }
                 }
             }
-            do { try await store.completeInbound(seqs: done, counts: counts, now: now()) } catch {
+            do { try await queue.completeInbound(seqs: done, counts: counts, now: now()) } catch {
                 // They stay queued and are applied again: harmless, effects are idempotent. But not
                 // in this pass: the same batch would come back at once, and the loop spun, logging
                 // every activity of it each time.

@@ -11,11 +11,11 @@ import Storage
 /// new key goes to every follower's inbox, so their servers need not wait for a failed
 /// verification to fetch it again.
 public struct KeyRotation: Sendable {
-    public let site: ActivityPubSite
+    public let site: BlogActor
     public let keys: KeyStore
     public let outbox: Outbox
 
-    public init(site: ActivityPubSite, keys: KeyStore, outbox: Outbox) {
+    public init(site: BlogActor, keys: KeyStore, outbox: Outbox) {
         (self.site, self.keys, self.outbox) = (site, keys, outbox)
     }
 
@@ -28,7 +28,7 @@ public struct KeyRotation: Sendable {
     }
 
     public func rotate(now: Date = Date()) throws -> Report {
-        var keyring = try ActorKeyring.load(from: site.store)
+        var keyring = try ActorKeyring.load(from: site.store.values)
         var token = "k" + String(Int(now.timeIntervalSince1970))
         while token == keyring.current || keyring.retired.contains(where: { $0.id == site.urls.actorKey(token) }) { token += "b" }
         let retiringPEM = try site.actorKey.publicKey.pemSPKI()  // read before anything is written
@@ -43,7 +43,7 @@ public struct KeyRotation: Sendable {
         keyring.published = keyring.published ?? site.published
         keyring.current = token
         keyring.currentPublicKeyPem = try newKey.publicKey.pemSPKI()
-        try keyring.save(to: site.store)
+        try keyring.save(to: site.store.values)
         var leftBehind: String?
         for file in [oldFile, oldAssertionFile] {
             do { try FileManager.default.removeItem(at: file) } catch CocoaError.fileNoSuchFile {} catch {
@@ -51,8 +51,8 @@ public struct KeyRotation: Sendable {
             }
         }
 
-        let rotated = try ActivityPubSite(config: site.config, store: site.store, keys: keys, render: site.render)
-        let inboxes = try site.store.followerInboxes()
+        let rotated = try BlogActor(config: site.config, store: site.store, keys: keys, render: site.render)
+        let inboxes = try site.store.followers.followerInboxes()
         try outbox.send(Activities(urls: site.urls, config: site.config).updateActor(try rotated.actorDocument, now: now),
                         to: inboxes, now: now)
         return Report(oldKeyID: site.actorKeyID, newKeyID: rotated.actorKeyID, inboxes: Set(inboxes).count, leftBehind: leftBehind)

@@ -7,11 +7,11 @@ import Storage
 /// the new account first lists the blog in its `alsoKnownAs`, then the blog states `movedTo` in
 /// its actor and sends `Move` to every follower; their servers follow the new account.
 public struct BlogMove: Sendable {
-    public let site: ActivityPubSite
+    public let site: BlogActor
     public let outbox: Outbox
     public let resolver: BlogOwnerResolver
 
-    public init(site: ActivityPubSite, outbox: Outbox, resolver: BlogOwnerResolver) {
+    public init(site: BlogActor, outbox: Outbox, resolver: BlogOwnerResolver) {
         (self.site, self.outbox, self.resolver) = (site, outbox, resolver)
     }
 
@@ -42,15 +42,15 @@ public struct BlogMove: Sendable {
         let aliases = target.document.alsoKnownAs
         guard aliases.contains(site.urls.actor) else { throw MoveError.notAnAlias(target: target.actor.id, blog: site.urls.actor) }
         // `movedTo` first: a server that fetches the blog on receiving the Move must see it.
-        try site.store.setSetting(ActivityPubSite.movedToKey, target.actor.id)
-        let inboxes = try site.store.followerInboxes()
+        try site.store.values.setSetting(BlogActor.movedToKey, target.actor.id)
+        let inboxes = try site.store.followers.followerInboxes()
         try outbox.send(Activities(urls: site.urls, config: site.config).move(to: target.actor.id, now: now), to: inboxes, now: now)
         return Report(target: target.actor.id, deliveries: Set(inboxes).count)
     }
 
     /// Undoes the record of a move (the actor stops saying `movedTo`); followers already moved stay moved.
     public func cancel() throws {
-        try site.store.setSetting(ActivityPubSite.movedToKey, nil)
+        try site.store.values.setSetting(BlogActor.movedToKey, nil)
     }
 
     /// `alsoKnownAs` as one id or a list of ids (or of objects with ids).

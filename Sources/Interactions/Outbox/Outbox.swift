@@ -6,15 +6,15 @@ import Storage
 /// Where the blog's outgoing activities go: into the store's delivery queue (one row per
 /// inbox), after which the delivery worker is woken. Nothing is sent from here.
 public struct Outbox: Sendable {
-    public let store: Store
+    public let queue: DeliveryQueue
     /// Puts the object integrity proof (FEP-8b32) on each activity; nil sends none (tests that
     /// look at the queue alone).
     public let proofs: ActivityProofs?
     /// Wakes the delivery worker (a no-op when none runs in this process).
     public let wake: @Sendable () -> Void
 
-    public init(store: Store, proofs: ActivityProofs?, wake: @escaping @Sendable () -> Void = {}) {
-        self.store = store
+    public init(queue: DeliveryQueue, proofs: ActivityProofs?, wake: @escaping @Sendable () -> Void = {}) {
+        self.queue = queue
         self.proofs = proofs
         self.wake = wake
     }
@@ -24,7 +24,7 @@ public struct Outbox: Sendable {
     public func send<Object>(_ activity: Activity<Object>, to inboxes: [String], keeping object: SentObject? = nil,
                              now: Date = Date()) throws {
         let json = try Self.json(activity, proofs: proofs, now: now)
-        try store.enqueueActivity(id: activity.id, type: activity.type.rawValue, objectID: activity.objectID, json: json,
+        try queue.enqueueActivity(id: activity.id, type: activity.type.rawValue, objectID: activity.objectID, json: json,
                                   inboxes: inboxes, keeping: object, now: now)
         wake()
     }

@@ -9,11 +9,11 @@ extension Publisher {
     func queueWebmentions(path: String, _ needed: PublicationState.Needed, heldFor generation: Int?, now: Date) throws {
         guard site.config.webmention.send, needed != .nothing else { return }
         let store = site.store
-        let before = try store.webmentionLinks(postPath: path)
+        let before = try store.webmentions.webmentionLinks(postPath: path)
         let linked = needed == .delete ? [] : (try site.externalLinks(path: path) ?? [])
         let targets = linked + before.filter { !linked.contains($0) }
         guard !targets.isEmpty else { return }
-        try store.queueWebmentions(source: site.config.absoluteURL(path), postPath: path, targets: targets, links: linked,
+        try store.webmentions.queueWebmentions(source: site.config.absoluteURL(path), postPath: path, targets: targets, links: linked,
                                    heldFor: generation, now: now)
         if generation == nil { outbox.wake() }
     }

@@ -10,12 +10,12 @@ import Storage
 /// Not pushed: posts already there the first time the blog publishes, posts dated more than a
 /// day before that (back-dated imports), and anything published with `announce: false`.
 public struct Publisher: Sendable {
-    public let site: ActivityPubSite
+    public let site: BlogActor
     public let outbox: Outbox
     static let firstPublishKey = "first_publish_at"
     static let backdateGrace: TimeInterval = 86_400
 
-    public init(site: ActivityPubSite, outbox: Outbox) {
+    public init(site: BlogActor, outbox: Outbox) {
         self.site = site
         self.outbox = outbox
     }
@@ -31,7 +31,7 @@ public struct Publisher: Sendable {
         public var isEmpty: Bool { created.isEmpty && updated.isEmpty && deleted.isEmpty && skipped.isEmpty }
     }
 
-    /// Queues what followers need to hear. Call after `ActivityPubSite.reload`. With `heldFor`,
+    /// Queues what followers need to hear. Call after `BlogActor.reload`. With `heldFor`,
     /// the deliveries wait until a running server serves that site generation (see
     /// `Store.releaseHeldDeliveries`), so followers never fetch a page that is not there yet.
     @discardableResult
@@ -40,16 +40,16 @@ public struct Publisher: Sendable {
                         now: Date = Date()) throws -> Report {
         let store = site.store
         let firstPublish: Date
-        if let stored = try store.setting(Self.firstPublishKey).flatMap(Double.init) {
+        if let stored = try store.values.setting(Self.firstPublishKey).flatMap(Double.init) {
             firstPublish = Date(timeIntervalSince1970: stored)
         } else {
             firstPublish = now
-            try store.setSetting(Self.firstPublishKey, String(now.timeIntervalSince1970))
+            try store.values.setSetting(Self.firstPublishKey, String(now.timeIntervalSince1970))
         }
         var report = Report()
-        let inboxes = try store.followerInboxes()
+        let inboxes = try store.followers.followerInboxes()
         let activities = Activities(urls: site.urls, config: site.config)
-        for state in try store.publicationStates() {
+        for state in try store.posts.publicationStates() {
             let post = state.post
             let needed = state.needed
             guard needed != .nothing else { continue }
@@ -73,7 +73,7 @@ public struct Publisher: Sendable {
                 default: break
                 }
             }
-            try store.recordPublication(path: post.path, needed, contentHash: post.contentHash,
+            try store.posts.recordPublication(path: post.path, needed, contentHash: post.contentHash,
                                         activity: inboxes.isEmpty ? nil : encoded, objectID: post.apID,
                                         heldFor: generation, now: now)
             if silent { report.skipped.append(post.path); continue }

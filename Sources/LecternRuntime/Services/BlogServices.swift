@@ -5,7 +5,7 @@ import ServiceLifecycle
 import Storage
 
 /// A served blog's background work, wired in one place: the site lane that rebuilds and
-/// reloads (`SiteService`), the inbox worker and the signal that wakes it, deliveries, digests,
+/// reloads (`RebuildService`), the inbox worker and the signal that wakes it, deliveries, digests,
 /// maintenance, and the gate incoming activities pass. The HTTP server only routes to these.
 ///
 /// ```swift
@@ -14,7 +14,7 @@ import Storage
 /// ```
 public final class BlogServices: Sendable {
     public let blog: Blog
-    public let siteService: SiteService
+    public let rebuildService: RebuildService
     /// Wakes the inbox worker when the inbox route queued an activity.
     public let inboxSignal = QueueSignal()
     /// Wakes the webmention verifier when the endpoint queued one.
@@ -23,23 +23,25 @@ public final class BlogServices: Sendable {
     public let heldSignal = QueueSignal()
 
     /// Builds (with every comment), reads the posts and publishes what changed while no server
-    /// ran (`SiteService.start`), before anything listens.
+    /// ran (`RebuildService.start`), before anything listens.
     /// `previousSite`: a whole site from an earlier build is there to serve if the first build
-    /// fails (`SiteService.start`).
+    /// fails (`RebuildService.start`).
     public init(blog: Blog, watch: Bool, previousSite: Bool = false, onFailure: @escaping @Sendable (String) -> Void = { _ in },
                 onSiteChanged: @escaping @Sendable () throws -> Void) throws {
         self.blog = blog
-        siteService = SiteService(blog: blog, watch: watch, onFailure: onFailure, onSiteChanged: onSiteChanged)
-        try siteService.start(previousSite: previousSite)
+        rebuildService = RebuildService(blog: blog, watch: watch, onFailure: onFailure, onSiteChanged: onSiteChanged)
+        try rebuildService.start(previousSite: previousSite)
     }
 
     /// The gate of the inbox routes, as the settings and keys are now.
     public var gate: InboxGate {
-        var gate = InboxGate(store: blog.store, keys: blog.activityPub.remoteKeys, audience: blog.activityPub.audience,
+        let store = blog.store
+        var gate = InboxGate(inbox: store.inbox, actors: store.actors, blocks: store.blocks, following: store.following,
+                             deliveries: store.deliveries, keys: blog.activityPub.remoteKeys, audience: blog.activityPub.audience,
                              actedOn: InboxProcessor.actedOn, counter: blog.inboxCounter)
         let synchronization = blog.followersSynchronization()
         gate.onCollectionSynchronization = { synchronization.received(header: $0, signer: $1) }
-        gate.held = HeldInbox(store: blog.store, signal: heldSignal)
+        gate.held = HeldInbox(queue: store.heldInbound, signal: heldSignal)
         return gate
     }
 
@@ -50,12 +52,12 @@ public final class BlogServices: Sendable {
     public func webmentionQueued() { webmentionSignal.signal() }
 
     public var services: [any Service] {
-        [siteService, InboxService(blog: blog, signal: inboxSignal, site: siteService), DeliveryService(blog: blog),
-         WebmentionService(blog: blog, signal: webmentionSignal, site: siteService),
+        [rebuildService, InboxService(blog: blog, signal: inboxSignal, site: rebuildService), DeliveryService(blog: blog),
+         WebmentionService(blog: blog, signal: webmentionSignal, site: rebuildService),
          HeldInboxService(blog: blog, signal: heldSignal, gate: { [self] in self.gate }, queued: { [inboxSignal] in inboxSignal.signal() }),
-         DigestService(blog: blog), MaintenanceService(blog: blog) { [siteService] posts in
-            siteService.changedPosts.add(posts)
-            siteService.wake.signal()
+         DigestService(blog: blog), MaintenanceService(blog: blog) { [rebuildService] posts in
+            rebuildService.changedPosts.add(posts)
+            rebuildService.wake.signal()
          }]
     }
 }

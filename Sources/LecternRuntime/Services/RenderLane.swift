@@ -6,7 +6,7 @@ import Site
 import Storage
 import Synchronization
 
-/// The work behind `SiteService`, done one job at a time on a thread of its own: builds,
+/// The work behind `RebuildService`, done one job at a time on a thread of its own: builds,
 /// reloads, publishing. Keeps a summary of each post's discussion between builds (its count and
 /// page fingerprints, never the comments: memory does not grow with the blog's history), so
 /// after the inbox changed a few posts only those are read again.
@@ -27,16 +27,16 @@ final class RenderLane: Sendable {
     /// The server's start: build with every discussion, read the posts, tell followers what
     /// changed while it was down, and release deliveries a command held for it.
     func start(onSiteChanged: @Sendable () throws -> Void) throws {
-        try perform(SiteService.Work(allDiscussions: true, settings: false, sources: true), onSiteChanged: onSiteChanged)
+        try perform(RebuildService.Work(allDiscussions: true, settings: false, sources: true), onSiteChanged: onSiteChanged)
     }
 
     /// Does `work` holding the build lock: no other process builds meanwhile, so the files and
     /// posts read here are a whole build, not half of one.
-    func perform(_ work: SiteService.Work, onSiteChanged: @Sendable () throws -> Void) throws {
+    func perform(_ work: RebuildService.Work, onSiteChanged: @Sendable () throws -> Void) throws {
         try blog.withBuildLock { try performLocked(work, onSiteChanged: onSiteChanged) }
     }
 
-    private func performLocked(_ work: SiteService.Work, onSiteChanged: @Sendable () throws -> Void) throws {
+    private func performLocked(_ work: RebuildService.Work, onSiteChanged: @Sendable () throws -> Void) throws {
         let logger = blog.logger
         if work.settings {
             try blog.reloadSettings()
@@ -70,13 +70,13 @@ final class RenderLane: Sendable {
             }
         }
         // Whatever another process built is served now: its held deliveries may go.
-        let generation = try blog.store.changeGenerations()[.site, default: 0]
-        if try blog.store.releaseHeldDeliveries(upTo: generation) > 0 { blog.deliverySignal.signal() }
+        let generation = try blog.store.changes.changeGenerations()[.site, default: 0]
+        if try blog.store.changes.releaseHeldDeliveries(upTo: generation) > 0 { blog.deliverySignal.signal() }
     }
 
     /// Every post's discussion, summed up again when `all`, else only the `changed` posts'.
     private func discussions(all: Bool, changed: Set<String>) throws -> DiscussionSource {
-        let reader = Discussions(store: blog.store)
+        let reader = Discussions(comments: blog.store.comments, reactions: blog.store.reactions)
         // In full when asked, and until a read in full succeeded: the changed posts' alone would
         // render every other post without its comments.
         let source: DiscussionSource

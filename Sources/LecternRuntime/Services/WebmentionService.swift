@@ -3,15 +3,15 @@ import ServiceLifecycle
 import Storage
 import Webmention
 
-/// Verifies received webmentions on a lane of its own (`WebmentionWorker`); tells `SiteService`
+/// Verifies received webmentions on a lane of its own (`WebmentionWorker`); tells `RebuildService`
 /// which posts' discussions changed, as the inbox does.
 public struct WebmentionService: Service {
     public let worker: WebmentionWorker
 
-    public init(blog: Blog, signal: QueueSignal, site: SiteService) {
+    public init(blog: Blog, signal: QueueSignal, site: RebuildService) {
         var logger = blog.logger
         logger[metadataKey: "component"] = "webmention"
-        worker = WebmentionWorker(store: blog.store, verifier: { blog.webmentionVerifier() }, signal: signal, logger: logger) { changed in
+        worker = WebmentionWorker(queue: blog.store.webmentions, verifier: { blog.webmentionVerifier() }, signal: signal, logger: logger) { changed in
             site.changedPosts.add(changed)
             site.wake.signal()
         }

@@ -7,15 +7,15 @@ import Logging
 import ServiceLifecycle
 import Storage
 
-/// Applies what the inbox accepted, as the configuration says now; tells `SiteService` which
+/// Applies what the inbox accepted, as the configuration says now; tells `RebuildService` which
 /// posts' discussions changed.
 public struct InboxService: Service {
     public let worker: InboxWorker
 
-    public init(blog: Blog, signal: QueueSignal, site: SiteService) {
+    public init(blog: Blog, signal: QueueSignal, site: RebuildService) {
         var logger = blog.logger
         logger[metadataKey: "component"] = "inbox"
-        worker = InboxWorker(store: blog.store, processor: { blog.inboxProcessor() }, signal: signal, logger: logger,
+        worker = InboxWorker(queue: blog.store.inbox, processor: { blog.inboxProcessor() }, signal: signal, logger: logger,
                              observe: { [metrics = blog.metrics] in metrics.inbox($0) }) { changed in
             site.changedPosts.add(changed)
             site.wake.signal()
@@ -36,7 +36,7 @@ public struct DeliveryService: Service {
 
     public init(blog: Blog) {
         self.blog = blog
-        fullDisk = FullDiskBackoff("deliveries", store: blog.store, logger: blog.logger)
+        fullDisk = FullDiskBackoff("deliveries", folder: blog.store.databaseFolder, logger: blog.logger)
     }
 
     public func run() async throws {
@@ -62,7 +62,7 @@ public struct DeliveryService: Service {
                 }
                 let wait: Double
                 do {
-                    wait = try blog.store.nextDeliveryDue().map { max(0.05, min(60, $0.timeIntervalSinceNow)) } ?? 60
+                    wait = try blog.store.deliveries.nextDeliveryDue().map { max(0.05, min(60, $0.timeIntervalSinceNow)) } ?? 60
                 } catch {
                     blog.logger.error("reading the delivery queue failed: \(error)")
                     wait = 5
@@ -114,10 +114,10 @@ public struct MaintenanceService: Service {
         await cancelWhenGracefulShutdown {
             var lastHourly = ContinuousClock.now - .seconds(3600)
             // Every 10 s is slow enough to go on trying while the disk is full; it is said once a minute.
-            let fullDisk = FullDiskBackoff("maintenance", store: blog.store, logger: blog.logger)
+            let fullDisk = FullDiskBackoff("maintenance", folder: blog.store.databaseFolder, logger: blog.logger)
             while !Task.isCancelled {
                 do {
-                    try blog.inboxCounter.flush(to: blog.store)
+                    try blog.inboxCounter.flush(to: blog.store.inboxCounts)
                     fullDisk.succeeded()
                 } catch where fullDisk.failed(error) {
                 } catch {
@@ -131,24 +131,24 @@ public struct MaintenanceService: Service {
                 }
                 try? await Task.sleep(for: .seconds(10))
             }
-            try? blog.inboxCounter.flush(to: blog.store)
+            try? blog.inboxCounter.flush(to: blog.store.inboxCounts)
         }
     }
 
     func hourly() async {
         do {
             let pruned = try await OffPool.run { [store = blog.store, keep = blog.config.delivery.keepDelivered] in
-                try store.pruneReceivedActivities(before: Date().addingTimeInterval(-30 * 86_400))
-                try store.pruneSeenSignatures()
-                try store.pruneTombstones()
-                try store.pruneSignatureMemory(before: Date().addingTimeInterval(-SignatureKnock.defaultMemory))
-                return try store.pruneDelivered(before: Date().addingTimeInterval(-keep))
+                try store.inbox.pruneReceivedActivities(before: Date().addingTimeInterval(-30 * 86_400))
+                try store.inbox.pruneSeenSignatures()
+                try store.comments.pruneTombstones()
+                try store.deliveries.pruneSignatureMemory(before: Date().addingTimeInterval(-SignatureKnock.defaultMemory))
+                return try store.deliveries.pruneDelivered(before: Date().addingTimeInterval(-keep))
             }
             if pruned > 0 { blog.logger.info("maintenance: forgot \(pruned) delivered rows older than delivery.keepDelivered") }
             let settled = try await blog.inboxProcessor().settlePendingReplies()
             if !settled.posts.isEmpty { changed(settled.posts) }
             if !settled.outcomes.isEmpty {
-                try blog.store.countInboxOutcomes(Dictionary(settled.outcomes.map { ($0, 1) }, uniquingKeysWith: +))
+                try blog.store.inboxCounts.countInboxOutcomes(Dictionary(settled.outcomes.map { ($0, 1) }, uniquingKeysWith: +))
             }
         } catch {
             blog.logger.warning("maintenance: \(error)")
@@ -172,7 +172,7 @@ public struct HeldInboxService: Service {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            let held = HeldInbox(store: blog.store)
+            let held = HeldInbox(queue: blog.store.heldInbound)
             while !Task.isCancelled {
                 var wait: Double = 60
                 do {
@@ -181,7 +181,7 @@ public struct HeldInboxService: Service {
                     if report.queued + report.settled > 0 {
                         blog.logger.info("held inbox requests: \(report.queued) verified and queued, \(report.settled) settled, \(report.waiting) still waiting")
                     }
-                    wait = try blog.store.nextHeldInboundDue().map { max(1, min(60, $0.timeIntervalSinceNow)) } ?? 60
+                    wait = try blog.store.heldInbound.nextHeldInboundDue().map { max(1, min(60, $0.timeIntervalSinceNow)) } ?? 60
                 } catch {
                     blog.logger.warning("held inbox requests: \(error)")
                 }

@@ -9,7 +9,7 @@ enum ActivityPubRoutes {
     static let activityJSON = "application/activity+json; charset=utf-8"
 
     /// `current` gives the ActivityPub face as the settings say now (they can be reloaded).
-    static func add(to router: Router<BlogRequestContext>, current: @escaping @Sendable () -> ActivityPubSite) {
+    static func add(to router: Router<BlogRequestContext>, current: @escaping @Sendable () -> BlogActor) {
         let username = current().config.username
         let cors: HTTPFields = [.accessControlAllowOrigin: "*"]
         router.get("/.well-known/webfinger") { request, _ -> Response in
@@ -26,7 +26,7 @@ enum ActivityPubRoutes {
         router.get("/.well-known/nodeinfo") { _, _ -> Response in
             json(try current().nodeInfoLinks(), type: "application/json; charset=utf-8", extra: cors)
         }
-        for version in ActivityPubSite.nodeInfoVersions {
+        for version in BlogActor.nodeInfoVersions {
             router.get("/nodeinfo/\(version)") { _, _ -> Response in
                 json(try current().nodeInfo(version: version),
                      type: "application/json; profile=\"http://nodeinfo.diaspora.software/ns/schema/\(version)#\"; charset=utf-8", extra: cors)
@@ -101,7 +101,7 @@ enum ActivityPubRoutes {
         }
 
         /// `/:year/:slug/<name>`: a collection about one post; 404 when the path is no post.
-        func postCollection(_ name: String, _ document: @escaping @Sendable (ActivityPubSite, String, Request) throws -> Data?) {
+        func postCollection(_ name: String, _ document: @escaping @Sendable (BlogActor, String, Request) throws -> Data?) {
             router.get("/:year/:slug/\(name)") { request, context -> Response in
                 if let refusal = try await signed.check(request) { return refusal }
                 let path = "/\(context.parameters.get("year") ?? "")/\(context.parameters.get("slug") ?? "")/"

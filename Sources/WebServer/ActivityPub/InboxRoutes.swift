@@ -74,7 +74,7 @@ struct InboxRoutes: Sendable {
 /// written by the build with its page, and served from memory as a static file before any route
 /// is asked; so this answers only "nothing yet", without touching the database.
 struct CommentsRoute: Sendable {
-    let current: @Sendable () -> ActivityPubSite
+    let current: @Sendable () -> BlogActor
 
     func add(to router: Router<BlogRequestContext>) {
         router.get("/comments/**") { request, _ -> Response in

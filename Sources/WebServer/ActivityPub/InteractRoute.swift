@@ -7,7 +7,7 @@ import Interactions
 /// the reader on (303) to their server's reply intent (FEP-3b86) when they typed their handle and
 /// the server publishes one, else to its `authorize_interaction` page; or says what was wrong.
 struct InteractRoute: Sendable {
-    let current: @Sendable () -> ActivityPubSite
+    let current: @Sendable () -> BlogActor
 
     func add(to router: Router<BlogRequestContext>) {
         router.get("/interact") { request, _ -> Response in

@@ -11,7 +11,7 @@ import Interactions
 /// URL (its slug or date changed) sends browsers to the new one (301) and gives servers the
 /// Article, whose id is that first URL.
 struct PostNegotiation: Sendable {
-    let current: @Sendable () -> ActivityPubSite
+    let current: @Sendable () -> BlogActor
 
     /// nil when `request` is not for a post (or a removed post): the caller goes on as usual.
     func answer(_ request: Request, files: StaticFileResponder, context: some RequestContext) async throws -> Response? {
@@ -51,7 +51,7 @@ struct PostNegotiation: Sendable {
         /// The `Link` value; nil for a post kept off the fediverse.
         let link: String?
 
-        init(document: ActivityPubSite.PostDocument, site: ActivityPubSite, path: String) {
+        init(document: BlogActor.PostDocument, site: BlogActor, path: String) {
             // `baseURL` read alone: a method call on `site.config` copies the whole configuration.
             if case .article = document {
                 link = "<" + site.config.baseURL + path + ">; rel=\"alternate\"; type=\"application/activity+json\""

@@ -8,7 +8,7 @@ import Logging
 /// Authorized fetch (Mastodon's "secure mode"): with `federation.authorizedFetch`, ActivityPub
 /// documents other than the actors and discovery are only given to signed requests.
 struct SignedFetch: Sendable {
-    let current: @Sendable () -> ActivityPubSite
+    let current: @Sendable () -> BlogActor
     static let logger = Logger(label: "lectern.fetch")
 
     /// nil when the request may proceed; otherwise the 401 to send.

@@ -11,9 +11,9 @@ import Prometheus
 /// `GET /metrics/heap` — the heap malloc has handed out (a walk of it: not for every scrape).
 public struct AdminServer: Sendable {
     public let blog: Blog
-    public let site: LiveSite
+    public let site: ServedFiles
     public let registry: PrometheusCollectorRegistry
-    /// Why the server is up but not whole (`SiteService.degraded`); nil when it is.
+    /// Why the server is up but not whole (`RebuildService.degraded`); nil when it is.
     public let degraded: @Sendable () -> String?
 
     /// A blog's metrics and the registry they are exported from, made together.
@@ -22,7 +22,7 @@ public struct AdminServer: Sendable {
         return (BlogMetrics(factory: PrometheusMetricsFactory(registry: registry)), registry)
     }
 
-    public init(blog: Blog, site: LiveSite, registry: PrometheusCollectorRegistry, degraded: @escaping @Sendable () -> String? = { nil }) {
+    public init(blog: Blog, site: ServedFiles, registry: PrometheusCollectorRegistry, degraded: @escaping @Sendable () -> String? = { nil }) {
         (self.blog, self.site, self.registry, self.degraded) = (blog, site, registry, degraded)
     }
 
@@ -32,7 +32,7 @@ public struct AdminServer: Sendable {
         let blog = blog, site = site, registry = registry, degraded = degraded
         router.get("/healthz") { _, _ -> Response in
             do {
-                _ = try blog.store.inboundBacklog()
+                _ = try blog.store.inbox.inboundBacklog()
                 guard site.fileCount > 0 else { return Self.text(.serviceUnavailable, "the site is not loaded\n") }
                 if let why = degraded() {
                     return Self.text(.serviceUnavailable, "degraded: serving the previous site, the first build failed: \(why)\n")

@@ -4,7 +4,7 @@ import Hummingbird
 /// Answers GET and HEAD for every file of the built site, from memory. Anything else is
 /// `nil`, for the caller to hand to the router (ActivityPub endpoints).
 struct StaticFileResponder: Sendable {
-    let site: LiveSite
+    let site: ServedFiles
     let fileIO = FileIO()
 
     enum Answer {

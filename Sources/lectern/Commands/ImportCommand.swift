@@ -79,7 +79,7 @@ struct ImportCommand: AsyncParsableCommand {
                 options.downloadImages = downloadImages
                 options.sourceURL = sourceURL
                 options.bundleAssets = bundleFiles == .static ? .staticFolder : .nextToPost
-                let client = ActivityPubSite.client(config)
+                let client = BlogActor.client(config)
                 let importer = Importer(options: options, downloader: HTTPImageDownloader(client: client))
                 func importing() async throws -> ImportReport {
                     do { return try await importer.run(source: source) } catch let error as ImportError { throw CLIError(error.description) }

@@ -79,11 +79,11 @@ final class BlogFixture: Sendable {
     func follow(by remote: FakeInstance, _ name: String) async throws {
         #expect(try await remote.send(["id": remote.actorID(name) + "/follows/1", "type": "Follow",
                                        "actor": remote.actorID(name), "object": actor], as: name, to: sharedInbox) == 202)
-        #expect(try await eventually { try store.isFollower(remote.actorID(name)) })
+        #expect(try await eventually { try store.followers.isFollower(remote.actorID(name)) })
     }
 
     /// What the server does when it notices the sources changed: rebuild and publish.
-    func rebuild() throws { try server.siteService.refresh(sources: true) }
+    func rebuild() throws { try server.rebuildService.refresh(sources: true) }
 
     func get(_ path: String, accept: String = "text/html") async throws -> (status: Int, body: String) {
         let response = try await HTTPClientForTests.get(base + path, accept: accept)

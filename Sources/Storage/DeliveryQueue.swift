@@ -1,6 +1,18 @@
 import Foundation
 import GRDB
 
+/// The outbox: activities to deliver, one delivery per inbox, leased, retried and recorded.
+public struct DeliveryQueue: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+    /// The folder that holds the database (what `FullDiskBackoff` watches).
+    public var databaseFolder: String { store.databaseFolder }
+}
+
+extension Store {
+    public var deliveries: DeliveryQueue { DeliveryQueue(self) }
+}
+
 /// One activity to deliver to one inbox, as leased by the delivery worker.
 public struct DeliveryJob: Sendable, Equatable {
     public var id: Int64
@@ -34,7 +46,7 @@ public struct DeliveryStats: Sendable, Equatable {
     public var hosts: [Host] = []
 }
 
-extension Store {
+extension DeliveryQueue {
     /// Stores an activity and one delivery per distinct inbox, in one transaction. Queueing the
     /// same activity id again adds only inboxes it did not have.
     /// With `keeping`, the object the activity carries is kept in the same transaction, so its
@@ -42,7 +54,7 @@ extension Store {
     public func enqueueActivity(id: String, type: String, objectID: String?, json: String, inboxes: [String],
                                 keeping object: SentObject? = nil, now: Date = Date()) throws {
         try write { db in
-            if let object { try Self.keepSentObject(db, object) }
+            if let object { try SentObjects.keepSentObject(db, object) }
             try Self.enqueue(db, id: id, type: type, objectID: objectID, json: json, inboxes: inboxes, now: now)
         }
     }
@@ -328,7 +340,7 @@ extension Store {
     }
 }
 
-extension Store {
+extension DeliveryQueue {
     /// One delivery's state (tests, and `lectern deliveries` details).
     public func deliveryRow(activityID: String, inbox: String) throws -> (state: String, attempts: Int, next: Double, status: Int?) {
         try read { db in

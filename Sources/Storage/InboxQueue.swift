@@ -1,6 +1,18 @@
 import Foundation
 import GRDB
 
+/// The inbox queue: accepted activities waiting for the inbox worker, and the ids seen.
+public struct InboxQueue: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+    /// The folder that holds the database (what `FullDiskBackoff` watches).
+    public var databaseFolder: String { store.databaseFolder }
+}
+
+extension Store {
+    public var inbox: InboxQueue { InboxQueue(self) }
+}
+
 /// An accepted activity waiting to be applied.
 public struct InboundActivity: Sendable, Equatable {
     public var seq: Int64
@@ -12,7 +24,7 @@ public struct InboundActivity: Sendable, Equatable {
     public var attempts: Int
 }
 
-extension Store {
+extension InboxQueue {
     /// What became of an activity the inbox accepted.
     public enum InboundResult: Sendable, Equatable {
         case queued
@@ -31,8 +43,8 @@ extension Store {
     public func enqueueInbound(activityID: String, actorID: String, json: String,
                                signature: (fingerprint: String, until: Date)? = nil, repeatable: Bool = false,
                                now: Date = Date()) async throws -> InboundResult {
-        try await inbound.write(InboundWrite(activityID: activityID, actorID: actorID, json: json, fingerprint: signature?.fingerprint,
-                                             until: signature?.until, repeatable: repeatable, now: now), in: self)
+        try await store.inbound.write(InboundWrite(activityID: activityID, actorID: actorID, json: json, fingerprint: signature?.fingerprint,
+                                             until: signature?.until, repeatable: repeatable, now: now), in: store)
     }
 
     struct InboundWrite: Sendable {
@@ -97,7 +109,7 @@ extension Store {
         try await writeAsync { db in
             let statement = try db.makeStatement(sql: "DELETE FROM inbox_queue WHERE seq = ?")
             for seq in seqs { try statement.execute(arguments: [seq]) }
-            try Self.count(db, counts, day: Self.day(now))
+            try InboxCounts.count(db, counts, day: InboxCounts.day(now))
         }
     }
 

@@ -1,49 +1,6 @@
 import Foundation
 import GRDB
 
-/// A comment as the replies collection lists it.
-public struct PublicComment: Equatable, Sendable, FetchableRecord, Decodable {
-    public var id: String
-    public var publishedAt: Date
-
-    enum CodingKeys: String, CodingKey {
-        case id, publishedAt = "published_at"
-    }
-}
-
-extension Store {
-    public func followerCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM followers") ?? 0 }
-    }
-
-    /// Followers' actor ids, oldest first, one page at a time.
-    public func followerIDs(limit: Int, offset: Int) throws -> [String] {
-        try read { db in
-            try String.fetchAll(db, sql: "SELECT actor_id FROM followers ORDER BY created_at, actor_id LIMIT ? OFFSET ?",
-                                arguments: [limit, offset])
-        }
-    }
-
-    /// The followers whose ids are on `origin` (`https://host[:port]`, no trailing slash): the
-    /// partial collection of FEP-8fcf. A range over the primary key, not a scan.
-    public func followerIDs(onOrigin origin: String) throws -> [String] {
-        try read { db in
-            try String.fetchAll(db, sql: "SELECT actor_id FROM followers WHERE actor_id >= ? AND actor_id < ? ORDER BY actor_id",
-                                arguments: [origin + "/", origin + "0"])
-        }
-    }
-
-    /// Approved, public or unlisted comments on a post, oldest first.
-    public func approvedComments(postPath: String) throws -> [PublicComment] {
-        try read { db in
-            try PublicComment.fetchAll(db, sql: """
-                SELECT id, published_at FROM comments
-                WHERE post_path = ? AND state = 'approved' ORDER BY published_at, id
-                """, arguments: [postPath])
-        }
-    }
-}
-
 extension Store {
     /// Rows per table (`lectern doctor`, and tests that check a refusal stored nothing).
     public func rowCounts() throws -> [String: Int] {

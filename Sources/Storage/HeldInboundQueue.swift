@@ -1,6 +1,16 @@
 import Foundation
 import GRDB
 
+/// Activities held until their signer's key can be fetched again.
+public struct HeldInboundQueue: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var heldInbound: HeldInboundQueue { HeldInboundQueue(self) }
+}
+
 /// An inbox request kept until its signing key can be had (`held_inbound`).
 public struct HeldInbound: Sendable, Equatable {
     public var seq: Int64
@@ -10,7 +20,7 @@ public struct HeldInbound: Sendable, Equatable {
     public var attempts: Int
 }
 
-extension Store {
+extension HeldInboundQueue {
     /// At most this many requests are held for one key host, and this many in all: a stranger who
     /// names a slow key server costs at most these rows (each at most the inbox's 256 KiB as
     /// base64 in JSON, about 342 KiB).

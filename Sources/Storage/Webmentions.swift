@@ -1,23 +1,41 @@
 import Foundation
 import GRDB
+/// Webmentions: the receiving queue, the kept ones and the links sent.
+public struct Webmentions: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+    /// The folder that holds the database (what `FullDiskBackoff` watches).
+    public var databaseFolder: String { store.databaseFolder }
+}
+
+extension Store {
+    public var webmentions: Webmentions { Webmentions(self) }
+}
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A webmention received and waiting to be verified.
-public struct QueuedWebmention: Sendable, Equatable {
+/// A webmention received and waiting to be verified (a row of `webmention_queue`).
+public struct QueuedWebmention: Sendable, Equatable, Codable, FetchableRecord, TableRecord {
+    public static let databaseTableName = "webmention_queue"
     public var seq: Int64
     public var source: String
     public var target: String
     public var postPath: String
     public var attempts: Int
-    /// The source's site (`Store.webmentionSite`): the worker verifies one per site at a time.
+    /// The source's site (`Webmentions.webmentionSite`): the worker verifies one per site at a time.
     public var site: String
+
+    enum CodingKeys: String, CodingKey {
+        case seq, source, target, attempts, postPath = "post_path", site = "source_site"
+    }
 }
 
-/// A verified webmention and what it became.
-public struct KeptWebmention: Sendable, Equatable {
-    public enum Kind: String, Sendable { case comment, like, repost }
+/// A verified webmention and what it became (a row of `webmentions`).
+public struct KeptWebmention: Sendable, Equatable, Codable, FetchableRecord, TableRecord {
+    public static let databaseTableName = "webmentions"
+    public enum Kind: String, Sendable, Codable { case comment, like, repost }
     public var source: String
     public var target: String
     public var postPath: String
@@ -27,9 +45,13 @@ public struct KeptWebmention: Sendable, Equatable {
     public init(source: String, target: String, postPath: String, kind: Kind, authorID: String) {
         (self.source, self.target, self.postPath, self.kind, self.authorID) = (source, target, postPath, kind, authorID)
     }
+
+    enum CodingKeys: String, CodingKey {
+        case source, target, kind, postPath = "post_path", authorID = "author_id"
+    }
 }
 
-extension Store {
+extension Webmentions {
     /// Bounds of the received queue: per source site (`webmentionSite`), and in all.
     public static let webmentionsQueuedPerHost = 20
     public static let webmentionsQueuedInAll = 1_000
@@ -101,11 +123,7 @@ extension Store {
 
     public func dueWebmentions(limit: Int, now: Date = Date()) throws -> [QueuedWebmention] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM webmention_queue WHERE next_attempt_at <= ? ORDER BY seq LIMIT ?",
-                             arguments: [now.timeIntervalSince1970, limit]).map {
-                QueuedWebmention(seq: $0["seq"], source: $0["source"], target: $0["target"], postPath: $0["post_path"],
-                                 attempts: $0["attempts"], site: $0["source_site"])
-            }
+            try QueuedWebmention.filter(Column("next_attempt_at") <= now.timeIntervalSince1970).order(Column("seq")).limit(limit).fetchAll(db)
         }
     }
 
@@ -133,10 +151,7 @@ extension Store {
 
     public func webmention(source: String, target: String) throws -> KeptWebmention? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM webmentions WHERE source = ? AND target = ?", arguments: [source, target]).map {
-                KeptWebmention(source: $0["source"], target: $0["target"], postPath: $0["post_path"],
-                               kind: KeptWebmention.Kind(rawValue: $0["kind"]) ?? .comment, authorID: $0["author_id"])
-            }
+            try KeptWebmention.fetchOne(db, key: ["source": source, "target": target])
         }
     }
 
@@ -201,7 +216,7 @@ extension Store {
             for link in Set(links) {
                 try db.execute(sql: "INSERT INTO webmention_links (post_path, target) VALUES (?, ?)", arguments: [postPath, link])
             }
-            let due = generation == nil ? now.timeIntervalSince1970 : Self.heldUntil
+            let due = generation == nil ? now.timeIntervalSince1970 : DeliveryQueue.heldUntil
             for target in Set(targets) {
                 let id = "webmention:\(now.timeIntervalSince1970) \(source) \(target)"
                 let json = String(decoding: try JSONSerialization.data(withJSONObject: ["source": source, "target": target], options: [.sortedKeys]),

@@ -1,6 +1,16 @@
 import Foundation
 import GRDB
 
+/// The blog's followers.
+public struct Followers: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var followers: Followers { Followers(self) }
+}
+
 /// A follower with what the CLI shows of them.
 public struct Follower: Sendable, Equatable {
     public var actorID: String
@@ -10,7 +20,7 @@ public struct Follower: Sendable, Equatable {
     public var since: Date
 }
 
-extension Store {
+extension Followers {
     /// Stores a follow (the actor must be saved first). A repeated Follow refreshes the activity id.
     public func addFollower(actorID: String, followActivityID: String, now: Date = Date()) throws {
         try write { db in
@@ -63,6 +73,29 @@ extension Store {
                 Follower(actorID: $0["actor_id"], handle: $0["handle"], inbox: $0["inbox"], sharedInbox: $0["shared_inbox"],
                          since: Date(timeIntervalSince1970: $0["created_at"]))
             }
+        }
+    }
+}
+
+extension Followers {
+    public func followerCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM followers") ?? 0 }
+    }
+
+    /// Followers' actor ids, oldest first, one page at a time.
+    public func followerIDs(limit: Int, offset: Int) throws -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT actor_id FROM followers ORDER BY created_at, actor_id LIMIT ? OFFSET ?",
+                                arguments: [limit, offset])
+        }
+    }
+
+    /// The followers whose ids are on `origin` (`https://host[:port]`, no trailing slash): the
+    /// partial collection of FEP-8fcf. A range over the primary key, not a scan.
+    public func followerIDs(onOrigin origin: String) throws -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT actor_id FROM followers WHERE actor_id >= ? AND actor_id < ? ORDER BY actor_id",
+                                arguments: [origin + "/", origin + "0"])
         }
     }
 }

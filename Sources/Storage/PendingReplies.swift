@@ -1,8 +1,21 @@
 import Foundation
 import GRDB
 
+/// Replies waiting for a parent that has not arrived yet.
+public struct PendingReplies: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var pendingReplies: PendingReplies { PendingReplies(self) }
+}
+
 /// A reply waiting for its parent (see migration 0003).
-public struct PendingReply: Sendable, Equatable {
+/// A reply waiting for its parent (a row of `pending_replies`).
+public struct PendingReply: Sendable, Equatable, Codable, UnixTimeRecord {
+    public static let databaseTableName = "pending_replies"
+
     public var noteID: String
     public var parentID: String
     public var authorID: String
@@ -16,21 +29,17 @@ public struct PendingReply: Sendable, Equatable {
             (noteID, parentID, authorID, json, context, receivedAt)
     }
 
-    init(row: Row) {
-        self.init(noteID: row["note_id"], parentID: row["parent_id"], authorID: row["author_id"], json: row["json"],
-                  context: row["context"], receivedAt: Date(timeIntervalSince1970: row["received_at"]))
+    enum CodingKeys: String, CodingKey {
+        case json, context
+        case noteID = "note_id", parentID = "parent_id", authorID = "author_id", receivedAt = "received_at"
     }
 }
 
-extension Store {
+extension PendingReplies {
     /// Keeps a reply until its parent arrives (a second copy of the same reply changes nothing).
     public func keepPendingReply(_ reply: PendingReply) throws {
         try write { db in
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO pending_replies (note_id, parent_id, author_id, json, context, received_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [reply.noteID, reply.parentID, reply.authorID, reply.json, reply.context,
-                                 reply.receivedAt.timeIntervalSince1970])
+            try reply.insert(db, onConflict: .ignore)
         }
     }
 
@@ -39,16 +48,15 @@ extension Store {
     /// leaves the rest waiting for the next try instead of losing them.
     public func pendingReplies(parentID: String) throws -> [PendingReply] {
         try read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM pending_replies WHERE parent_id = ? ORDER BY received_at"),
-                             arguments: [parentID]).map(PendingReply.init(row:))
+            try PendingReply.fetchAll(db.cachedStatement(sql: "SELECT * FROM pending_replies WHERE parent_id = ? ORDER BY received_at"),
+                                      arguments: [parentID])
         }
     }
 
     /// Replies that waited since before `date`, oldest first; they too stay until dropped.
     public func pendingReplies(receivedBefore date: Date) throws -> [PendingReply] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM pending_replies WHERE received_at < ? ORDER BY received_at",
-                             arguments: [date.timeIntervalSince1970]).map(PendingReply.init(row:))
+            try PendingReply.filter(Column("received_at") < date.timeIntervalSince1970).order(Column("received_at")).fetchAll(db)
         }
     }
 

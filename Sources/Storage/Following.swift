@@ -1,6 +1,16 @@
 import Foundation
 import GRDB
 
+/// The accounts the blog follows (the owner's account, the Bluesky bridge).
+public struct Following: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var following: Following { Following(self) }
+}
+
 /// An account the blog follows (`lectern follow`), with what the CLI and the blogroll show of it.
 public struct FollowedAccount: Sendable, Equatable {
     public enum State: String, Sendable { case pending, accepted, rejected }
@@ -13,7 +23,7 @@ public struct FollowedAccount: Sendable, Equatable {
     public var answeredAt: Date?
 }
 
-extension Store {
+extension Following {
     /// Records a Follow the blog is sending (the actor must be saved first): pending, with this
     /// activity id, whatever was recorded before (a follow sent again after a Reject).
     public func recordFollow(actorID: String, followActivityID: String, now: Date = Date()) throws {

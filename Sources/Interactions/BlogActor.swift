@@ -13,11 +13,11 @@ import Synchronization
 /// site. The server asks; this answers with encoded JSON (or nil for "not here").
 ///
 /// ```swift
-/// let activityPub = try ActivityPubSite(config: config, store: store, keys: KeyStore(folder: keysFolder))
+/// let activityPub = try BlogActor(config: config, store: store, keys: KeyStore(folder: keysFolder))
 /// try activityPub.reload(content: try ContentLoader(root: root, timeZone: config.timeZone).load(includeDrafts: false))
 /// let actor = try activityPub.actorJSON
 /// ```
-public final class ActivityPubSite: Sendable {
+public final class BlogActor: Sendable {
     public static let softwareVersion = "0.1.0"
 
     /// The one User-Agent of every request the blog makes (GETs, deliveries, webmentions): the
@@ -79,7 +79,7 @@ public final class ActivityPubSite: Sendable {
         self.renderings = Renderings(render: render)
         self.urls = FederationURLs(config: config)
         self.store = store
-        keyring = try ActorKeyring.load(from: store)
+        keyring = try ActorKeyring.load(from: store.values)
         actorKeyID = keyring.keyID(urls)
         // Made now if missing (a new blog's keys date its actor), read when first needed; a file
         // gone by then is an error naming it, never a new key.
@@ -92,13 +92,13 @@ public final class ActivityPubSite: Sendable {
                          assertion: OnFirstUse { try KeyFile.load(at: assertionKeyFile) })
         self.keysInUse = keysInUse
         assertionKeyID = keyring.assertionKeyID(urls)
-        proofs = ActivityProofs(store: store, urls: urls, keys: keys)
+        proofs = ActivityProofs(values: store.values, urls: urls, keys: keys)
         let builder = ActorBuilder(config: config, urls: urls)
         // The actor's `published`: when its first key was made, which is when the blog first federated.
         let created = published ?? keyring.published ?? Self.modified(keys.url(named: KeyStore.actor).path)
             ?? Date(timeIntervalSince1970: 0)
         self.published = created
-        let (keyID, movedTo, assertionKeyID, actorID) = (actorKeyID, try store.setting(Self.movedToKey), assertionKeyID, urls.actor)
+        let (keyID, movedTo, assertionKeyID, actorID) = (actorKeyID, try store.values.setting(Self.movedToKey), assertionKeyID, urls.actor)
         actors = OnFirstUse {
             let (actorPEM, instancePEM) = (try keysInUse.actor.value.publicKey.pemSPKI(), try keysInUse.instance.value.publicKey.pemSPKI())
             let multikey = MultikeyDocument(id: assertionKeyID, controller: actorID,
@@ -110,8 +110,8 @@ public final class ActivityPubSite: Sendable {
         discovery = Discovery(urls: urls, softwareVersion: Self.softwareVersion)
         let fetcher = RemoteFetcher(client: Self.client(config),
                                     instanceKeyID: urls.instanceKeyID, instanceKey: { try keysInUse.instance.value },
-                                    signatures: Self.signatureKnock(config), memory: Self.signatureMemory(store, config))
-        remoteKeys = RemoteKeyProvider(fetcher: fetcher, store: store)
+                                    signatures: Self.signatureKnock(config), memory: Self.signatureMemory(store.deliveries, config))
+        remoteKeys = RemoteKeyProvider(fetcher: fetcher, actors: store.actors, blocks: store.blocks)
         intentLookup = IntentLookup(fetcher: fetcher)
         audience = SignatureAudience(config: config)
     }
@@ -140,8 +140,8 @@ public final class ActivityPubSite: Sendable {
 
     /// Whether a verified key belongs to a blocked actor or domain.
     public func isBlocked(keyID: String) throws -> Bool {
-        guard let owner = try store.remoteKey(id: keyID)?.actorID else { return false }
-        return try store.isBlocked(actorID: owner)
+        guard let owner = try store.actors.remoteKey(id: keyID)?.actorID else { return false }
+        return try store.blocks.isBlocked(actorID: owner)
     }
 
     /// Records the site's posts in the store (new ones get their permanent id, moved ones keep
@@ -151,7 +151,7 @@ public final class ActivityPubSite: Sendable {
     public func reload(content: SiteContent, now: Date = Date()) throws -> PostSync {
         let rendered = renderings.update(content.posts)
         let builder = PostConversion(config: config, urls: urls)
-        let known = Dictionary(try store.publishedPosts().map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let known = Dictionary(try store.posts.publishedPosts().map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let settings = builder.fingerprintSettings
         let current = content.posts.map { post in
             // A post whose source, path and settings are those its stored fingerprint was made
@@ -165,7 +165,7 @@ public final class ActivityPubSite: Sendable {
                                                   apType: config.federation.postsAs, fingerprintSource: source),
                                declaredID: post.declaredID)
         }
-        let sync = try store.syncPosts(current, now: now)
+        let sync = try store.posts.syncPosts(current, now: now)
         lastContent.withLock { $0 = content }
         try rebuildCatalog(content: content, rendered: rendered)
         return sync
@@ -178,11 +178,11 @@ public final class ActivityPubSite: Sendable {
     }
 
     private func rebuildCatalog(content: SiteContent, rendered: [String: FederatedBody]) throws {
-        let records = try store.publishedPosts()
-        let deleted = try store.deletedPosts()
-        let reactions = try store.allReactionCounts().mapValues { PostCatalog.Reactions(likes: $0.likes, announces: $0.announces) }
+        let records = try store.posts.publishedPosts()
+        let deleted = try store.posts.deletedPosts()
+        let reactions = try store.reactions.allReactionCounts().mapValues { PostCatalog.Reactions(likes: $0.likes, announces: $0.announces) }
         let previous = catalog.withLock { $0 }
-        let fresh = try PostCatalog.make(content: content, records: records, deleted: deleted, aliases: try store.postAliases(),
+        let fresh = try PostCatalog.make(content: content, records: records, deleted: deleted, aliases: try store.posts.postAliases(),
                                          rendered: rendered, builder: PostConversion(config: config, urls: urls),
                                          reactions: reactions, reusing: previous)
         catalog.withLock { $0 = fresh }
@@ -232,14 +232,14 @@ public final class ActivityPubSite: Sendable {
     /// Comments on a post that are shown publicly, as a collection of their ids.
     public func replies(postPath: String, page: Int?) throws -> Data? {
         guard catalog.withLock({ $0.byPath[postPath] != nil }) else { return nil }
-        let items = try store.approvedComments(postPath: postPath).map { JSONValue.string($0.id) }
+        let items = try store.comments.approvedComments(postPath: postPath).map { JSONValue.string($0.id) }
         return try CollectionBuilder.document(id: urls.replies(forPostPath: postPath), items: items, page: page)
     }
 
     /// A post's thread (FEP-7888): the post, then its public comments (every depth), oldest first.
     public func threadContext(postPath: String, page: Int?) throws -> Data? {
         guard let entry = catalog.withLock({ $0.byPath[postPath] }) else { return nil }
-        let items = try [JSONValue.string(entry.record.apID)] + store.approvedComments(postPath: postPath).map { JSONValue.string($0.id) }
+        let items = try [JSONValue.string(entry.record.apID)] + store.comments.approvedComments(postPath: postPath).map { JSONValue.string($0.id) }
         return try CollectionBuilder.document(id: urls.context(forPostPath: postPath), items: items, page: page,
                                               attributedTo: urls.actor)
     }
@@ -250,7 +250,7 @@ public final class ActivityPubSite: Sendable {
     public func reactions(postPath: String, _ kind: ReactionCollection) throws -> Data? {
         guard catalog.withLock({ $0.byPath[postPath] }) != nil else { return nil }
         // Counted now, not when the catalog was built: a like is visible the moment it is stored.
-        let counts = try store.reactionCounts(postPath: postPath)
+        let counts = try store.reactions.reactionCounts(postPath: postPath)
         let context = JSONValue.string(AS.namespace)
         return switch kind {
         case .likes: try ASEncoder.encode(CountCollection(id: urls.likes(forPostPath: postPath), totalItems: counts.likes, context: context))
@@ -264,7 +264,7 @@ public final class ActivityPubSite: Sendable {
     public func keyDocument(token: String, now: Date = Date()) throws -> Data? {
         let id = urls.actorKey(token)
         // Read now, not when this was built: another process may have just rotated the key.
-        let keyring = try ActorKeyring.load(from: store)
+        let keyring = try ActorKeyring.load(from: store.values)
         let pem: String
         if id == keyring.keyID(urls), let current = keyring.currentPublicKeyPem {
             pem = current
@@ -288,7 +288,7 @@ public final class ActivityPubSite: Sendable {
     /// A sent object, for `fetcher` (the actor whose signature the request carries, if any):
     /// public ones to anyone, addressed ones only to an addressee.
     public func sentObject(id: String, fetchedBy fetcher: String?) throws -> SentObjectAnswer {
-        guard let object = try store.sentObject(id: id) else { return .notFound }
+        guard let object = try store.sentObjects.sentObject(id: id) else { return .notFound }
         if let recipients = object.recipients, !(fetcher.map(recipients.contains) ?? false) { return .notFound }
         if let deleted = object.deletedAt {
             var tombstone = TombstoneDocument(id: object.id, deleted: ASDate.format(deleted))
@@ -299,7 +299,7 @@ public final class ActivityPubSite: Sendable {
     }
 
     /// The actor a verified key belongs to.
-    public func keyOwner(keyID: String) throws -> String? { try store.remoteKey(id: keyID)?.actorID }
+    public func keyOwner(keyID: String) throws -> String? { try store.actors.remoteKey(id: keyID)?.actorID }
 
     // MARK: actor collections
 
@@ -313,18 +313,18 @@ public final class ActivityPubSite: Sendable {
 
     /// The count is always public; the followers themselves only with `federation.followersPublic`.
     public func followers(page: Int?) throws -> Data {
-        let total = try store.followerCount()
+        let total = try store.followers.followerCount()
         guard config.federation.followersPublic else { return try CollectionBuilder.countOnly(id: urls.followers, total: total) }
         guard let page else { return try CollectionBuilder.collection(id: urls.followers, total: total) }
-        let ids = try store.followerIDs(limit: CollectionBuilder.pageSize, offset: (page - 1) * CollectionBuilder.pageSize)
+        let ids = try store.followers.followerIDs(limit: CollectionBuilder.pageSize, offset: (page - 1) * CollectionBuilder.pageSize)
         return try CollectionBuilder.page(page, of: urls.followers, total: total, items: ids.map(JSONValue.string))
     }
 
     /// The accounts the blog follows whose servers accepted (`lectern follow`), oldest first.
     public func following(page: Int?) throws -> Data {
-        let total = try store.acceptedFollowCount()
+        let total = try store.following.acceptedFollowCount()
         guard let page else { return try CollectionBuilder.collection(id: urls.following, total: total) }
-        let ids = try store.acceptedFollowIDs(limit: CollectionBuilder.pageSize, offset: (page - 1) * CollectionBuilder.pageSize)
+        let ids = try store.following.acceptedFollowIDs(limit: CollectionBuilder.pageSize, offset: (page - 1) * CollectionBuilder.pageSize)
         return try CollectionBuilder.page(page, of: urls.following, total: total, items: ids.map(JSONValue.string))
     }
 
@@ -362,7 +362,7 @@ private struct ActorDocuments: Sendable {
     let instanceJSON: Data
 }
 
-extension ActivityPubSite {
+extension BlogActor {
 
     /// When a file was last written (one `stat`: Foundation's `attributesOfItem` also looks up
     /// the owner's and group's names).

@@ -2,6 +2,16 @@ import BlogModel
 import Foundation
 import GRDB
 
+/// What the inbox did with what it received, per day and type.
+public struct InboxCounts: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var inboxCounts: InboxCounts { InboxCounts(self) }
+}
+
 /// What the inbox did with an activity, for the daily counts.
 public struct InboxOutcome: Sendable, Hashable {
     public enum Kind: String, Sendable, CaseIterable { case applied, ignored, refused }
@@ -33,7 +43,7 @@ public struct InboxOutcome: Sendable, Hashable {
     ]
 }
 
-extension Store {
+extension InboxCounts {
     /// Adds to the day's counts (UTC) in one transaction.
     public func countInboxOutcomes(_ counts: [InboxOutcome: Int], on date: Date = Date()) throws {
         guard !counts.isEmpty else { return }

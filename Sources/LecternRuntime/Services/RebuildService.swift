@@ -23,10 +23,10 @@ import UnixSignals
 /// | `.site` | reload the files and Articles another process built; release held deliveries |
 /// | `.keys`, `lectern.yml`, SIGHUP | read settings and keys again, rebuild, publish |
 /// | sources (`--watch`), a scheduled post's time | rebuild, publish |
-public struct SiteService: Service {
+public struct RebuildService: Service {
     public let blog: Blog
     public let watch: Bool
-    /// Reloads the served files after `public/` changed (the server's `LiveSite.reload`).
+    /// Reloads the served files after `public/` changed (the server's `ServedFiles.reload`).
     public let onSiteChanged: @Sendable () throws -> Void
     /// Told why a change could not be applied (a build error), while the previous site stays.
     public let onFailure: @Sendable (String) -> Void
@@ -134,7 +134,7 @@ public struct SiteService: Service {
     func loop(hangups: Flag) async {
         let logger = blog.logger
         var known: [ChangeKind: Int] = [:]
-        do { known = try blog.store.changeGenerations() } catch { logger.error("reading the store's change log failed: \(error)") }
+        do { known = try blog.store.changes.changeGenerations() } catch { logger.error("reading the store's change log failed: \(error)") }
         // An unlistable `content/` is logged once (until it is listable again), not every poll.
         var stampFailed = false
         func sourceStamp() -> ContentHash? {
@@ -160,7 +160,7 @@ public struct SiteService: Service {
             retryDelay *= 2
         }
         // A full disk is said once a minute, and the work is tried again as soon as there is room.
-        let fullDisk = FullDiskBackoff("site", store: blog.store, logger: logger)
+        let fullDisk = FullDiskBackoff("site", folder: blog.store.databaseFolder, logger: logger)
         var lastCommentBuild = Duration.zero
         var lastCommentBuildEnded = ContinuousClock.now - .seconds(60)
         while !Task.isCancelled {
@@ -174,7 +174,7 @@ public struct SiteService: Service {
                 retryAt = nil
             }
             do {
-                let generations = try blog.store.changeGenerations()
+                let generations = try blog.store.changes.changeGenerations()
                 let changed = Set(generations.keys.filter { generations[$0] != known[$0] })
                 known = generations
                 if changed.contains(.site) { work.siteSwapped = true }

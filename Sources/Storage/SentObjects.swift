@@ -1,6 +1,16 @@
 import Foundation
 import GRDB
 
+/// Objects the blog sent (replies and notes), served again at their ids.
+public struct SentObjects: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var sentObjects: SentObjects { SentObjects(self) }
+}
+
 /// An object the blog wrote that is not a post: a direct note, a quote authorization.
 public struct SentObject: Sendable, Equatable {
     public var id: String
@@ -17,7 +27,7 @@ public struct SentObject: Sendable, Equatable {
     }
 }
 
-extension Store {
+extension SentObjects {
     /// Keeps an object so that its id answers with it (see `sentObject`).
     public func keepSentObject(_ object: SentObject) throws {
         try write { db in try Self.keepSentObject(db, object) }

@@ -2,10 +2,21 @@ import BlogModel
 import Foundation
 import GRDB
 
+/// Blocked and silenced actors and domains.
+public struct Blocks: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var blocks: Blocks { Blocks(self) }
+}
+
 /// A blocked actor (`https://bad.example/users/x`) or domain (`bad.example`), or a silenced
 /// domain (its comments wait for approval).
-public struct Block: Sendable, Equatable {
-    public enum Kind: String, Sendable { case actor, domain, silence }
+public struct Block: Sendable, Equatable, Codable, UnixTimeRecord {
+    public static let databaseTableName = "blocks"
+    public enum Kind: String, Sendable, Codable { case actor, domain, silence }
     public var kind: Kind
     public var value: String
     public var reason: String?
@@ -14,9 +25,13 @@ public struct Block: Sendable, Equatable {
     public init(kind: Kind, value: String, reason: String? = nil, createdAt: Date) {
         (self.kind, self.value, self.reason, self.createdAt) = (kind, value, reason, createdAt)
     }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, value, reason, createdAt = "created_at"
+    }
 }
 
-extension Store {
+extension Blocks {
     /// Blocks an actor or a whole domain, retroactively: their follows, reactions and pending
     /// mentions go, their comments are rejected (hidden, kept for the record). Returns the paths
     /// of the posts whose discussion changed.
@@ -60,10 +75,7 @@ extension Store {
 
     public func blocks() throws -> [Block] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM blocks ORDER BY created_at").map {
-                Block(kind: Block.Kind(rawValue: $0["kind"]) ?? .actor, value: $0["value"], reason: $0["reason"],
-                      createdAt: Date(timeIntervalSince1970: $0["created_at"]))
-            }
+            try Block.order(Column("created_at")).fetchAll(db)
         }
     }
 

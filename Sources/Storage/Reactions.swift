@@ -1,7 +1,17 @@
 import Foundation
 import GRDB
 
+/// Likes and boosts of posts.
+public struct Reactions: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
 extension Store {
+    public var reactions: Reactions { Reactions(self) }
+}
+
+extension Reactions {
     public enum ReactionKind: String, Sendable { case like, announce }
 
     /// Counts a like or announce once per actor and post. Returns whether it was new.
@@ -47,7 +57,7 @@ extension Store {
     }
 }
 
-extension Store {
+extension Reactions {
     /// Like and announce counts of every post that has any.
     public func allReactionCounts() throws -> [String: (likes: Int, announces: Int)] {
         try read { db in

@@ -1,6 +1,16 @@
 import Foundation
 import GRDB
 
+/// What the owner has not been told yet, and when the last digest went.
+public struct Digests: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var digests: Digests { Digests(self) }
+}
+
 /// Something new for the owner's digest: a comment on a post, or a mention of the blog.
 public struct DigestItem: Sendable, Equatable {
     public enum Kind: String, Sendable { case comment, mention }
@@ -16,7 +26,7 @@ public struct DigestItem: Sendable, Equatable {
     public var receivedAt: Date
 }
 
-extension Store {
+extension Digests {
     /// Mentions of the blog that reply to nothing here, kept for the digest.
     public func insertMention(id: String, authorID: String, url: String?, contentHTML: String, now: Date = Date()) throws {
         try write { db in
@@ -59,12 +69,12 @@ extension Store {
     public func recordDigest(items: [DigestItem], activity: (id: String, json: String, inbox: String), note: SentObject,
                              numbers: [Int: String] = [:], now: Date = Date()) throws {
         try write { db in
-            try Self.keepSentObject(db, note)
+            try SentObjects.keepSentObject(db, note)
             for (number, commentID) in numbers {
                 try db.execute(sql: "INSERT OR REPLACE INTO digest_numbers (note_id, number, comment_id) VALUES (?, ?, ?)",
                                arguments: [note.id, number, commentID])
             }
-            try Self.enqueue(db, id: activity.id, type: "Create", objectID: note.id, json: activity.json, inboxes: [activity.inbox], now: now)
+            try DeliveryQueue.enqueue(db, id: activity.id, type: "Create", objectID: note.id, json: activity.json, inboxes: [activity.inbox], now: now)
             for item in items {
                 let table = item.kind == .comment ? "comments" : "mentions"
                 try db.execute(sql: "UPDATE \(table) SET digested_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, item.id])
@@ -82,7 +92,7 @@ extension Store {
     }
 }
 
-extension Store {
+extension Digests {
     /// The comment a digest numbered `number`, or nil.
     public func digestComment(noteID: String, number: Int) throws -> String? {
         try read { db in

@@ -1,6 +1,16 @@
 import Foundation
 import GRDB
 
+/// Changes the site must publish before the deliveries that announce them go out.
+public struct SiteChanges: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var changes: SiteChanges { SiteChanges(self) }
+}
+
 /// Kinds of change another process can make to what a running server serves.
 public enum ChangeKind: String, Sendable, CaseIterable {
     /// `public/` was rebuilt and swapped, posts were published: reload the files and the Articles.
@@ -17,7 +27,7 @@ public enum ChangeKind: String, Sendable, CaseIterable {
     case deliveries
 }
 
-extension Store {
+extension SiteChanges {
     /// Bumps each kind's generation in one transaction; returns the new generations.
     @discardableResult
     public func recordChange(_ kinds: Set<ChangeKind>) throws -> [ChangeKind: Int] {

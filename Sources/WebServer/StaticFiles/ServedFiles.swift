@@ -4,7 +4,7 @@ import Synchronization
 
 /// The static index being served, with the redirects the build wrote (`aliases:`), replaced
 /// whole after each rebuild.
-public final class LiveSite: Sendable {
+public final class ServedFiles: Sendable {
     public let publicFolder: URL
     /// Set for `serve --watch`: pages carry its script, and each reload tells open pages.
     public let liveReload: LiveReload?

@@ -1,6 +1,16 @@
 import Foundation
 import GRDB
 
+/// The posts as the fediverse knows them, and their old addresses.
+public struct Posts: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var posts: Posts { Posts(self) }
+}
+
 /// What changed when the site's posts were compared with the store.
 public struct PostSync: Equatable, Sendable {
     public var created: [PostRecord] = []
@@ -35,7 +45,7 @@ public struct CurrentPost: Sendable, Equatable {
     }
 }
 
-extension Store {
+extension Posts {
     /// Brings the posts table in line with the site, in one transaction. A post is the stored
     /// one with the id its front matter declares, else the one from the same source file, else
     /// the one at the same path; only a post none of these finds is new. A post found at another

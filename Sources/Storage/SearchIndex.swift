@@ -1,6 +1,16 @@
 import CSQLiteShim
 import Foundation
 import GRDB
+/// The full-text index of the posts.
+public struct SearchIndex: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var search: SearchIndex { SearchIndex(self) }
+}
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,7 +67,7 @@ public struct SearchResults: Sendable, Equatable {
     public var limit: SearchLimit?
 }
 
-extension Store {
+extension SearchIndex {
     /// The fingerprint of each indexed post's source, by path.
     public func searchIndexFingerprints() throws -> [String: String] {
         try read { db in

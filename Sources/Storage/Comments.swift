@@ -1,10 +1,23 @@
 import Foundation
 import GRDB
 
-/// A reply to a post, stored as a comment. `contentHTML` must already be sanitized.
-public struct CommentRecord: Sendable, Equatable {
-    public enum Visibility: String, Sendable { case `public`, unlisted }
-    public enum State: String, Sendable, CaseIterable { case pending, approved, rejected }
+/// Comments on posts (replies from the fediverse, webmentions) and the tombstones of deleted ones.
+public struct Comments: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+    /// Whether a read waits for a write in progress (see `Store.readsWaitForWrites`).
+    public var readsWaitForWrites: Bool { store.readsWaitForWrites }
+}
+
+extension Store {
+    public var comments: Comments { Comments(self) }
+}
+
+/// A reply to a post, stored as a comment (a row of `comments`). `contentHTML` must already be sanitized.
+public struct CommentRecord: Sendable, Equatable, Codable, UnixTimeRecord {
+    public static let databaseTableName = "comments"
+    public enum Visibility: String, Sendable, Codable { case `public`, unlisted }
+    public enum State: String, Sendable, Codable, CaseIterable { case pending, approved, rejected }
 
     public var id: String
     public var postPath: String
@@ -28,6 +41,12 @@ public struct CommentRecord: Sendable, Equatable {
     public var poll: String?
     public var quoteURL: String?
 
+    enum CodingKeys: String, CodingKey {
+        case id, url, summary, sensitive, language, visibility, state, kind, title, attachments, poll
+        case postPath = "post_path", parentID = "parent_id", authorID = "author_id", contentHTML = "content_html"
+        case publishedAt = "published_at", updatedAt = "updated_at", receivedAt = "received_at", quoteURL = "quote_url"
+    }
+
     public init(id: String, postPath: String, parentID: String?, authorID: String, url: String?, contentHTML: String,
                 summary: String?, sensitive: Bool, language: String?, visibility: Visibility, state: State,
                 publishedAt: Date, updatedAt: Date? = nil, receivedAt: Date = Date()) {
@@ -35,21 +54,6 @@ public struct CommentRecord: Sendable, Equatable {
             (id, postPath, parentID, authorID, url, contentHTML)
         (self.summary, self.sensitive, self.language, self.visibility, self.state) = (summary, sensitive, language, visibility, state)
         (self.publishedAt, self.updatedAt, self.receivedAt) = (publishedAt, updatedAt, receivedAt)
-    }
-
-    init(row: Row) {
-        self.init(id: row["id"], postPath: row["post_path"], parentID: row["parent_id"], authorID: row["author_id"],
-                  url: row["url"], contentHTML: row["content_html"], summary: row["summary"], sensitive: row["sensitive"],
-                  language: row["language"], visibility: Visibility(rawValue: row["visibility"]) ?? .public,
-                  state: State(rawValue: row["state"]) ?? .pending,
-                  publishedAt: Date(timeIntervalSince1970: row["published_at"]),
-                  updatedAt: (row["updated_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                  receivedAt: Date(timeIntervalSince1970: row["received_at"]))
-        kind = row["kind"] ?? "Note"
-        title = row["title"]
-        attachments = row["attachments"]
-        poll = row["poll"]
-        quoteURL = row["quote_url"]
     }
 }
 
@@ -59,27 +63,20 @@ public struct ShownComment: Sendable, Equatable {
     public var author: RemoteActor
 }
 
-extension Store {
+extension Comments {
     /// Stores a new comment; false when one with this id exists (a duplicate delivery). The
     /// caller suspends while the writer works (the inbox worker runs on the cooperative pool).
     @discardableResult
     public func insertComment(_ c: CommentRecord) async throws -> Bool {
         try await writeAsync { db in
-            try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO comments (id, post_path, parent_id, author_id, url, content_html, summary, sensitive,
-                    language, visibility, state, published_at, updated_at, received_at, kind, title, attachments, poll, quote_url)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [c.id, c.postPath, c.parentID, c.authorID, c.url, c.contentHTML, c.summary, c.sensitive,
-                                 c.language, c.visibility.rawValue, c.state.rawValue, c.publishedAt.timeIntervalSince1970,
-                                 c.updatedAt?.timeIntervalSince1970, c.receivedAt.timeIntervalSince1970, c.kind, c.title,
-                                 c.attachments, c.poll, c.quoteURL])
+            try c.insert(db, onConflict: .ignore)
             return db.changesCount == 1
         }
     }
 
     public func comment(id: String) throws -> CommentRecord? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM comments WHERE id = ?", arguments: [id]).map(CommentRecord.init(row:))
+            try CommentRecord.fetchOne(db, key: id)
         }
     }
 
@@ -210,7 +207,7 @@ extension Store {
     /// Comments with their authors, newest first; all states unless one is given.
     /// One comment with its author, or nil.
     public func shownComment(id: String) throws -> ShownComment? {
-        guard let comment = try comment(id: id), let author = try remoteActor(id: comment.authorID) else { return nil }
+        guard let comment = try comment(id: id), let author = try store.actors.remoteActor(id: comment.authorID) else { return nil }
         return ShownComment(comment: comment, author: author)
     }
 
@@ -230,7 +227,7 @@ extension Store {
                 FROM comments c JOIN remote_actors a ON a.id = c.author_id \(filter)
                 ORDER BY c.published_at DESC, c.id LIMIT ?
                 """, arguments: arguments).map { row in
-                ShownComment(comment: CommentRecord(row: row),
+                ShownComment(comment: try CommentRecord(row: row),
                              author: RemoteActor(id: row["author_id"], handle: row["a_handle"], name: row["a_name"],
                                                  url: row["a_url"], icon: row["a_icon"], inbox: row["a_inbox"],
                                                  sharedInbox: row["a_shared_inbox"]))
@@ -244,6 +241,28 @@ extension Store {
             try String.fetchAll(db, sql: """
                 SELECT post_path FROM comments WHERE state = 'approved' UNION SELECT post_path FROM reactions
                 """)
+        }
+    }
+}
+
+/// A comment as the replies collection lists it.
+public struct PublicComment: Equatable, Sendable, FetchableRecord, Decodable {
+    public var id: String
+    public var publishedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, publishedAt = "published_at"
+    }
+}
+
+extension Comments {
+    /// Approved, public or unlisted comments on a post, oldest first.
+    public func approvedComments(postPath: String) throws -> [PublicComment] {
+        try read { db in
+            try PublicComment.fetchAll(db, sql: """
+                SELECT id, published_at FROM comments
+                WHERE post_path = ? AND state = 'approved' ORDER BY published_at, id
+                """, arguments: [postPath])
         }
     }
 }

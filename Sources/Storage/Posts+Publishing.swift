@@ -18,7 +18,7 @@ public struct PublicationState: Sendable, Equatable {
     }
 }
 
-extension Store {
+extension Posts {
     public func publicationStates() throws -> [PublicationState] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM posts ORDER BY published_at").map { row in
@@ -37,7 +37,7 @@ extension Store {
                                   objectID: String, heldFor generation: Int? = nil, now: Date = Date()) throws {
         try write { db in
             if let activity {
-                try Self.enqueue(db, id: activity.id, type: activity.type, objectID: objectID, json: activity.json,
+                try DeliveryQueue.enqueue(db, id: activity.id, type: activity.type, objectID: objectID, json: activity.json,
                                  inboxes: activity.inboxes, now: now, heldFor: generation)
             }
             switch kind {

@@ -1,7 +1,17 @@
 import Foundation
 import GRDB
 
+/// Automatic replies sent to strangers (the owner-command answers), counted so they stay bounded.
+public struct AutomaticReplies: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
 extension Store {
+    public var automaticReplies: AutomaticReplies { AutomaticReplies(self) }
+}
+
+extension AutomaticReplies {
     /// Answers the blog sends because a stranger asked — the note to a non-public reply, quote
     /// answers, an Accept to a follower who follows again — in all, per hour: the blog's voice is
     /// not a way for strangers to reach anyone in bulk.

@@ -1,7 +1,7 @@
 import ActivityPub
 import Foundation
 
-extension ActivityPubSite {
+extension BlogActor {
     /// Where the reply form sends a reader who typed their handle: their server's FEP-3b86
     /// intent for a reply to `uri` (a post of this blog, checked first), when it publishes one;
     /// nil otherwise (the caller falls back to `authorize_interaction`).

@@ -1,6 +1,16 @@
 import Foundation
 import GRDB
 
+/// Remote actors and their keys.
+public struct Actors: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
+extension Store {
+    public var actors: Actors { Actors(self) }
+}
+
 /// A remote actor as cached from its document.
 public struct RemoteActor: Equatable, Sendable {
     public var id: String
@@ -26,7 +36,7 @@ public struct RemoteKey: Equatable, Sendable {
     public var fetchedAt: Date
 }
 
-extension Store {
+extension Actors {
     /// Records (or refreshes) an actor and the keys its document published.
     ///
     /// A key already recorded for another actor keeps its owner: only `authoritativeKeyID`, a key

@@ -1,7 +1,17 @@
 import Foundation
 import GRDB
 
+/// Small named values the blog keeps (its key ring, bridge settings).
+public struct StoredValues: StoreFacade {
+    let store: Store
+    public init(_ store: Store) { self.store = store }
+}
+
 extension Store {
+    public var values: StoredValues { StoredValues(self) }
+}
+
+extension StoredValues {
     public func setting(_ key: String) throws -> String? {
         try read { db in try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) }
     }
