@@ -49,7 +49,7 @@ test: deps test-tools
 	@! grep -E "^/[^ ]*/(Sources|Tests)/[^ ]*: warning:" .build-test.log | grep -v "/\.build/" | sort -u | grep . \
 	  || { echo "error: the warnings above are in our code; fix them"; exit 1; }
 	$(SWIFT) test --skip-build --skip LecternServerTests
-	$(SWIFT) test --skip-build --filter LecternServerTests --no-parallel
+	Tests/run-end-to-end
 	LECTERN_STALL_TEST=1 $(SWIFT) test --skip-build --filter StallTests
 	.build/debug/lectern-soak soak --short --lectern .build/debug/lectern --work .build/soak-test
 	.build/debug/lectern-soak chaos --short --lectern .build/debug/lectern --work .build/soak-test --seed $(CHAOS_SEED)

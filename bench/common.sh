@@ -19,9 +19,9 @@ need_debs() {
 release_build() { (cd "$ROOT" && make -s deps && swift build -c release --static-swift-stdlib --product "$1" 2>&1 | tail -1); }
 build_lectern() { release_build lectern; }
 
-corpus() {  # corpus N → prints the folder holding lectern/ and hugo/
-  local dir="$WORK/c$1"
-  [ -f "$dir/lectern/lectern.yml" ] || python3 "$ROOT/bench/gen_corpus.py" "$1" "$dir"
+corpus() {  # corpus N [real-sized] → prints the folder holding lectern/ and hugo/
+  local dir="$WORK/c$1${2:+-$2}"
+  [ -f "$dir/lectern/lectern.yml" ] || python3 "$ROOT/bench/gen_corpus.py" "$1" "$dir" ${2:+--$2}
   echo "$dir"
 }
 

@@ -2,7 +2,9 @@
 """Writes the same N-post corpus as a Lectern site and as a Hugo site.
 
 Posts have code blocks, tables, footnotes, tags and a category, about 600 words each, so
-both generators do comparable Markdown work. Usage: gen_corpus.py N OUT_DIR
+both generators do comparable Markdown work; with --real-sized, the posts real blogs have
+(about 12 KB each, five sections, code in five languages: gen_real_posts.py).
+Usage: gen_corpus.py N OUT_DIR [--real-sized]
 """
 import os, random, sys, textwrap
 
@@ -32,6 +34,11 @@ def body(rng, i):
 
 def main():
     n, out = int(sys.argv[1]), sys.argv[2]
+    make_body = body
+    if "--real-sized" in sys.argv[3:]:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import gen_real_posts
+        make_body = gen_real_posts.body
     rng = random.Random(42)
     lectern = os.path.join(out, "lectern")
     hugo = os.path.join(out, "hugo")
@@ -46,7 +53,7 @@ def main():
         date = f"{year}-{month:02d}-{day:02d}T{i % 24:02d}:00:00Z"
         tags = sorted(set(rng.sample(TAGS, 3)))
         category = CATEGORIES[i % len(CATEGORIES)]
-        text = body(rng, i)
+        text = make_body(rng, i)
         title = f"Post number {i}: {rng.choice(WORDS)} {rng.choice(WORDS)}"
         with open(os.path.join(lectern, f"content/posts/p{i:05d}.md"), "w") as f:
             f.write(f"---\ntitle: \"{title}\"\ndate: {date}\nslug: post-{i}\ncategory: {category}\n"

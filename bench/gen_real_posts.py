@@ -30,12 +30,13 @@ def body(rng, i):
     p.append(para(rng, 120))
     for s in range(5): p.append(f"[^{s+1}]: Footnote {s+1} for post {i}.")
     return "\n\n".join(p) + "\n"
-n, site = int(sys.argv[1]), sys.argv[2]
-rng = random.Random(42)
-d = os.path.join(site, "content/posts"); os.makedirs(d, exist_ok=True)
-for i in range(n):
-    date = f"{2000 + i // 336}-{1 + (i // 28) % 12:02d}-{1 + i % 28:02d}T{i % 24:02d}:00:00Z"
-    tags = sorted(set(rng.sample(TAGS, 3)))
-    with open(os.path.join(d, f"p{i:05d}.md"), "w") as f:
-        f.write(f"---\ntitle: \"Post number {i}: {rng.choice(WORDS)} {rng.choice(WORDS)}\"\ndate: {date}\nslug: post-{i}\n"
-                f"category: {CATS[i % 5]}\ntags: [{', '.join(tags)}]\n---\n\n{body(rng, i)}")
+if __name__ == "__main__":
+    n, site = int(sys.argv[1]), sys.argv[2]
+    rng = random.Random(42)
+    d = os.path.join(site, "content/posts"); os.makedirs(d, exist_ok=True)
+    for i in range(n):
+        date = f"{2000 + i // 336}-{1 + (i // 28) % 12:02d}-{1 + i % 28:02d}T{i % 24:02d}:00:00Z"
+        tags = sorted(set(rng.sample(TAGS, 3)))
+        with open(os.path.join(d, f"p{i:05d}.md"), "w") as f:
+            f.write(f"---\ntitle: \"Post number {i}: {rng.choice(WORDS)} {rng.choice(WORDS)}\"\ndate: {date}\nslug: post-{i}\n"
+                    f"category: {CATS[i % 5]}\ntags: [{', '.join(tags)}]\n---\n\n{body(rng, i)}")
