@@ -54,6 +54,12 @@ struct SiteOptions: ParsableArguments {
     var root: URL { Self.root(of: site) }
 
     static func root(of site: String) -> URL { URL(fileURLWithPath: site).standardizedFileURL }
+
+    /// Refuses to work as root on a site another user owns (see `SiteOwner`).
+    func validate() throws {
+        let command = CommandLine.arguments.dropFirst().first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "…"
+        if let refusal = SiteOwner.refusal(root: root, command: command) { throw CLIError(refusal) }
+    }
 }
 
 /// Prints `error: …` and exits non-zero, the CLI's one way of failing.

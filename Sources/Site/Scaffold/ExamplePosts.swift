@@ -1,14 +1,19 @@
+import BlogModel
+
 /// The example content `lectern init` writes.
 enum ExamplePosts {
-    static func config(title: String) -> String {
-        """
+    /// `lectern.yml`; `baseURL` and `owner` as `lectern init --base-url --owner` give them.
+    static func config(title: String, baseURL: String = "http://127.0.0.1:8080", owner: String? = nil) -> String {
+        let ownerLine = owner.map { "owner: \(YAMLScalar.quoted($0))            # your fediverse account: gets comment digests" }
+            ?? "# owner: \"@you@social.example\"     # your fediverse account: gets comment digests"
+        return """
         # Lectern site configuration. Every key is optional except title and baseURL.
-        title: \(title)
+        title: \(YAMLScalar.string(title))
         description: A small blog that also lives on the fediverse.
         author: Ada Writer
-        baseURL: http://127.0.0.1:8080
+        baseURL: \(YAMLScalar.string(baseURL))
         username: blog
-        # owner: "@you@social.example"     # your fediverse account: gets comment digests
+        \(ownerLine)
         language: en
         timezone: UTC
         postsPerPage: 10

@@ -11,7 +11,8 @@ public enum SiteScaffold {
     /// Modes of what only the blog's own user reads.
     static let privateFolderMode: Int = 0o700
     static let privateFileMode: Int = 0o600
-    public static func create(at root: URL, title: String = "Field Notes") throws {
+    public static func create(at root: URL, title: String = "Field Notes", baseURL: String = "http://127.0.0.1:8080",
+                              owner: String? = nil) throws {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: root.appendingPathComponent(SiteConfig.fileName).path) {
             throw SiteError.io(path: root.appendingPathComponent(SiteConfig.fileName).path,
@@ -21,7 +22,7 @@ public enum SiteScaffold {
             try fileManager.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         let files: [(String, String)] = [
-            (SiteConfig.fileName, ExamplePosts.config(title: title)),
+            (SiteConfig.fileName, ExamplePosts.config(title: title, baseURL: baseURL, owner: owner)),
             ("content/posts/2025-01-12-welcome-to-lectern.md", ExamplePosts.welcome),
             ("content/posts/2025-02-03-markdown-tour.md", ExamplePosts.markdownTour),
             ("content/posts/2025-03-21-cafe-notes.md", ExamplePosts.cafeNotes),

@@ -22,8 +22,11 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
 
+    @Flag(help: "Print what was built as JSON: {output, preview, milliseconds, written, pagesRendered, unchanged, removed, scheduled, warnings}.")
+    var json = false
+
     func run() async throws {
-        let request = BuildRequest(root: siteOptions.root, drafts: drafts, future: future, output: output, quiet: quiet)
+        let request = BuildRequest(root: siteOptions.root, drafts: drafts, future: future, output: output, quiet: quiet, json: json)
         // Stamping the sources, which decides whether there is anything to build, overlaps opening the blog.
         try await Self.build(request, sources: output == nil ? SourceWalk(root: request.root) : nil)
     }
@@ -41,6 +44,13 @@ struct BuildCommand: AsyncParsableCommand {
             // A preview goes to preview/: the running server's live site has nothing new.
             if request.output == nil && !options.isPreview { try blog.changed([.site]) }
             return (report, blog)
+        }
+        if request.json {
+            try JSONOutput.print(BuildSummary(output: blog.builder.publicFolder.path, preview: request.isPreview,
+                                              milliseconds: Int((report.seconds * 1000).rounded()), written: report.written,
+                                              pagesRendered: report.pages, unchanged: report.reused, removed: report.removed,
+                                              scheduled: report.scheduled, warnings: report.warnings))
+            withExtendedLifetime((report, blog)) { Foundation.exit(0) }
         }
         for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         if !request.quiet {
@@ -64,7 +74,22 @@ struct BuildRequest {
     var future = false
     var output: String?
     var quiet = false
+    var json = false
 
     /// Drafts or future posts shown: built into preview/, not public/.
     var isPreview: Bool { drafts || future }
+}
+
+/// `lectern build --json`.
+struct BuildSummary: Encodable {
+    var output: String
+    var preview: Bool
+    var milliseconds: Int
+    var written: Int
+    var pagesRendered: Int
+    var unchanged: Int
+    var removed: Int
+    /// Posts held back until their date, soonest first.
+    var scheduled: [Date]
+    var warnings: [String]
 }

@@ -13,6 +13,18 @@ struct DigestCommand: AsyncParsableCommand {
     @OptionGroup var siteOptions: SiteOptions
     @Flag(help: "Send it now, whatever the interval (if anything is new), and deliver it.") var now = false
     @Flag(help: "Print what the next digest would say.") var preview = false
+    @Flag(help: "Print JSON: {preview, sent: {items, recipient, delivery}}.") var json = false
+
+    /// `lectern digest --json`: the preview's text when asked for, and what `--now` sent (nil when nothing was new).
+    struct Summary: Encodable {
+        struct Sent: Encodable {
+            var items: Int
+            var recipient: String
+            var delivery: DeliverCommand.Outcome
+        }
+        var preview: String?
+        var sent: Sent?
+    }
 
     func run() async throws {
         let preview = preview || !now
@@ -20,16 +32,21 @@ struct DigestCommand: AsyncParsableCommand {
             let blog = try siteOptions.openBlog()
             try blog.loadContent()
             let digest = blog.digest()
-            if preview { print(try digest.preview(), terminator: "") }
-            guard now else { return }
-            switch try await digest.sendIfDue(force: true) {
-            case .sent(let items, let recipient):
-                print("digest of \(items) items queued for \(recipient)")
-                try await DeliverCommand.deliverOrHandOver(blog)
-            case .nothingNew: print("nothing new: no digest sent")
-            case .noOwner: throw CLIError("no owner in lectern.yml (owner: \"@you@social.example\")")
-            case .tooSoon: preconditionFailure("forced digests are never too soon")
+            var summary = Summary()
+            if preview { summary.preview = try digest.preview() }
+            if preview && !json { print(summary.preview ?? "", terminator: "") }
+            if now {
+                switch try await digest.sendIfDue(force: true) {
+                case .sent(let items, let recipient):
+                    if !json { print("digest of \(items) items queued for \(recipient)") }
+                    summary.sent = Summary.Sent(items: items, recipient: recipient,
+                                                delivery: try await DeliverCommand.deliverOrHandOver(blog, quiet: json))
+                case .nothingNew: if !json { print("nothing new: no digest sent") }
+                case .noOwner: throw CLIError("no owner in lectern.yml (owner: \"@you@social.example\")")
+                case .tooSoon: preconditionFailure("forced digests are never too soon")
+                }
             }
+            if json { try JSONOutput.print(summary) }
         }
     }
 }

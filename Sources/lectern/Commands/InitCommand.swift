@@ -6,7 +6,10 @@ import Site
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init", abstract: "Create a new site with example posts.",
-        discussion: "Example: lectern init mysite && lectern serve -s mysite")
+        discussion: """
+            Example: lectern init mysite && lectern serve -s mysite --watch
+                     sudo -u lectern lectern init /var/lib/lectern --base-url https://blog.example --owner @you@social.example
+            """)
 
     @Argument(help: "Folder to create the site in.")
     var directory: String = "."
@@ -14,12 +17,39 @@ struct InitCommand: AsyncParsableCommand {
     @Option(help: "The blog's title.")
     var title: String = "Field Notes"
 
+    @Option(help: "The address the blog is served at (https://blog.example); the default serves it on this machine.")
+    var baseURL: String = "http://127.0.0.1:8080"
+
+    @Option(help: "Your fediverse account (@you@social.example): it gets the comment digests and moderates by replying.")
+    var owner: String?
+
+    func validate() throws {
+        guard let url = URLComponents(string: baseURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+              url.host?.isEmpty == false, url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil else {
+            throw CLIError("--base-url \(baseURL): give the blog's address as https://blog.example (http(s), a host, no path)")
+        }
+        if let owner, owner.wholeMatch(of: /@?[^@\s\/]+@[^@\s\/]+/) == nil {
+            throw CLIError("--owner \(owner): give a fediverse account as @you@social.example")
+        }
+    }
+
     func run() async throws {
         let root = URL(fileURLWithPath: directory).standardizedFileURL
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        let account = owner.map { $0.hasPrefix("@") ? $0 : "@" + $0 }
         try await reportingErrors {
-            try SiteScaffold.create(at: root, title: title)
+            try SiteScaffold.create(at: root, title: title, baseURL: base, owner: account)
         }
-        print("Created a site in \(root.path). Next: lectern build --site \(directory) && lectern serve --site \(directory)")
+        print(Self.nextSteps(root: root, directory: directory, local: base.hasPrefix("http://127.0.0.1") || base.hasPrefix("http://localhost")))
+    }
+
+    /// What to do next, as README.md and docs/deploy.md say it: writing on this machine, or the service.
+    static func nextSteps(root: URL, directory: String, local: Bool) -> String {
+        var lines = ["Created a site in \(root.path).", "Next:"]
+        lines.append("  write and preview:  lectern serve -s \(directory) --watch   (add --drafts to see drafts)")
+        if local { lines.append("  before going live:  set baseURL (and owner) in \(directory)/lectern.yml") }
+        lines.append("  on a server:        sudo systemctl enable --now lectern   (docs/deploy.md)")
+        return lines.joined(separator: "\n")
     }
 }
 
@@ -45,9 +75,20 @@ struct NewCommand: AsyncParsableCommand {
 struct VersionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "version", abstract: "Print the version of Lectern and of the libraries it uses.",
-        discussion: "Example: lectern version")
+        discussion: "Example: lectern version; lectern version --json   # {lectern, libraries: {name: version}}")
+
+    @Flag(help: "Print JSON: {lectern, libraries: {name: version}}.") var json = false
+
+    struct Versions: Encodable {
+        var lectern: String
+        var libraries: [String: String]
+    }
 
     func run() async throws {
+        if json {
+            return try JSONOutput.print(Versions(lectern: Lectern.version,
+                                                 libraries: Dictionary(LibraryVersions.all.map { ($0.0, $0.1) }, uniquingKeysWith: { a, _ in a })))
+        }
         print("lectern \(Lectern.version)")
         for (name, version) in LibraryVersions.all { print("\(name) \(version)") }
     }

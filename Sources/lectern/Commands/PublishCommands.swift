@@ -25,15 +25,31 @@ struct PublishCommand: AsyncParsableCommand {
     @Flag(help: "Queue the activities only; a running `lectern serve` (or `lectern deliver`) sends them.")
     var queueOnly = false
 
+    @Flag(help: "Print what was published and delivered as JSON: {created, updated, deleted, recordedWithoutAnnouncing, deliveriesQueued, delivery}.")
+    var json = false
+
+    /// `lectern publish --json`: the posts by path, and what became of the deliveries (nil with `--queue-only`).
+    struct Summary: Encodable {
+        var created: [String], updated: [String], deleted: [String], recordedWithoutAnnouncing: [String]
+        var deliveriesQueued: Int
+        var delivery: DeliverCommand.Outcome?
+    }
+
     func run() async throws {
         try await reportingErrors {
             let blog = try siteOptions.openBlog()
             let publication = try blog.publish(announce: !noAnnounce)
             let report = publication.report
-            print("\(report.created.count) new, \(report.updated.count) updated, \(report.deleted.count) deleted, "
-                  + "\(report.skipped.count) recorded without announcing; \(report.deliveries) deliveries queued")
-            guard !queueOnly else { return }
-            try await DeliverCommand.deliverOrHandOver(blog)
+            if !json {
+                print("\(report.created.count) new, \(report.updated.count) updated, \(report.deleted.count) deleted, "
+                      + "\(report.skipped.count) recorded without announcing; \(report.deliveries) deliveries queued")
+            }
+            let delivery = queueOnly ? nil : try await DeliverCommand.deliverOrHandOver(blog, quiet: json)
+            if json {
+                try JSONOutput.print(Summary(created: report.created, updated: report.updated, deleted: report.deleted,
+                                             recordedWithoutAnnouncing: report.skipped, deliveriesQueued: report.deliveries,
+                                             delivery: delivery))
+            }
         }
     }
 }
@@ -52,22 +68,36 @@ struct DeliverCommand: AsyncParsableCommand {
         }
     }
 
-    /// Delivers now, unless a running server does it (then it is only told something is queued).
-    static func deliverOrHandOver(_ blog: Blog) async throws {
-        if let server = ServerPresence(root: blog.root).running() {
-            try blog.changed([.deliveries])
-            print("the running server (pid \(server["pid"] ?? "?")) delivers them once it serves the new pages")
-            return
-        }
-        try await deliver(blog)
+    /// What became of the queue: handed to a running server, or delivered now (`--json`).
+    struct Outcome: Encodable {
+        /// The running server's pid when it delivers them once it serves the new pages.
+        var handedToServer: String?
+        var delivered = 0, retrying = 0, failed = 0
+        var seconds = 0.0
     }
 
-    /// Runs the queue once, with a progress bar on a terminal and plain lines otherwise.
-    static func deliver(_ blog: Blog) async throws {
+    /// Delivers now, unless a running server does it (then it is only told something is queued).
+    @discardableResult
+    static func deliverOrHandOver(_ blog: Blog, quiet: Bool = false) async throws -> Outcome {
+        if let server = ServerPresence(root: blog.root).running() {
+            try blog.changed([.deliveries])
+            let pid = server["pid"] ?? "?"
+            if !quiet { print("the running server (pid \(pid)) delivers them once it serves the new pages") }
+            return Outcome(handedToServer: pid)
+        }
+        return try await deliver(blog, quiet: quiet)
+    }
+
+    /// Runs the queue once, with a progress bar on a terminal and plain lines otherwise (nothing when `quiet`).
+    @discardableResult
+    static func deliver(_ blog: Blog, quiet: Bool = false) async throws -> Outcome {
         let start = try blog.deliveryStats()
         let total = start.queued
-        guard total > 0 else { print("nothing to deliver"); return }
-        let progress = Progress(total: total)
+        guard total > 0 else {
+            if !quiet { print("nothing to deliver") }
+            return Outcome()
+        }
+        let progress = Progress(total: total, silent: quiet)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(200))
@@ -81,8 +111,11 @@ struct DeliverCommand: AsyncParsableCommand {
         progress.finish()
         if let reason = report.unavailable { throw CLIError("nothing was delivered: \(reason)") }
         let seconds = Double((ContinuousClock.now - clock).components.attoseconds) / 1e18 + Double((ContinuousClock.now - clock).components.seconds)
-        print("\(report.delivered) delivered, \(report.retrying) will be retried, \(report.failed) failed "
-              + "in \(String(format: "%.1f", seconds)) s")
+        if !quiet {
+            print("\(report.delivered) delivered, \(report.retrying) will be retried, \(report.failed) failed "
+                  + "in \(String(format: "%.1f", seconds)) s")
+        }
+        return Outcome(delivered: report.delivered, retrying: report.retrying, failed: report.failed, seconds: (seconds * 1000).rounded() / 1000)
     }
 }
 
@@ -90,12 +123,15 @@ struct DeliverCommand: AsyncParsableCommand {
 final class Progress: @unchecked Sendable {
     let total: Int
     let isTerminal = isatty(STDOUT_FILENO) != 0
+    /// Shows nothing (`--json`: stdout is the document).
+    let silent: Bool
     private var lastTenth = -1
     private let lock = NSLock()
 
-    init(total: Int) { self.total = total }
+    init(total: Int, silent: Bool = false) { (self.total, self.silent) = (total, silent) }
 
     func show(done: Int) {
+        guard !silent else { return }
         lock.withLock {
             let done = min(max(0, done), total)
             if isTerminal {
@@ -110,6 +146,6 @@ final class Progress: @unchecked Sendable {
     }
 
     func finish() {
-        if isTerminal { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        if isTerminal && !silent { FileHandle.standardOutput.write(Data("\n".utf8)) }
     }
 }
