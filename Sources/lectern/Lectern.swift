@@ -55,10 +55,12 @@ struct SiteOptions: ParsableArguments {
 
     static func root(of site: String) -> URL { URL(fileURLWithPath: site).standardizedFileURL }
 
-    /// Refuses to work as root on a site another user owns (see `SiteOwner`).
+    /// Refuses to work as root on a site another user owns, and keeps from others what a site
+    /// closed to them holds (see `SiteOwner`).
     func validate() throws {
         let command = CommandLine.arguments.dropFirst().first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "…"
         if let refusal = SiteOwner.refusal(root: root, command: command) { throw CLIError(refusal) }
+        SiteOwner.keepPrivateFromOthers(root: root)
     }
 }
 

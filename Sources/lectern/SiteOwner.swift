@@ -17,6 +17,18 @@ enum SiteOwner {
             + "which the blog's service cannot replace. Run it as the owner: \(asOwner)"
     }
 
+    /// Files a command writes in a site others may not enter are not for others either, whatever
+    /// the umask it was started with: `sudo -u lectern lectern publish` (umask 022) writes
+    /// `public/` as the service does (`UMask=0027`), not readable by others. A site others may
+    /// enter (a writer's own folder, 0755) keeps the umask as it is. Called while parsing, before
+    /// any thread of ours starts (the umask is the process's).
+    static func keepPrivateFromOthers(root: URL) {
+        var status = stat()
+        guard stat(root.path, &status) == 0, status.st_mode & 0o007 == 0 else { return }
+        let current = umask(0o077)
+        umask(current | 0o007)
+    }
+
     private static func userName(_ uid: uid_t) -> String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?

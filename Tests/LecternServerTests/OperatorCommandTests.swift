@@ -2,9 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
-/// `--json` on `build`, `publish`, `version` and `digest` through the real executable: stdout is
-/// one JSON document and nothing else. And a command run as root on a site another user owns.
-@Suite struct CommandJSONTests {
+/// What an operator meets, through the real executable: `--json` on `build`, `publish`, `version`
+/// and `digest` (stdout is one JSON document and nothing else), `init` with the blog's address
+/// and owner, a command run as root on a site another user owns, and the modes of what a command
+/// writes whatever its umask.
+@Suite struct OperatorCommandTests {
     @Test func buildPublishVersionAndDigestPrintOneJSONDocument() throws {
         let site = try newSite()
         defer { try? FileManager.default.removeItem(at: site.deletingLastPathComponent()) }
@@ -74,6 +76,26 @@ import Testing
         // A site root owns (or a command that is not root) runs as before.
         #expect(chown(site.path, 0, 0) == 0)
         #expect(try runSplit([lecternBinary, "status", "-s", site.path]).status == 0)
+    }
+
+    /// The package's site folder is 0750 and its service runs with `UMask=0027`; a command run
+    /// by hand with umask 022 writes the same modes. A folder others may enter keeps the umask.
+    @Test func aSiteClosedToOthersGetsNoFilesForOthers() throws {
+        let site = try newSite()
+        defer { try? FileManager.default.removeItem(at: site.deletingLastPathComponent()) }
+        func mode(_ path: String) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: site.appendingPathComponent(path).path)[.posixPermissions] as? Int) ?? -1
+        }
+        #expect(chmod(site.path, 0o750) == 0)
+        let (status, _, errors) = try runSplit(["/bin/sh", "-c", "umask 022; exec '\(lecternBinary)' build -q -s '\(site.path)'"])
+        #expect(status == 0, "\(errors)")
+        #expect(try mode("public/index.html") == 0o640 && mode("public/assets") == 0o750, "as the service writes them")
+        #expect(try mode("data/lectern.sqlite") & 0o077 == 0)
+        #expect(chmod(site.path, 0o755) == 0)
+        try "---\ntitle: Open\ndate: 2025-05-01\n---\nText.\n".write(to: site.appendingPathComponent("content/posts/open.md"),
+                                                                      atomically: true, encoding: .utf8)
+        #expect(try runSplit(["/bin/sh", "-c", "umask 022; exec '\(lecternBinary)' build -q -s '\(site.path)'"]).status == 0)
+        #expect(try mode("public/2025/open/index.html") == 0o644, "an open folder keeps the umask")
     }
 
     private func newSite() throws -> URL {
