@@ -59,7 +59,7 @@ public final class BlogServer: Sendable {
                                 background: Bool = true, admin: Admin? = nil,
                                 onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let blog = blog, runtime = runtime
-        var interactions = LecternServer.Interactions(gate: runtime.gate) { runtime.inboxQueued() }
+        var interactions = LecternServer.Interactions(gate: { runtime.gate }) { runtime.inboxQueued() }
         interactions.webmention = { blog.webmentionReceiver() }
         interactions.webmentionQueued = { runtime.webmentionQueued() }
         var logger = blog.logger

@@ -21,7 +21,8 @@ import Webmention
 public enum LecternServer {
     /// The write side: the inboxes.
     public struct Interactions: Sendable {
-        public let gate: InboxGate
+        /// The inbox gate as the settings and keys are now (made again after they are read again).
+        public let gate: @Sendable () -> InboxGate
         /// Called when the inbox queued an activity.
         public let queued: @Sendable () -> Void
 
@@ -29,7 +30,7 @@ public enum LecternServer {
         public var webmention: (@Sendable () -> WebmentionReceiver)?
         public var webmentionQueued: @Sendable () -> Void = {}
 
-        public init(gate: InboxGate, queued: @escaping @Sendable () -> Void) {
+        public init(gate: @escaping @Sendable () -> InboxGate, queued: @escaping @Sendable () -> Void) {
             self.gate = gate
             self.queued = queued
         }

@@ -3,6 +3,7 @@ import Foundation
 import Interactions
 import ServiceLifecycle
 import Storage
+import Synchronization
 
 /// A served blog's background work, wired in one place: the site lane that rebuilds and
 /// reloads (`RebuildService`), the inbox worker and the signal that wakes it, deliveries, digests,
@@ -33,11 +34,24 @@ public final class BlogServices: Sendable {
         try rebuildService.start(previousSite: previousSite)
     }
 
-    /// The gate of the inbox routes, as the settings and keys are now.
+    /// The gate of the inbox routes, as the settings and keys are now: made once per reading of
+    /// them (`Blog.reloadSettings` makes a new `BlogActor`; SIGHUP, a changed `lectern.yml`), not
+    /// per request. The actor is held with it, so a new one is never taken for the old.
     public var gate: InboxGate {
+        let actor = blog.activityPub
+        return currentGate.withLock { current in
+            if let current, current.actor === actor { return current.gate }
+            let gate = makeGate(actor)
+            current = (actor, gate)
+            return gate
+        }
+    }
+    private let currentGate = Mutex<(actor: BlogActor, gate: InboxGate)?>(nil)
+
+    private func makeGate(_ actor: BlogActor) -> InboxGate {
         let store = blog.store
         var gate = InboxGate(inbox: store.inbox, actors: store.actors, blocks: store.blocks, following: store.following,
-                             deliveries: store.deliveries, keys: blog.activityPub.remoteKeys, audience: blog.activityPub.audience,
+                             deliveries: store.deliveries, keys: actor.remoteKeys, audience: actor.audience,
                              actedOn: InboxProcessor.actedOn, counter: blog.inboxCounter)
         let synchronization = blog.followersSynchronization()
         gate.onCollectionSynchronization = { synchronization.received(header: $0, signer: $1) }

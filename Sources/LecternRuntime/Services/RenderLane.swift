@@ -18,8 +18,10 @@ final class RenderLane: Sendable {
         var nextScheduled: Date?
     }
     private let state = Mutex(State())
+    /// The settings the server started with: what `RestartOnlySettings` compares with.
+    private let startedWith: SiteConfig
 
-    init(blog: Blog) { self.blog = blog }
+    init(blog: Blog) { (self.blog, startedWith) = (blog, blog.config) }
 
     /// When the next future-dated post is due (it is then built and announced).
     var nextScheduled: Date? { state.withLock { $0.nextScheduled } }
@@ -40,7 +42,12 @@ final class RenderLane: Sendable {
         let logger = blog.logger
         if work.settings {
             try blog.reloadSettings()
-            logger.notice("settings and keys read again")
+            let needRestart = RestartOnlySettings.changes(from: startedWith, to: blog.config)
+            if needRestart.isEmpty {
+                logger.notice("settings and keys read again; all of them apply now")
+            } else {
+                logger.warning("settings and keys read again; these apply only after a restart (systemctl restart lectern): \(needRestart.joined(separator: ", "))")
+            }
         }
         // Posts are synced with the store first: a post that moved takes its comments along, and
         // the pages built next show them at its new path.

@@ -13,7 +13,7 @@ import Storage
 /// `InboxGate`, and answered at once; what it means is applied later by the inbox worker.
 /// One log line per request says what happened and why (the client only gets the status).
 struct InboxRoutes: Sendable {
-    let gate: InboxGate
+    let gate: @Sendable () -> InboxGate
     let baseURL: String
     /// Called when an activity was queued (wakes the inbox worker).
     let queued: @Sendable () -> Void
@@ -29,6 +29,7 @@ struct InboxRoutes: Sendable {
     }
 
     func receive(_ request: Request) async throws -> Response {
+        let gate = gate()
         var request = request
         let limit = InboxGate.maximumBodySize
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
