@@ -98,6 +98,33 @@ import Testing
         #expect(try mode("public/2025/open/index.html") == 0o644, "an open folder keeps the umask")
     }
 
+    /// A blog on `http://127.0.0.1` (as `lectern init` makes it) sends nothing anywhere: no
+    /// webmention to the sites a new post links to, no digest. Given a public https `baseURL`, it does.
+    @Test func aLocalBlogSendsNothing() throws {
+        let site = try newSite()
+        defer { try? FileManager.default.removeItem(at: site.deletingLastPathComponent()) }
+        func addPost(_ slug: String) throws {
+            try "---\ntitle: \(slug)\ndate: \(dated())\n---\nSee [this page](https://elsewhere.example/\(slug)).\n"
+                .write(to: site.appendingPathComponent("content/posts/\(slug).md"), atomically: true, encoding: .utf8)
+        }
+        _ = try jsonObject(["publish", "--json", "--queue-only", "-s", site.path])
+        try addPost("first-note")
+        let local = try jsonObject(["publish", "--json", "--queue-only", "-s", site.path])
+        #expect(local["created"] as? [String] == ["/\(Calendar.current.component(.year, from: Date()))/first-note/"], "\(local)")
+        #expect((local["quiet"] as? String)?.contains("http://127.0.0.1:8080") == true, "\(local)")
+        #expect(try jsonObject(["deliveries", "--json", "-s", site.path])["queued"] as? Int == 0, "no webmention queued")
+        #expect(try jsonObject(["status", "--json", "-s", site.path])["quiet"] is String)
+
+        let file = site.appendingPathComponent("lectern.yml")
+        try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "baseURL: http://127.0.0.1:8080", with: "baseURL: https://blog.example")
+            .write(to: file, atomically: true, encoding: .utf8)
+        try addPost("second-note")
+        let live = try jsonObject(["publish", "--json", "--queue-only", "-s", site.path])
+        #expect(live["quiet"] == nil, "\(live)")
+        #expect((try jsonObject(["deliveries", "--json", "-s", site.path])["queued"] as? Int ?? 0) >= 1, "its webmention is queued")
+        #expect(try jsonObject(["status", "--json", "-s", site.path])["quiet"] == nil)
+    }
+
     private func newSite() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-json-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

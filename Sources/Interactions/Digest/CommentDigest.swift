@@ -23,10 +23,13 @@ public struct CommentDigest: Sendable {
         case nothingNew
         case tooSoon(next: Date)
         case noOwner
+        /// A blog others cannot reach sends nothing (`LocalSite`), its digest included.
+        case quiet(String)
     }
 
     /// Sends the digest if it is due (or at once with `force`).
     public func sendIfDue(force: Bool = false, now: Date = Date()) async throws -> Outcome {
+        if let reason = LocalSite.quietReason(site.config) { return .quiet(reason) }
         guard let ownerHandle = site.config.owner, let owner else { return .noOwner }
         let store = site.store
         if !force, let last = try store.digests.lastDigestSentAt(), now < last.addingTimeInterval(site.config.digest.interval) {

@@ -28,6 +28,9 @@ public struct Publisher: Sendable {
         public var skipped: [String] = []
         /// Deliveries queued in all.
         public var deliveries = 0
+        /// Why nothing was sent anywhere (no activity, no webmention): a blog others cannot reach
+        /// (`LocalSite`). Its posts are recorded as for any blog.
+        public var quiet: String?
         public var isEmpty: Bool { created.isEmpty && updated.isEmpty && deleted.isEmpty && skipped.isEmpty }
     }
 
@@ -47,7 +50,8 @@ public struct Publisher: Sendable {
             try store.values.setSetting(Self.firstPublishKey, String(now.timeIntervalSince1970))
         }
         var report = Report()
-        let inboxes = try store.followers.followerInboxes()
+        report.quiet = LocalSite.quietReason(site.config)
+        let inboxes = report.quiet == nil ? try store.followers.followerInboxes() : []
         let activities = Activities(urls: site.urls, config: site.config)
         for state in try store.posts.publicationStates() {
             let post = state.post
@@ -77,7 +81,7 @@ public struct Publisher: Sendable {
                                         activity: inboxes.isEmpty ? nil : encoded, objectID: post.apID,
                                         heldFor: generation, now: now)
             if silent { report.skipped.append(post.path); continue }
-            try queueWebmentions(path: post.path, needed, heldFor: generation, now: now)
+            if report.quiet == nil { try queueWebmentions(path: post.path, needed, heldFor: generation, now: now) }
             report.deliveries += encoded == nil ? 0 : inboxes.count
             switch needed {
             case .create: report.created.append(post.path)

@@ -43,6 +43,7 @@ struct DigestCommand: AsyncParsableCommand {
                                                 delivery: try await DeliverCommand.deliverOrHandOver(blog, quiet: json))
                 case .nothingNew: if !json { print("nothing new: no digest sent") }
                 case .noOwner: throw CLIError("no owner in lectern.yml (owner: \"@you@social.example\")")
+                case .quiet(let reason): if !json { print("no digest sent: \(reason) (a local blog sends nothing)") }
                 case .tooSoon: preconditionFailure("forced digests are never too soon")
                 }
             }

@@ -33,6 +33,8 @@ struct PublishCommand: AsyncParsableCommand {
         var created: [String], updated: [String], deleted: [String], recordedWithoutAnnouncing: [String]
         var deliveriesQueued: Int
         var delivery: DeliverCommand.Outcome?
+        /// Why nothing was sent anywhere (a blog others cannot reach).
+        var quiet: String?
     }
 
     func run() async throws {
@@ -43,12 +45,13 @@ struct PublishCommand: AsyncParsableCommand {
             if !json {
                 print("\(report.created.count) new, \(report.updated.count) updated, \(report.deleted.count) deleted, "
                       + "\(report.skipped.count) recorded without announcing; \(report.deliveries) deliveries queued")
+                if let quiet = report.quiet { print("nothing sent, to anyone: \(quiet) (a local blog; set a public https baseURL to go live)") }
             }
             let delivery = queueOnly ? nil : try await DeliverCommand.deliverOrHandOver(blog, quiet: json)
             if json {
                 try JSONOutput.print(Summary(created: report.created, updated: report.updated, deleted: report.deleted,
                                              recordedWithoutAnnouncing: report.skipped, deliveriesQueued: report.deliveries,
-                                             delivery: delivery))
+                                             delivery: delivery, quiet: report.quiet))
             }
         }
     }

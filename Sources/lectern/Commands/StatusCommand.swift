@@ -16,7 +16,7 @@ struct StatusCommand: AsyncParsableCommand {
         JSON schema (docs/cli.md): {posts: {published, scheduled: [{path, title, date}]}, followers: {total, thisWeek},
         comments: {pending, approved}, deliveries: {queued, failed, oldestQueued, failingHosts: [{host, failingSince, paused}]},
         inbox: {days, refused: {reason: count}, ignored: {reason: count}, applied: {reason: count}},
-        lastBuild, lastDigest, server: {running, address}}
+        lastBuild, lastDigest, server: {running, address}, quiet?}
         """)
 
     @OptionGroup var siteOptions: SiteOptions
@@ -42,6 +42,8 @@ struct StatusCommand: AsyncParsableCommand {
         var server: Server
         /// The Bluesky bridge (`lectern bridge bluesky`): its bot, the follow's state, the handle.
         var bluesky: BlueskyBridge.Status
+        /// Why the blog sends nothing anywhere (a `baseURL` others cannot reach, `LocalSite`).
+        var quiet: String?
     }
 
     func run() async throws {
@@ -78,7 +80,8 @@ struct StatusCommand: AsyncParsableCommand {
                               failingHosts: stats.hosts.filter { $0.failingSince != nil || $0.paused }
                                   .map { .init(host: $0.host, failingSince: $0.failingSince, paused: $0.paused) }),
             inbox: inbox, lastBuild: built, lastDigest: try blog.lastDigestSentAt(),
-            server: .init(running: presence != nil, address: presence?["address"]), bluesky: try blog.blueskyBridge())
+            server: .init(running: presence != nil, address: presence?["address"]), bluesky: try blog.blueskyBridge(),
+            quiet: LocalSite.quietReason(blog.config))
     }
 
     static func text(_ status: Status, now: Date) -> String {
@@ -107,6 +110,7 @@ struct StatusCommand: AsyncParsableCommand {
             "bluesky     " + (status.bluesky.bot == nil ? "not bridged"
                 : status.bluesky.handle.map { "@" + $0 } ?? "bridge \(status.bluesky.follow ?? "pending"), no handle yet"),
         ]
+        if let quiet = status.quiet { lines.append("sending     nothing, to anyone: \(quiet) (a local blog; set a public https baseURL to go live)") }
         return lines.joined(separator: "\n")
     }
 }
