@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Site
 import Testing
 
 /// What an operator meets, through the real executable: `--json` on `build`, `publish`, `version`
@@ -123,6 +124,45 @@ import Testing
         #expect(live["quiet"] == nil, "\(live)")
         #expect((try jsonObject(["deliveries", "--json", "-s", site.path])["queued"] as? Int ?? 0) >= 1, "its webmention is queued")
         #expect(try jsonObject(["status", "--json", "-s", site.path])["quiet"] == nil)
+    }
+
+    /// `lectern theme export` writes the built-in theme into `theme/`; the site built after it is
+    /// the same, byte for byte. A file already there (the writer's change) is kept unless `--force`.
+    @Test func theExportedThemeBuildsTheSameSite() throws {
+        let site = try newSite()
+        defer { try? FileManager.default.removeItem(at: site.deletingLastPathComponent()) }
+        func published() throws -> [String: Data] {
+            let folder = site.appendingPathComponent("public")
+            var files: [String: Data] = [:]
+            for path in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
+                var isFolder: ObjCBool = false
+                let full = folder.appendingPathComponent(path).path
+                if FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue {
+                    files[path] = FileManager.default.contents(atPath: full)
+                }
+            }
+            return files
+        }
+        _ = try jsonObject(["build", "--json", "-s", site.path])
+        let before = try published()
+        let (status, output, errors) = try runSplit([lecternBinary, "theme", "export", "-s", site.path])
+        #expect(status == 0, "\(errors)")
+        #expect(output.contains("wrote \(Theme.embeddedFiles.count) file(s)"), "\(output)")
+        let theme = site.appendingPathComponent("theme")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: theme.path).sorted() == Theme.embeddedFiles.keys.sorted())
+        _ = try jsonObject(["build", "--json", "-s", site.path])
+        let after = try published()
+        #expect(after.keys.sorted() == before.keys.sorted())
+        #expect(after.filter { before[$0.key] != $0.value }.keys.sorted() == [], "byte for byte the same")
+
+        let post = theme.appendingPathComponent("post.mustache")
+        try Data("changed".utf8).write(to: post)
+        let again = try runSplit([lecternBinary, "theme", "export", "post.mustache", "-s", site.path])
+        #expect(again.output.contains("kept 1 file(s)") && FileManager.default.contents(atPath: post.path) == Data("changed".utf8))
+        #expect(try runSplit([lecternBinary, "theme", "export", "post.mustache", "--force", "-s", site.path]).status == 0)
+        #expect(FileManager.default.contents(atPath: post.path) == Data(Theme.embeddedFiles["post.mustache"]!))
+        let unknown = try runSplit([lecternBinary, "theme", "export", "nope.mustache", "-s", site.path])
+        #expect(unknown.status == 1 && unknown.errors.contains("not a file of the built-in theme"), "\(unknown.errors)")
     }
 
     private func newSite() throws -> URL {

@@ -112,7 +112,7 @@ import Testing
         let broken = good.replacingOccurrences(of: "title: Welcome to Lectern", with: "title: [unclosed")
         try broken.write(to: post, atomically: true, encoding: .utf8)
         let (status, output) = try run([lecternBinary, "serve", "-s", root.path, "--port", String(port)])
-        #expect(status != 0 && output.contains("welcome-to-lectern.md:3: invalid YAML"), "no site yet: \(output)")
+        #expect(status != 0 && output.contains("welcome-to-lectern.md:2: invalid YAML"), "no site yet: \(output)")
 
         try good.write(to: post, atomically: true, encoding: .utf8)
         #expect(try run([lecternBinary, "build", "-s", root.path]).0 == 0)
@@ -128,7 +128,7 @@ import Testing
         }
         #expect(try await eventually(within: 20) { (try? await body())?.contains("Welcome to Lectern") == true }, "the previous site")
         let said = try String(contentsOf: logFile, encoding: .utf8)
-        #expect(said.contains("could not build at start, serving the previous site") && said.contains("welcome-to-lectern.md:3: invalid YAML"),
+        #expect(said.contains("could not build at start, serving the previous site") && said.contains("welcome-to-lectern.md:2: invalid YAML"),
                 "\(said)")
         func health() async throws -> (Int, String) {
             let answer = try await HTTPClientForTests.get("http://127.0.0.1:\(adminPort)/healthz", accept: "*/*")

@@ -41,8 +41,28 @@ import Testing
         let error = error("---\ntitle: Fine\ndate: 2025-01-01\ntags: [a, b\n---\nBody\n")
         guard case .source(let file, let line, let message)? = error else { Issue.record("no error"); return }
         #expect(file == "content/posts/x.md")
-        #expect(line == 5)
-        #expect(message.contains("invalid YAML"))
+        #expect(line == 4, "where the list opened, not where YAML noticed")
+        #expect(message.contains("invalid YAML") && message.contains("never closed"), "\(message)")
+    }
+
+    /// Faults are named at their line, in a writer's words (libyaml's after them).
+    @Test func faultsAreNamedWhereTheyAreInAWritersWords() {
+        let cases: [(source: String, line: Int, says: String)] = [
+            ("---\ntitle: \"Unclosed\ndate: 2025-01-01\ntags: [a]\nsummary: x\nlang: en\n---\nBody\n", 2, "a quoted value starts here and is never closed"),
+            ("---\ntitle: 'Half\ndate: 2025-01-01\n---\nBody\n", 2, "never closed"),
+            ("---\ntitle: Notes: one\ndate: 2025-01-01\n---\nBody\n", 2, "put the value in quotes"),
+            ("---\ntitle: `code`\ndate: 2025-01-01\n---\nBody\n", 2, "keeps for itself"),
+            ("--\ntitle: T\ndate: 2025-01-01\n--\nBody\n", 1, "this line is '--'"),
+            ("----\ntitle: T\n---\nBody\n", 1, "this line is '----'"),
+        ]
+        for (source, line, says) in cases {
+            guard case .source(_, let found, let message)? = error(source) else { Issue.record("no error: \(source)"); continue }
+            #expect(found == line && message.contains(says), "\(source.debugDescription): line \(found): \(message)")
+            #expect(!message.hasPrefix("invalid YAML: found") && !message.hasPrefix("invalid YAML: did not"), "\(message)")
+        }
+        // A thematic break followed by text is not taken for a mistyped fence.
+        guard case .source(_, _, let message)? = error("----\nJust text.\n") else { Issue.record("a post needs a title"); return }
+        #expect(!message.contains("this line is"), "\(message)")
     }
 
     @Test func badFieldTypeNamesItsLine() {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits a Markdown source into its YAML front matter and body: the one splitter, for posts
 /// and pages (`ContentParser`) and for the files of other generators (`lectern import`).
 ///
@@ -25,6 +27,10 @@ package struct FrontMatter {
         if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
         let fence: String
         if text.hasPrefix("---\n") { fence = "---" } else if text.hasPrefix("+++\n") { fence = "+++" } else {
+            if let typed = mistypedFence(text) {
+                throw SiteError.source(file: file, line: 1,
+                                       message: "front matter opens with '---' on a line of its own; this line is '\(typed)'")
+            }
             return FrontMatter(yaml: "", body: String(text), yamlFirstLine: 1)
         }
         let afterOpening = text.dropFirst(4)
@@ -43,5 +49,16 @@ package struct FrontMatter {
         }
         throw SiteError.source(file: file, line: 1,
                                message: "front matter starts with '\(fence)' but has no closing '\(fence)' line")
+    }
+
+    /// A first line of dashes that is not `---` (`--`, `----`, an editor's `—`) followed by a
+    /// `key: value` line: a fence mistyped, which would otherwise publish the front matter as text
+    /// (or fail later as "needs a 'title'").
+    static func mistypedFence(_ text: Substring) -> String? {
+        let lines = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+        guard lines.count >= 2 else { return nil }
+        let first = lines[0].trimmingCharacters(in: .whitespaces)
+        guard !first.isEmpty, first != "---", first.allSatisfy({ "-–—".contains($0) || $0 == " " }) else { return nil }
+        return lines[1].firstMatch(of: /^[A-Za-z_][A-Za-z0-9_-]*:(\s|$)/) == nil ? nil : first
     }
 }

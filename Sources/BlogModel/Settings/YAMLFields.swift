@@ -160,6 +160,33 @@ package struct YAMLFields {
         return YAMLFields(mapping: mapping, parent: self)
     }
 
+    /// libyaml's contexts for something opened and never closed.
+    private static let opens: Set<String> = [
+        "while scanning a quoted scalar", "while parsing a flow sequence", "while parsing a flow mapping",
+    ]
+
+    /// What went wrong, said as a writer would fix it; libyaml's own words after it.
+    static func inWritersWords(problem: String, context: String?) -> String {
+        let said: String
+        switch (context, problem) {
+        case ("while scanning a quoted scalar", _):
+            said = "a quoted value starts here and is never closed (a missing \" or ')"
+        case ("while parsing a flow sequence", _), ("while parsing a flow mapping", _):
+            said = "a list or map opened here with [ or { is never closed"
+        case (_, "mapping values are not allowed in this context"):
+            said = "a value holds ': ', which YAML reads as a new key; put the value in quotes"
+        case (_, "did not find expected key"), (_, "did not find expected '-' indicator"):
+            said = "this line does not line up with the ones above as `key: value` (a stray space? a value that needs quotes?)"
+        case (_, "could not find expected ':'"):
+            said = "a line is not `key: value`"
+        case (_, let problem) where problem.hasPrefix("found character that cannot start any token"):
+            said = "a value starts with a character YAML keeps for itself (`, @, % or a tab); put the value in quotes"
+        default:
+            return problem
+        }
+        return said + " (YAML: \(problem))"
+    }
+
     private static func error(file: String, line: Int, isConfig: Bool, _ message: String) -> SiteError {
         isConfig ? .config(file: file, line: line, message: message)
                  : .source(file: file, line: line, message: message)
@@ -167,9 +194,12 @@ package struct YAMLFields {
 
     private static func describe(_ error: YamlError, file: String, lineOffset: Int, isConfig: Bool) -> SiteError {
         switch error {
-        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
-            return Self.error(file: file, line: mark.line + lineOffset, isConfig: isConfig,
-                              "invalid YAML: \(problem)")
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+            // libyaml notices an unclosed quote or bracket where the text ends; its context
+            // names where it opened, which is the line to fix.
+            let opened = context.flatMap { Self.opens.contains($0.text) ? $0.mark.line : nil }
+            return Self.error(file: file, line: (opened ?? mark.line) + lineOffset, isConfig: isConfig,
+                              "invalid YAML: " + Self.inWritersWords(problem: problem, context: context?.text))
         case let .duplicatedKeysInMapping(duplicates, _):
             return Self.error(file: file, line: lineOffset + 1, isConfig: isConfig,
                               "invalid YAML: duplicate keys \(duplicates.joined(separator: ", "))")
