@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 
-/// Automatic replies sent to strangers (the owner-command answers), counted so they stay bounded.
+/// Answers the blog sends because a stranger asked (the note to a non-public reply, quote
+/// answers, an Accept to a follower who follows again), counted per hour so they stay bounded.
 public struct AutomaticReplies: StoreFacade {
     let store: Store
     public init(_ store: Store) { self.store = store }

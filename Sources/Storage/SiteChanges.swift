@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 
-/// Changes the site must publish before the deliveries that announce them go out.
+/// The change log between processes: a generation per kind of change (`lectern publish`,
+/// `comments`, `blocks`, `keys`…) that a running server reads, and the deliveries held until it
+/// serves the site generation that announces them.
 public struct SiteChanges: StoreFacade {
     let store: Store
     public init(_ store: Store) { self.store = store }

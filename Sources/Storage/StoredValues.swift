@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 
-/// Small named values the blog keeps (its key ring, bridge settings).
+/// Small named values the blog keeps in the `settings` table: its key ring, when it first
+/// published, the Bluesky bridge, the account it moved to.
 public struct StoredValues: StoreFacade {
     let store: Store
     public init(_ store: Store) { self.store = store }

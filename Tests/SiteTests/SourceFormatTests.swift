@@ -28,11 +28,12 @@ import Testing
         #expect(site.exists("2025/empty/index.html"))
     }
 
+    /// The line named is the one to fix: where an unclosed list or quote opened.
     @Test(arguments: [
-        ("---\ntitle: [unclosed\ndate: 2025-01-01\n---\nx", 3),
+        ("---\ntitle: [unclosed\ndate: 2025-01-01\n---\nx", 2),
         ("---\r\ntitle: ok\r\ndate: not a date\r\n---\r\nx", 3),
         ("---\ntitle: no end\ndate: 2025-01-01\n", 1),
-        ("\u{FEFF}---\r\ntitle: \"unterminated\r\ndate: 2025-01-01\r\n---\r\n", 4),
+        ("\u{FEFF}---\r\ntitle: \"unterminated\r\ndate: 2025-01-01\r\n---\r\n", 2),
     ])
     func unparseableFilesNameFileAndLine(source: String, line: Int) throws {
         let site = try TestSite()
