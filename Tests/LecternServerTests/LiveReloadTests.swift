@@ -52,6 +52,35 @@ import LecternRuntime
         #expect(try await blog.get("/").body.contains("Fresh words"), "the previous site is still served")
     }
 
+    /// A writer fixes a broken file: the page reloads once, not again when the failed build's
+    /// retry comes due (it is covered by the build that succeeded).
+    @Test func aFixedFileReloadsThePageOnce() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, watch: true)
+        defer { blog.stop() }
+        let port = blog.port, suite = self
+        let broken = blog.root.appendingPathComponent("content/posts/broken.md")
+        let said = try await OffPool.run { () throws -> String in
+            let connection = try RawConnection(port: port)
+            connection.send("GET /_lectern/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            _ = suite.events(connection, within: 5) { $0.contains("event: hello") }
+            try "---\ntitle: Broken\ndate: someday\n---\nx\n".write(to: broken, atomically: true, encoding: .utf8)
+            _ = suite.events(connection, within: 10) { $0.contains("event: failure") }
+            try "---\ntitle: Mended\ndate: 2025-05-02\n---\nx\n".write(to: broken, atomically: true, encoding: .utf8)
+            // Past the failed build's first retries (2 s, then 4 s later).
+            var text = ""
+            let end = Date().addingTimeInterval(8)
+            while Date() < end {
+                if let bytes = connection.receiveBytes(within: 0.2) { text += String(decoding: bytes, as: UTF8.self) }
+            }
+            return text
+        }
+        #expect(said.components(separatedBy: "event: reload").count - 1 == 1, "\(said)")
+        #expect(try await blog.get("/").body.contains("Mended"))
+    }
+
     /// A stream's place frees as its client closes the connection (not after a timer), and one
     /// client address cannot take every place (a timer freed them: 503 still 7 and 12 s after 16 left).
     @Test func placesFreeOnCloseAndOneAddressCannotTakeThemAll() async throws {
