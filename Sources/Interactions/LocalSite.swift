@@ -11,12 +11,16 @@ import OutboundHTTP
 public enum LocalSite {
     /// Why `config`'s blog sends nothing, or nil when it sends.
     public static func quietReason(_ config: SiteConfig) -> String? {
-        guard !config.federation.allowPrivateAddresses else { return nil }
-        guard let parts = URLComponents(string: config.baseURL), let host = parts.host?.lowercased(), !host.isEmpty else {
-            return "baseURL \(config.baseURL) is not an address others can reach"
+        config.federation.allowPrivateAddresses ? nil : unreachable(baseURL: config.baseURL)
+    }
+
+    /// Why others cannot reach a blog at `baseURL`, or nil when they can.
+    public static func unreachable(baseURL: String) -> String? {
+        guard let parts = URLComponents(string: baseURL), let host = parts.host?.lowercased(), !host.isEmpty else {
+            return "baseURL \(baseURL) is not an address others can reach"
         }
-        if parts.scheme?.lowercased() != "https" { return "baseURL \(config.baseURL) is not https" }
-        if isLocal(host: host) { return "baseURL \(config.baseURL) names this machine or a private network" }
+        if parts.scheme?.lowercased() != "https" { return "baseURL \(baseURL) is not https" }
+        if isLocal(host: host) { return "baseURL \(baseURL) names this machine or a private network" }
         return nil
     }
 

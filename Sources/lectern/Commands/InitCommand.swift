@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlogModel
 import Foundation
+import Interactions
 import Site
 
 struct InitCommand: AsyncParsableCommand {
@@ -40,7 +41,7 @@ struct InitCommand: AsyncParsableCommand {
         try await reportingErrors {
             try SiteScaffold.create(at: root, title: title, baseURL: base, owner: account)
         }
-        print(Self.nextSteps(root: root, directory: directory, local: base.hasPrefix("http://127.0.0.1") || base.hasPrefix("http://localhost")))
+        print(Self.nextSteps(root: root, directory: directory, local: LocalSite.unreachable(baseURL: base) != nil))
     }
 
     /// What to do next, as README.md and docs/deploy.md say it: writing on this machine, or the service.
