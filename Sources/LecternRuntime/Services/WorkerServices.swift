@@ -131,7 +131,10 @@ public struct MaintenanceService: Service {
                 }
                 try? await Task.sleep(for: .seconds(10))
             }
-            try? blog.inboxCounter.flush(to: blog.store.inboxCounts)
+            // The counts since the last flush, at shutdown: a failed write is said, not swallowed.
+            do { try blog.inboxCounter.flush(to: blog.store.inboxCounts) } catch {
+                blog.logger.warning("could not record the inbox's last counts at shutdown: \(error)")
+            }
         }
     }
 
