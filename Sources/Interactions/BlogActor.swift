@@ -152,18 +152,21 @@ public final class BlogActor: Sendable {
         let rendered = renderings.update(content.posts)
         let builder = PostConversion(config: config, urls: urls)
         let known = Dictionary(try store.posts.publishedPosts().map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        let settings = builder.fingerprintSettings
+        let settings = builder.fingerprintSettings, legacySettings = builder.legacyFingerprintSettings
         let current = content.posts.map { post in
             // A post whose source, path and settings are those its stored fingerprint was made
             // from has that fingerprint still: only new and changed posts are converted to learn it.
             let source = ContentHash(post.sourceHash.hex, post.path, post.sourcePath, settings).hex
             let stored = known[post.path].flatMap { $0.fingerprintSource == source ? $0.contentHash : nil }
+            // Made from the same post and settings by the previous version: restated, no Update.
+            let restated = stored == nil
+                && known[post.path]?.fingerprintSource == ContentHash(post.sourceHash.hex, post.path, post.sourcePath, legacySettings).hex
             return CurrentPost(record: PostRecord(path: post.path, apID: config.absoluteURL(post.path), title: post.title,
                                                   contentHash: stored ?? builder.visibleFingerprint(post: post, rendered: rendered[post.path]!),
                                                   publishedAt: post.date, updatedAt: post.updated, pinned: post.pinned,
                                                   source: post.sourcePath, federate: config.federates(post),
                                                   apType: config.federation.postsAs, fingerprintSource: source),
-                               declaredID: post.declaredID)
+                               declaredID: post.declaredID, fingerprintRestated: restated)
         }
         let sync = try store.posts.syncPosts(current, now: now)
         lastContent.withLock { $0 = content }

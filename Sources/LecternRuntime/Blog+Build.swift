@@ -57,6 +57,21 @@ extension Blog {
         return report
     }
 
+    /// Where `serve --watch` answers the preview: a draft at `/2025/06/my-draft/` previews at
+    /// `/_lectern/preview/2025/06/my-draft/` (a prefix no content can take).
+    public static let previewPrefix = "/_lectern/preview"
+
+    /// Builds the preview (drafts and posts dated ahead) into `preview/` beside the live site,
+    /// as `serve --watch` keeps it while the writer works; never `public/`, nothing announced.
+    /// The caller holds the build lock.
+    @discardableResult
+    func buildPreviewLocked(discussions: DiscussionSource) throws -> BuildReport {
+        try SiteBuilder.makePreviewFolder(root: root)
+        var options = SiteBuilder.Options(includeDrafts: true, includeFuture: true, discussions: discussions)
+        options.blogroll = try blogroll()
+        return try SiteBuilder(root: root, publicFolder: SiteBuilder.previewFolder(root: root)).build(options)
+    }
+
     /// Reads `content/` into the ActivityPub documents and syncs the posts with the store
     /// (new ids, moved posts, removals). Returns what changed and the content read.
     @discardableResult

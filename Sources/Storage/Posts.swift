@@ -38,10 +38,14 @@ public struct CurrentPost: Sendable, Equatable {
     public var record: PostRecord
     /// `id:` in the front matter: the post's first URL, for a file renamed since.
     public var declaredID: String?
+    /// The stored fingerprint was made from this same post and settings by an earlier way of
+    /// computing it: a new value of it is no edit, and is stored without an Update.
+    public var fingerprintRestated = false
 
-    public init(record: PostRecord, declaredID: String? = nil) {
+    public init(record: PostRecord, declaredID: String? = nil, fingerprintRestated: Bool = false) {
         self.record = record
         self.declaredID = declaredID
+        self.fingerprintRestated = fingerprintRestated
     }
 }
 
@@ -93,6 +97,7 @@ extension Posts {
                 claimed.insert(post.path)
                 post.apID = stored.apID
                 let wasDeleted = stored.deletedAt != nil
+                if entry.fingerprintRestated && !wasDeleted { stored.contentHash = post.contentHash }
                 let changed = stored.contentHash != post.contentHash || stored.title != post.title || stored.pinned != post.pinned
                     || stored.source != post.source || stored.federate != post.federate
                 if stored.fingerprintSource != post.fingerprintSource {

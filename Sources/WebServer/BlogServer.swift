@@ -22,6 +22,9 @@ import Storage
 public final class BlogServer: Sendable {
     public let blog: Blog
     public let site: ServedFiles
+    /// `serve --watch` beside a live site: the drafts' preview (`preview/`), answered under
+    /// `Blog.previewPrefix` to this machine only (`PreviewRoute`).
+    public let preview: ServedFiles?
     /// The background work and the inbox gate (LecternRuntime wires them).
     public let runtime: BlogServices
     public var rebuildService: RebuildService { runtime.rebuildService }
@@ -38,11 +41,22 @@ public final class BlogServer: Sendable {
             return config.webmention.receive ? "<\(config.baseURL)\(WebmentionSettings.endpointPath)>; rel=\"webmention\"" : nil
         }
         self.site = site
+        var preview: ServedFiles?
+        if watch && !blog.options.isPreview {
+            try SiteBuilder.makePreviewFolder(root: blog.root)
+            preview = try ServedFiles(publicFolder: SiteBuilder.previewFolder(root: blog.root), liveReload: liveReload)
+        }
+        self.preview = preview
         runtime = try BlogServices(blog: blog, watch: watch, previousSite: site.fileCount > 0,
-                                   onFailure: { liveReload?.buildFailed($0) }) { try site.reload() }
+                                   onFailure: { liveReload?.buildFailed($0) },
+                                   onPreviewChanged: preview.map(Self.reloader)) { try site.reload() }
     }
 
     public var services: [any Service] { runtime.services }
+
+    private static func reloader(_ files: ServedFiles) -> @Sendable (Bool) throws -> Void {
+        { tellPages in try files.reload(tellPages: tellPages) }
+    }
 
     /// The operator's listener: its loopback port and the registry the blog's metrics go to.
     public struct Admin: Sendable {
@@ -64,7 +78,7 @@ public final class BlogServer: Sendable {
         interactions.webmentionQueued = { runtime.webmentionQueued() }
         var logger = blog.logger
         logger[metadataKey: "component"] = "http"
-        return LecternServer.makeApplication(site: site, activityPub: { blog.activityPub }, interactions: interactions,
+        return LecternServer.makeApplication(site: site, preview: preview, activityPub: { blog.activityPub }, interactions: interactions,
                                              search: { try blog.searchPage(query: $0, page: $1) },
                                              host: host ?? blog.config.server.host, port: port ?? blog.config.server.port,
                                              requestTimeout: requestTimeout, services: (background ? services : []) + adminServices(admin),

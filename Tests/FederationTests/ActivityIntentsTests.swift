@@ -36,6 +36,23 @@ import Testing
         #expect(ActivityIntents(jrd: jrd([])).reply(to: post, host: "social.example") == nil)
     }
 
+    /// Following the blog: the `Follow` intent with the actor as `object` (Pleroma, WordPress,
+    /// and Emissary, which writes it as `href`), else the subscribe template.
+    @Test func followIntentThenSubscribe() {
+        let actor = "https://blog.example/actor", escapedActor = "https%3A%2F%2Fblog.example%2Factor"
+        let follow = ActivityIntents(jrd: jrd([
+            ["rel": ActivityIntents.subscribeRel, "template": "https://social.example/authorize_interaction?uri={uri}"],
+            ["rel": ActivityIntents.followRel, "href": "https://social.example/intents/follow?object={object}"],
+        ]))
+        #expect(follow.follow(actor, host: "social.example") == "https://social.example/intents/follow?object=\(escapedActor)")
+        let mastodon = ActivityIntents(jrd: jrd([
+            ["rel": ActivityIntents.subscribeRel, "template": "https://social.example/authorize_interaction?uri={uri}"],
+        ]))
+        #expect(mastodon.follow(actor, host: "social.example") == "https://social.example/authorize_interaction?uri=\(escapedActor)")
+        let elsewhere = ActivityIntents(jrd: jrd([["rel": ActivityIntents.followRel, "template": "https://bank.example/f?o={object}"]]))
+        #expect(elsewhere.follow(actor, host: "social.example") == nil)
+    }
+
     /// A WebFinger answer cannot send the reader anywhere but the account's own server.
     @Test(arguments: [
         "https://bank.example/transfer?to={inReplyTo}", "javascript:alert({inReplyTo})", "http://social.example/share?r={inReplyTo}",

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LecternRuntime
+import OutboundHTTP
 @testable import WebServer
 
 /// A writer previewing (`lectern serve --drafts`) sees drafts and posts dated ahead; followers
@@ -61,5 +62,38 @@ import LecternRuntime
         #expect(try await blog.get("/\(year)/secret-plans/").status == 404)
         #expect(!(try await blog.get("/").body.contains("Secret plans")))
         #expect(!(try await blog.get("/search?q=zanzibar").body.contains("Secret plans")))
+    }
+
+    /// `lectern serve --watch` without `--drafts`: a draft written while it runs previews at
+    /// `/_lectern/preview/<path>` (marked, nothing to reply to), to this machine only; the live
+    /// site and followers never see it until `draft: true` goes.
+    @Test func aDraftWrittenWhileServeWatchRunsPreviewsBesideTheLiveSite() async throws {
+        let remote = try FakeInstance()
+        try await remote.start()
+        defer { remote.stop() }
+        let blog = try await BlogFixture(remote: remote, watch: true)
+        defer { blog.stop() }
+        try await blog.follow(by: remote, "alice")
+        let now = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60))
+        let year = Calendar.current.component(.year, from: Date())
+        let file = blog.root.appendingPathComponent("content/posts/plans.md")
+        try "---\ntitle: Secret plans\ndate: \(now)\ndraft: true\n---\nNot yet.\n".write(to: file, atomically: true, encoding: .utf8)
+        let preview = "\(Blog.previewPrefix)/\(year)/secret-plans/"
+        #expect(try await eventually(within: 10) { try await blog.get(preview).status == 200 }, "the watcher built the preview")
+        let page = try await blog.get(preview).body
+        #expect(page.contains("preview-marker") && page.contains("Secret plans") && !page.contains("reply-from") && !page.contains("follow-card"))
+        #expect(page.contains("/_lectern/live.js"), "the preview reloads itself as the writer saves")
+        #expect(try await blog.get("/\(year)/secret-plans/").status == 404, "the live site has no draft")
+        #expect(!FileManager.default.fileExists(atPath: blog.root.appendingPathComponent("public/\(year)/secret-plans").path))
+        // Through a proxy (nginx in front of a watching server by mistake): nobody else sees drafts.
+        let proxied = try await FetchClient(allowPrivateAddresses: true).perform(
+            OutgoingRequest(url: blog.base + preview, headers: [("Accept", "text/html"), ("X-Forwarded-For", "203.0.113.9")]), on: testTransfers)
+        #expect(proxied.status == 403)
+        try await Task.sleep(for: .seconds(1))
+        #expect(!remote.activities(type: "Create").contains { $0.objectTitle == "Secret plans" }, "a draft is never announced")
+        // Published: the live site has it and followers hear of it.
+        try "---\ntitle: Secret plans\ndate: \(now)\n---\nNot yet.\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(try await eventually(within: 10) { try await blog.get("/\(year)/secret-plans/").status == 200 })
+        #expect(try await eventually(within: 10) { remote.activities(type: "Create").contains { $0.objectTitle == "Secret plans" } })
     }
 }

@@ -45,4 +45,29 @@ import Testing
             #expect(remote.getCount("/.well-known/webfinger") == 1)
         }
     }
+
+    /// The follow card: the reader's `Follow` intent for the blog's actor (whatever `uri` says),
+    /// else their server's `authorize_interaction` for the actor.
+    @Test func theFollowCardSendsAReaderToTheirServersFollowIntent() async throws {
+        try await withBlog { remote, blog in
+            remote.serve("/.well-known/webfinger", [
+                "subject": "acct:alice@\(remote.host)",
+                "links": [["rel": "self", "type": "application/activity+json", "href": remote.actorID("alice")],
+                          ["rel": "http://ostatus.org/schema/1.0/subscribe", "template": "\(remote.base.value)/authorize_interaction?uri={uri}"],
+                          ["rel": "https://w3id.org/fep/3b86/Follow", "template": "\(remote.base.value)/intents/follow?object={object}"]],
+            ])
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            func follow(_ typed: String, uri: String = "") async throws -> (status: Int, location: String?) {
+                let response = try await HTTPClientForTests.get(blog.base + "/interact?intent=follow&instance="
+                    + typed.addingPercentEncoding(withAllowedCharacters: allowed)! + "&uri=" + uri, accept: "text/html")
+                return (response.status, response.header("location"))
+            }
+            let actor = blog.actor.addingPercentEncoding(withAllowedCharacters: allowed)!
+            let answer = try await follow("@alice@\(remote.host)", uri: "https%3A%2F%2Fevil.example%2F")
+            #expect(answer.status == 303 && answer.location == "\(remote.base.value)/intents/follow?object=\(actor)", "\(answer)")
+            #expect(try await follow("social.example").location == "https://social.example/authorize_interaction?uri=\(actor)")
+            #expect(try await follow("").status == 400)
+        }
+    }
 }

@@ -127,8 +127,8 @@ private final class XMLCollector: NSObject, XMLParserDelegate {
         try site.post("b", title: "B", date: "2025-01-02", extra: "tags: [swift]\n")
         try site.build()
         let html = try site.read("tags/index.html")
-        let swift = try #require(html.range(of: "href=\"/tags/swift/\">swift</a> <span class=\"count\">2</span>"))
-        let web = try #require(html.range(of: "href=\"/tags/web/\">web</a> <span class=\"count\">1</span>"))
+        let swift = try #require(html.range(of: "href=\"/tags/swift/\">#swift</a> <span class=\"count\">2</span>"))
+        let web = try #require(html.range(of: "href=\"/tags/web/\">#web</a> <span class=\"count\">1</span>"))
         #expect(swift.lowerBound < web.lowerBound)
         #expect(try site.read("sitemap.xml").contains("/tags/</loc>"))
     }

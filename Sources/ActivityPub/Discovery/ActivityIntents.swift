@@ -4,6 +4,8 @@ import Foundation
 /// where each sends the reader for a reply to one of the blog's posts: the `Create` intent
 /// (with `inReplyTo`), else the `Object` intent (open the post there), else the OStatus
 /// subscribe template Mastodon publishes (`authorize_interaction?uri=`); nil when none is usable.
+/// And where the follow card sends them to follow the blog: the `Follow` intent, else the same
+/// subscribe template.
 ///
 /// ```swift
 /// let intents = ActivityIntents(jrd: JRD(subject: nil, aliases: nil, links: [.init(rel: "https://w3id.org/fep/3b86/Create",
@@ -14,18 +16,22 @@ import Foundation
 public struct ActivityIntents: Sendable, Equatable {
     public static let createRel = "https://w3id.org/fep/3b86/Create"
     public static let objectRel = "https://w3id.org/fep/3b86/Object"
+    public static let followRel = "https://w3id.org/fep/3b86/Follow"
     public static let subscribeRel = "http://ostatus.org/schema/1.0/subscribe"
 
     var create: String?
     var object: String?
+    var follow: String?
     var subscribe: String?
 
     public init(jrd: JRD) {
         for link in jrd.links {
-            let (rel, template) = (link.rel, link.template)
+            // Some servers (Emissary) write the template as `href`; a `{` tells it is one.
+            let (rel, template) = (link.rel, link.template ?? link.href.flatMap { $0.contains("{") ? $0 : nil })
             switch rel {
             case Self.createRel where create == nil: create = template
             case Self.objectRel where object == nil: object = template
+            case Self.followRel where follow == nil: follow = template
             case Self.subscribeRel where subscribe == nil: subscribe = template
             default: continue
             }
@@ -35,9 +41,17 @@ public struct ActivityIntents: Sendable, Equatable {
     /// The first usable intent for replying to `uri`, expanded, on `host` (the server the reader
     /// typed: `social.example`, or `127.0.0.1:PORT` in development).
     public func reply(to uri: String, host: String, allowHTTP: Bool = false) -> String? {
-        let candidates: [(String?, String)] = [(create, "inReplyTo"), (object, "object"), (subscribe, "uri")]
+        expandFirst([(create, "inReplyTo"), (object, "object"), (subscribe, "uri")], value: uri, host: host, allowHTTP: allowHTTP)
+    }
+
+    /// The first usable intent for following `actor` (the blog's actor id), expanded, on `host`.
+    public func follow(_ actor: String, host: String, allowHTTP: Bool = false) -> String? {
+        expandFirst([(follow, "object"), (subscribe, "uri")], value: actor, host: host, allowHTTP: allowHTTP)
+    }
+
+    private func expandFirst(_ candidates: [(String?, String)], value: String, host: String, allowHTTP: Bool) -> String? {
         for case let (template?, variable) in candidates where template.contains("{\(variable)}") {
-            if let url = Self.expand(template, [variable: uri]), Self.acceptable(url, host: host, allowHTTP: allowHTTP) { return url }
+            if let url = Self.expand(template, [variable: value]), Self.acceptable(url, host: host, allowHTTP: allowHTTP) { return url }
         }
         return nil
     }

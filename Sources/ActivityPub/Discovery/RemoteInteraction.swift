@@ -22,7 +22,7 @@ public struct RemoteInteraction: Sendable {
 
         public var description: String {
             switch self {
-            case .notAHostname: return "Type your server's name, like mastodon.social."
+            case .notAHostname: return "Type your handle, like @you@mastodon.social, or your server's name, like mastodon.social."
             case .notOurs: return "That is not a post on this blog."
             }
         }

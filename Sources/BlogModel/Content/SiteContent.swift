@@ -13,6 +13,9 @@ public struct SiteContent: Sendable {
     /// The section folders under `content/` (`notes` for `content/notes/`), each listed even
     /// while it holds no published post.
     public var sections: [String] = []
+    /// The site paths of drafts the load left out (none when it asked for them): what a
+    /// preview beside the live site (`serve --watch`) shows.
+    public var drafts: [String] = []
     /// How many post sources the load read (new, changed, or with a new stamp): those the parse
     /// cache did not serve.
     public var sourcesRead = 0

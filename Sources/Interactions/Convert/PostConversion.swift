@@ -166,19 +166,29 @@ struct PostConversion {
         article.updated = nil
         article.preview = nil
         article.content = Self.foldingWhitespace(article.content)
-        let encoded = (try? ASEncoder.encode(article)).map { String(decoding: $0, as: UTF8.self) } ?? post.sourceHash.hex
+        var encoded = (try? ASEncoder.encode(article)).map { String(decoding: $0, as: UTF8.self) } ?? post.sourceHash.hex
+        // The blog's own address is not the writer's edit: a new `baseURL` (a local site going
+        // live) changes every link and id, and must not count each post as updated.
+        encoded = encoded.replacingOccurrences(of: config.baseURL + "/", with: "/")
         return ContentHash(Self.fingerprintVersion, encoded).hex
     }
 
     /// Changed whenever what `visibleFingerprint` shows of a post changes, so that every stored
-    /// fingerprint is made again (`fingerprintSettings`).
-    static let fingerprintVersion = "visible-2"
+    /// fingerprint is made again (`fingerprintSettings`). Fingerprints stored by the version
+    /// before (`legacyFingerprintVersion`) are restated without an Update (`CurrentPost`).
+    static let fingerprintVersion = "visible-3"
+    static let legacyFingerprintVersion = "visible-2"
 
     /// The settings a post's fingerprint depends on besides its source and path: stored with
     /// each fingerprint (`PostRecord.fingerprintSource`), so that a change of them makes every
     /// fingerprint again and nothing else does.
-    var fingerprintSettings: String {
-        ContentHash(Self.fingerprintVersion, config.baseURL, config.language, urls.actor, urls.followers,
+    var fingerprintSettings: String { fingerprintSettings(version: Self.fingerprintVersion) }
+
+    /// What `fingerprintSettings` was under the previous way of computing fingerprints.
+    var legacyFingerprintSettings: String { fingerprintSettings(version: Self.legacyFingerprintVersion) }
+
+    private func fingerprintSettings(version: String) -> String {
+        ContentHash(version, config.baseURL, config.language, urls.actor, urls.followers,
                     String(describing: config.federation.quotePolicy), config.federation.postsAs).hex
     }
 

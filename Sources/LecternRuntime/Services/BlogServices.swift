@@ -28,9 +28,11 @@ public final class BlogServices: Sendable {
     /// `previousSite`: a whole site from an earlier build is there to serve if the first build
     /// fails (`RebuildService.start`).
     public init(blog: Blog, watch: Bool, previousSite: Bool = false, onFailure: @escaping @Sendable (String) -> Void = { _ in },
+                onPreviewChanged: (@Sendable (_ tellPages: Bool) throws -> Void)? = nil,
                 onSiteChanged: @escaping @Sendable () throws -> Void) throws {
         self.blog = blog
-        rebuildService = RebuildService(blog: blog, watch: watch, onFailure: onFailure, onSiteChanged: onSiteChanged)
+        rebuildService = RebuildService(blog: blog, watch: watch, onFailure: onFailure, onPreviewChanged: onPreviewChanged,
+                                        onSiteChanged: onSiteChanged)
         try rebuildService.start(previousSite: previousSite)
     }
 

@@ -36,13 +36,16 @@ public struct RebuildService: Service {
     public var pollInterval: Duration = .milliseconds(250)
     let lane: RenderLane
 
+    /// `onPreviewChanged` (with `watch`, beside a live site): the lane keeps a preview of the
+    /// drafts in `preview/` and calls it after each preview build that changed something.
     public init(blog: Blog, watch: Bool, onFailure: @escaping @Sendable (String) -> Void = { _ in },
+                onPreviewChanged: (@Sendable (_ tellPages: Bool) throws -> Void)? = nil,
                 onSiteChanged: @escaping @Sendable () throws -> Void) {
         self.blog = blog
         self.watch = watch
         self.onFailure = onFailure
         self.onSiteChanged = onSiteChanged
-        lane = RenderLane(blog: blog)
+        lane = RenderLane(blog: blog, onPreviewChanged: watch && !blog.options.isPreview ? onPreviewChanged : nil)
     }
 
     /// Before the server listens: builds with every discussion, reads the posts, tells followers

@@ -16,12 +16,19 @@ final class RenderLane: Sendable {
         /// nil until read in full once (a start whose build failed has none).
         var discussions: [String: DiscussionSummary]?
         var nextScheduled: Date?
+        /// Drafts whose preview address was logged.
+        var draftsSeen = Set<String>()
     }
     private let state = Mutex(State())
     /// The settings the server started with: what `RestartOnlySettings` compares with.
     private let startedWith: SiteConfig
+    /// Reloads the preview's files after a preview build (`serve --watch`; nil: no preview kept);
+    /// told whether open pages should reload (no: the live site's reload, just after, tells them).
+    private let onPreviewChanged: (@Sendable (_ tellPages: Bool) throws -> Void)?
 
-    init(blog: Blog) { (self.blog, startedWith) = (blog, blog.config) }
+    init(blog: Blog, onPreviewChanged: (@Sendable (Bool) throws -> Void)? = nil) {
+        (self.blog, startedWith, self.onPreviewChanged) = (blog, blog.config, onPreviewChanged)
+    }
 
     /// When the next future-dated post is due (it is then built and announced).
     var nextScheduled: Date? { state.withLock { $0.nextScheduled } }
@@ -59,7 +66,12 @@ final class RenderLane: Sendable {
             blog.metrics.build(seconds: report.seconds)
             // A build that wrote and removed nothing serves the same bytes (no tree swapped in, or
             // one of hard links to the last): reading it all again was a fifth of a restart.
-            if report.written > 0 || report.removed > 0 || work.siteSwapped { try onSiteChanged() }
+            let siteChanged = report.written > 0 || report.removed > 0 || work.siteSwapped
+            // The preview first: an open page reloads once, when both are in place.
+            if let content, work.settings || work.sources {
+                try preview(content, discussions: discussions, tellPages: !siteChanged)
+            }
+            if siteChanged { try onSiteChanged() }
             for warning in report.warnings { logger.warning("\(warning)") }
             logger.info("rebuilt: \(report.written) files written, \(report.reused) reused in \(Int(report.seconds * 1000)) ms")
         } else if work.siteSwapped {
@@ -79,6 +91,28 @@ final class RenderLane: Sendable {
         // Whatever another process built is served now: its held deliveries may go.
         let generation = try blog.store.changes.changeGenerations()[.site, default: 0]
         if try blog.store.changes.releaseHeldDeliveries(upTo: generation) > 0 { blog.deliverySignal.signal() }
+    }
+
+    /// Builds the preview beside the live site while there are drafts or posts dated ahead (and
+    /// once more after the last, so it shows none); logs where each new draft is seen. A failed
+    /// preview is logged and never holds back the live site or its publishing.
+    private func preview(_ content: SiteContent, discussions: DiscussionSource, tellPages: Bool) throws {
+        guard let onPreviewChanged else { return }
+        let exists = FileManager.default.fileExists(atPath: SiteBuilder.previewFolder(root: blog.root).path)
+        guard !content.drafts.isEmpty || !content.scheduled.isEmpty || exists else { return }
+        let report: BuildReport
+        do {
+            report = try blog.buildPreviewLocked(discussions: discussions)
+        } catch {
+            blog.logger.error("the preview of drafts could not be built (the live site is not affected): \(error)")
+            return
+        }
+        let fresh = state.withLock { state in
+            defer { state.draftsSeen = Set(content.drafts) }
+            return content.drafts.filter { !state.draftsSeen.contains($0) }
+        }
+        for path in fresh { blog.logger.notice("draft: preview at \(Blog.previewPrefix)\(path) on this server") }
+        if report.written > 0 || report.removed > 0 { try onPreviewChanged(tellPages) }
     }
 
     /// Every post's discussion, summed up again when `all`, else only the `changed` posts'.

@@ -68,6 +68,7 @@ public struct ContentLoader: Sendable {
             scheduled: includeFuture ? [] : wanted.filter { $0.date > now }.sorted { ($0.date, $0.path) < ($1.date, $1.path) },
             sections: sectionFolders)
         content.sourcesRead = sourcesRead
+        if !includeDrafts { content.drafts = posts.filter(\.draft).map(\.path) + pages.filter(\.draft).map(\.path) }
         try checkUniqueURLs(&content)
         return content
     }

@@ -24,6 +24,10 @@
       img.className = "avatar u-photo"; img.src = comment.author.avatar; img.alt = ""; img.width = 40; img.height = 40;
       img.referrerPolicy = "no-referrer";
       card.appendChild(img);
+    } else {
+      var initial = text("span", "avatar no-avatar", ((comment.author.name || "").match(/[\p{L}\p{N}]/u) || ["?"])[0].toUpperCase());
+      initial.setAttribute("aria-hidden", "true");
+      card.appendChild(initial);
     }
     var author = text("a", "author p-name u-url", comment.author.name);
     author.href = comment.author.url; author.rel = "nofollow ugc";

@@ -112,7 +112,7 @@ public struct DiscussionView: Sendable {
             "content": comment.contentHTML, "dateISO": dates.iso8601(comment.published),
             "dateHuman": dates.human(comment.published), "edited": comment.updated != nil,
         ]
-        if let avatar = comment.avatarURL { context["avatar"] = avatar }
+        if let avatar = comment.avatarURL { context["avatar"] = avatar } else { context["initial"] = Self.initial(comment.authorName) }
         if let summary = comment.summary, !summary.isEmpty { context["summary"] = summary }
         else if comment.sensitive { context["summary"] = "Sensitive content" }
         if let title = comment.title { context["title"] = title }
@@ -129,6 +129,11 @@ public struct DiscussionView: Sendable {
         }
         if let quote = comment.quoteURL { context["quote"] = quote }
         return context
+    }
+
+    /// The first letter of a name, upper-cased, for an avatar's placeholder ("?" for none).
+    static func initial(_ name: String) -> String {
+        name.first { $0.isLetter || $0.isNumber }.map { String($0).uppercased() } ?? "?"
     }
 
     /// The JSON the page script reads: the newest page of comments, like the post's page.

@@ -140,7 +140,7 @@ public enum MarkdownRenderer {
         guard purpose == .site else { return renderNode(document, extensions) }
         CodeBlocks.highlight(document)
         HeadingAnchors.insertMarkers(document)
-        return HeadingAnchors.applyMarkers(renderNode(document, extensions))
+        return TaskListLabels.label(HeadingAnchors.applyMarkers(renderNode(document, extensions)))
     }
 
     private static func renderNode(_ node: OpaquePointer, _ extensions: UnsafeMutablePointer<cmark_llist>?) -> String {

@@ -35,6 +35,8 @@ struct PageRenderer: Sendable {
             siteContext["authorPhoto"] = avatar.hasPrefix("http") ? avatar : config.baseURL + (avatar.hasPrefix("/") ? "" : "/") + avatar
         }
         if config.webmention.receive { siteContext["webmention"] = config.baseURL + WebmentionSettings.endpointPath }
+        // The follow card: the handle readers type on their server, and a placeholder for no avatar.
+        siteContext["follow"] = ["handle": model.account, "initial": DiscussionView.initial(config.title)] as [String: any TemplateValue]
     }
 
     static func feedLinks(prefix: String) -> [String: any TemplateValue] {
@@ -55,14 +57,19 @@ struct PageRenderer: Sendable {
         full["tags"] = post.tags.map { ["name": $0, "url": model.tagPath($0)] }
         full["hasTags"] = !post.tags.isEmpty
         if let language = post.language { full["language"] = language }
-        var context = base(page: [
+        var page: [String: any TemplateValue] = [
             "title": post.title, "fullTitle": "\(post.title) – \(model.config.title)",
             "description": description(post: post, rendered: rendered),
             "canonical": model.config.absoluteURL(post.path), "ogType": "article",
             "image": post.image.map(model.absolute), "activityJSON": model.config.absoluteURL(post.path),
             "publishedISO": model.dates.iso8601(post.date),
             "modifiedISO": post.updated.map(model.dates.iso8601),
-        ])
+        ]
+        // A draft (seen only in a preview) says so, is never indexed, and offers no reply form,
+        // handle or follow card.
+        if post.draft { page["noindex"] = true }
+        var context = base(page: page)
+        if post.draft { context["preview"] = ["label": "Draft"] as [String: any TemplateValue] }
         context["post"] = full
         var discussion = try model.discussionView(index).templateContext()
         // The refresh script only where comments can arrive: posts that federate.
@@ -102,12 +109,15 @@ struct PageRenderer: Sendable {
         let pageTitle = title ?? siteTitle
         var fullTitle = title.map { "\($0) – \(siteTitle)" } ?? siteTitle
         if pageNumber > 1 { fullTitle = "\(pageTitle), page \(pageNumber) – \(siteTitle)" }
+        // The home page: the header shows the site's title as its h1.
+        let isHome = basePath == "/"
         var context = base(page: [
             "title": pageTitle, "fullTitle": fullTitle,
             "description": title.map { "Posts in \($0) on \(siteTitle)" } ?? model.config.description,
-            "canonical": model.config.absoluteURL(path), "ogType": "website",
+            "canonical": model.config.absoluteURL(path), "ogType": "website", "isHome": isHome,
         ])
         var list: [String: any TemplateValue] = ["posts": indices.map(summary)]
+        if isHome && pageNumber == 1 { list["intro"] = true }
         if let heading { list["heading"] = heading }
         if let feeds { list["feeds"] = feeds }
         if pageCount > 1 {
@@ -146,7 +156,10 @@ struct PageRenderer: Sendable {
         return try theme.render(context, template: "archive")
     }
 
-    /// `/tags/`: every tag with its number of posts, the most used first.
+    /// How many of a tag's newest posts the tag index names.
+    static let recentPerTag = 3
+
+    /// `/tags/`: every tag with its number of posts and its newest posts, the most used first.
     func tagIndex() throws -> String {
         var context = base(page: [
             "title": "Tags", "fullTitle": "Tags – \(model.config.title)",
@@ -155,8 +168,16 @@ struct PageRenderer: Sendable {
         ])
         let tags = model.tags.sorted { ($1.postIndices.count, $0.name.lowercased()) < ($0.postIndices.count, $1.name.lowercased()) }
         context["tags"] = [
-            "list": tags.map { ["name": $0.name, "url": $0.path, "count": $0.postIndices.count] as [String: any TemplateValue] },
-            "hasTags": !tags.isEmpty,
+            "list": tags.map { term -> [String: any TemplateValue] in
+                let count = term.postIndices.count
+                return ["name": term.name, "url": term.path, "count": count, "countLabel": count == 1 ? "1 post" : "\(count) posts",
+                        "recent": term.postIndices.prefix(Self.recentPerTag).map { index -> [String: any TemplateValue] in
+                            let post = model.posts[index]
+                            return ["title": post.title, "url": post.path, "dateISO": model.dates.iso8601(post.date),
+                                    "dateHuman": model.dates.human(post.date)]
+                        }]
+            },
+            "hasTags": !tags.isEmpty, "count": tags.count,
         ] as [String: any TemplateValue]
         return try theme.render(context, template: "tags")
     }
@@ -207,6 +228,7 @@ struct PageRenderer: Sendable {
             context["updatedHuman"] = model.dates.human(updated)
         }
         if let summary = post.summary { context["summary"] = summary }
+        if post.draft { context["draft"] = true }
         if let category = post.category { context["category"] = ["name": category, "url": model.categoryPath(category)] }
         if let image = post.image { context["image"] = image }
         return context

@@ -31,9 +31,11 @@ public struct Theme: Sendable {
         "comments.mustache": PackageResources.comments_mustache,
         "comment-body.mustache": PackageResources.comment_body_mustache,
         "comment-page.mustache": PackageResources.comment_page_mustache,
+        "follow-card.mustache": PackageResources.follow_card_mustache,
         "style.css": PackageResources.style_css,
         "highlight.css": PackageResources.highlight_css,
         "comments.js": PackageResources.comments_js,
+        "follow.js": PackageResources.follow_js,
         "favicon.svg": PackageResources.favicon_svg,
     ]
 

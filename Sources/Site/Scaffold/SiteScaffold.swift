@@ -64,4 +64,10 @@ public enum SiteScaffold {
         try Data(text.utf8).write(to: url)
         return url
     }
+
+    /// The site path (`/2025/my-post/`) of the post in `file` (under `root`), as a build gives it.
+    public static func sitePath(ofPost file: URL, root: URL, timeZone: TimeZone) throws -> String {
+        let relative = String(file.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
+        return try ContentParser(timeZone: timeZone).post(source: String(contentsOf: file, encoding: .utf8), file: relative).path
+    }
 }

@@ -33,11 +33,11 @@ public final class ServedFiles: Sendable {
     /// Bytes of pages (and their gzip twins) held in memory.
     public var heldBytes: Int { index.heldBytes }
 
-    /// Re-reads `public/` (after a build swapped a new tree in).
-    public func reload() throws {
+    /// Re-reads `public/` (after a build swapped a new tree in); `tellPages`: open pages reload.
+    public func reload(tellPages: Bool = true) throws {
         let fresh = try StaticIndex.load(from: publicFolder, reusing: index, liveReload: liveReload != nil, pageLink: pageLink())
         let redirects = Redirects.load(publicFolder: publicFolder)
         current.withLock { $0 = (fresh, redirects) }
-        liveReload?.siteChanged()
+        if tellPages { liveReload?.siteChanged() }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import BlogModel
 import Foundation
 import Interactions
+import LecternRuntime
 import Site
 
 struct InitCommand: AsyncParsableCommand {
@@ -65,11 +66,17 @@ struct NewCommand: AsyncParsableCommand {
     var title: String
 
     func run() async throws {
-        let url = try await reportingErrors {
+        let (url, preview) = try await reportingErrors {
             let config = try SiteConfig.load(from: siteOptions.root)
-            return try SiteScaffold.newPost(in: siteOptions.root, title: title, timeZone: config.timeZone)
+            let url = try SiteScaffold.newPost(in: siteOptions.root, title: title, timeZone: config.timeZone)
+            let path = try SiteScaffold.sitePath(ofPost: url, root: siteOptions.root, timeZone: config.timeZone)
+            // The address of the server running for this site, else the one `serve` would take.
+            let address = ServerPresence(root: siteOptions.root).running()?["address"] ?? "\(config.server.host):\(config.server.port)"
+            return (url, "http://\(address)\(Blog.previewPrefix)\(path)")
         }
         print(url.path)
+        // The path alone on standard output, for scripts (`$EDITOR "$(lectern new …)"`).
+        FileHandle.standardError.write(Data("a draft: previewed at \(preview) while lectern serve --watch runs; remove 'draft: true' to publish\n".utf8))
     }
 }
 

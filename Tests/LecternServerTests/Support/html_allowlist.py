@@ -18,7 +18,7 @@ COMMENT_ATTRIBUTES = {
     "class", "id", "href", "rel", "src", "alt", "width", "height", "loading", "referrerpolicy", "datetime",
     "aria-labelledby", "data-comments", "title", "lang", "dir", "decoding", "method", "action", "name", "type",
     "placeholder", "required", "pattern", "autocomplete", "for", "value", "hidden", "open", "controls", "preload",
-    "min", "max", "aria-label", "inputmode", "autocapitalize", "spellcheck", "maxlength",
+    "min", "max", "aria-label", "aria-hidden", "inputmode", "autocapitalize", "spellcheck", "maxlength",
 }
 URL_ATTRIBUTES = {"href", "src", "action", "formaction", "poster", "cite", "background", "srcset", "data", "xlink:href"}
 BAD_SCHEMES = ("javascript:", "data:", "vbscript:")
