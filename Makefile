@@ -39,7 +39,7 @@ test-tools:
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	[ -z "$$missing" ] || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; }
-	@python3 -c "import cryptography, httpsig, http_message_signatures, html5lib, bovine, apsig, mf2py, ronkyuu, rfc8785" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check cryptography httpsig http-message-signatures html5lib bovine==0.5.19 apsig==0.6.0 mf2py==2.0.2 ronkyuu==0.9 rfc8785==0.1.4
+	@python3 -c "import cryptography, httpsig, http_message_signatures, html5lib, bovine, apsig, mf2py, ronkyuu, rfc8785, aiosmtpd" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check cryptography httpsig http-message-signatures html5lib bovine==0.5.19 apsig==0.6.0 mf2py==2.0.2 ronkyuu==0.9 rfc8785==0.1.4 aiosmtpd==1.4.6
 
 ## Build everything (our own code must be warning-free), then run the whole suite: unit tests, then
 ## the end-to-end suites one at a time (each starts real servers and measures how fast they serve;

@@ -17,6 +17,9 @@ static inline CURLcode lectern_curl_setopt_offset(CURL *handle, CURLoption optio
 static inline CURLcode lectern_curl_setopt_write_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, fn);
 }
+static inline CURLcode lectern_curl_setopt_read_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, fn);
+}
 static inline CURLcode lectern_curl_setopt_header_function(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, fn);
 }

@@ -174,6 +174,22 @@ public final class BlogActor: Sendable {
         return sync
     }
 
+    /// A post as the newsletter mails it: its title, address, summary and body (links absolute,
+    /// as other servers get it); nil for a post the blog no longer has.
+    public struct MailCopy: Sendable {
+        public let title: String
+        public let url: String
+        public let summary: String?
+        public let html: String
+    }
+
+    public func mailCopy(path: String) -> MailCopy? {
+        guard let post = lastContent.withLock({ $0 })?.posts.first(where: { $0.path == path }),
+              let body = renderings.current[path] else { return nil }
+        return MailCopy(title: post.title, url: config.absoluteURL(path), summary: post.summary,
+                        html: PostConversion.federatedHTML(body.html, baseURL: config.baseURL))
+    }
+
     /// Re-encodes the Articles whose like or share counts changed.
     public func refreshReactions() throws {
         guard let content = lastContent.withLock({ $0 }) else { return }

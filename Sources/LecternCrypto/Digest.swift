@@ -54,6 +54,17 @@ enum FetchedDigest {
     nonisolated(unsafe) static let sha512: OpaquePointer? = EVP_MD_fetch(nil, "SHA512", nil)
 }
 
+/// HMAC-SHA256 through OpenSSL 3's one-shot `EVP_Q_mac`.
+public enum HMACSHA256 {
+    public static func mac(key: [UInt8], data: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: 32)
+        var length = 0
+        let done = EVP_Q_mac(nil, "HMAC", nil, "SHA256", nil, key, key.count, data, data.count, &output, output.count, &length)
+        precondition(done != nil && length == 32, "EVP_Q_mac failed")
+        return output
+    }
+}
+
 /// Cryptographically secure random bytes (OpenSSL's CSPRNG).
 public enum SecureRandom {
     public static func bytes(_ count: Int) -> [UInt8] {

@@ -48,6 +48,11 @@ extension Blog {
         return try currentSearchPage().render(outcome)
     }
 
+    /// A notice page through the theme (`SearchPage.notice`).
+    public func noticePage(title: String, html: String) throws -> String {
+        try currentSearchPage().notice(title: title, html: html)
+    }
+
     /// One `SearchPage` per build of `public/`: theme, settings and navigation read once.
     private func currentSearchPage() throws -> SearchPage {
         let stamp = builder.buildStamp()

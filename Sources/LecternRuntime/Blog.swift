@@ -46,6 +46,8 @@ public final class Blog: Sendable {
     public let keys: KeyStore
     /// Wakes this process's delivery worker (whichever is current) when activities are queued.
     public let deliverySignal = QueueSignal()
+    /// Wakes the newsletter's sender (a confirmation or a post's mails were queued).
+    public let mailSignal = QueueSignal()
     /// What the inbox refused, by reason, until `MaintenanceService` writes it to the store.
     public let inboxCounter: InboxCounter
     public var metrics: BlogMetrics { options.metrics }

@@ -19,6 +19,8 @@ public final class BlogMetrics: Sendable {
     private let queueDepth: Gauge
     private let inboxBacklog: Gauge
     private let memory: [String: Gauge]
+    private let subscribeCounters: [String: Counter]
+    private let mailCounters: [String: Counter]
 
     public init(factory: any MetricsFactory) {
         self.factory = factory
@@ -29,6 +31,12 @@ public final class BlogMetrics: Sendable {
         builds = CoreMetrics.Timer(label: "lectern_build_duration_seconds", factory: factory)
         queueDepth = Gauge(label: "lectern_delivery_queue_depth", factory: factory)
         inboxBacklog = Gauge(label: "lectern_inbox_backlog", factory: factory)
+        subscribeCounters = Dictionary(uniqueKeysWithValues: ["queued", "already", "too_soon", "cap", "invalid", "refused"].map {
+            ($0, Counter(label: "lectern_newsletter_subscribe_requests_total", dimensions: [("outcome", $0)], factory: factory))
+        })
+        mailCounters = Dictionary(uniqueKeysWithValues: ["sent", "retrying", "failed"].map {
+            ($0, Counter(label: "lectern_newsletter_mails_total", dimensions: [("outcome", $0)], factory: factory))
+        })
         memory = Dictionary(uniqueKeysWithValues: ["sqlite", "site"].map {
             ($0, Gauge(label: "lectern_memory_bytes", dimensions: [("held_by", $0)], factory: factory))
         })
@@ -36,6 +44,13 @@ public final class BlogMetrics: Sendable {
 
     /// Nothing recorded anywhere (commands that do not serve).
     public convenience init() { self.init(factory: NOOPMetricsHandler.instance) }
+
+    /// A request of the subscribe form, by outcome (`queued`, `already`, `too_soon`, `cap`,
+    /// `invalid`, `refused`).
+    public func subscribeRequest(_ outcome: String) { subscribeCounters[outcome]?.increment() }
+
+    /// A newsletter mail handed to the relay (`sent`), to try again, or given up.
+    public func mail(_ outcome: String) { mailCounters[outcome]?.increment() }
 
     public func request(status: Int) {
         let counter = statusCounters.withLock { counters in

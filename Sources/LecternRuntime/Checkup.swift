@@ -1,5 +1,6 @@
 import BlogModel
 import Foundation
+import Mail
 import OutboundHTTP
 import Interactions
 import LecternCrypto
@@ -57,7 +58,27 @@ public struct Checkup: Sendable {
         checks.append(libcurlCheck())
         checks += queueChecks(blog.store, now: now)
         if online { checks += await reachability(blog.activityPub) }
+        if online && config.newsletter.enabled { checks.append(await relayCheck(config.newsletter)) }
         return checks
+    }
+
+    /// The newsletter's relay takes this host's mail: connected as a send would (EHLO, STARTTLS,
+    /// AUTH with the configured credentials), then `NOOP`.
+    func relayCheck(_ settings: NewsletterSettings) async -> Check {
+        let outcome: SMTPRelay.Outcome
+        do {
+            let relay = try NewsletterService.relay(settings)
+            outcome = try await OffPool.run { relay.check() }
+        } catch {
+            return Check(name: "newsletter", status: .failed, detail: "\(error)", fix: "correct newsletter.credentials (user:password on the first line)")
+        }
+        switch outcome {
+        case .sent:
+            return Check(name: "newsletter", status: .ok, detail: "the relay \(settings.smtp) answers (TLS and login as configured)")
+        case .temporary(let why), .permanent(_, let why):
+            return Check(name: "newsletter", status: .failed, detail: "the relay \(settings.smtp) did not take a session: \(why)",
+                         fix: "check newsletter.smtp (host, port; smtps:// for port 465), the credentials, and that the relay lets this host send")
+        }
     }
 
     /// Both private keys parse (opening the blog does not read them; the server signs with them).

@@ -79,7 +79,7 @@ public final class BlogServer: Sendable {
         var logger = blog.logger
         logger[metadataKey: "component"] = "http"
         return LecternServer.makeApplication(site: site, preview: preview, activityPub: { blog.activityPub }, interactions: interactions,
-                                             search: { try blog.searchPage(query: $0, page: $1) },
+                                             search: { try blog.searchPage(query: $0, page: $1) }, newsletter: blog,
                                              host: host ?? blog.config.server.host, port: port ?? blog.config.server.port,
                                              requestTimeout: requestTimeout, services: (background ? services : []) + adminServices(admin),
                                              metrics: admin == nil ? nil : blog.metrics, logger: logger, onServerRunning: onServerRunning)

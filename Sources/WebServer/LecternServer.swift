@@ -45,11 +45,12 @@ public enum LecternServer {
 
     /// `preview` is the drafts' preview `serve --watch` keeps beside the live site (nil: none);
     /// `activityPub` gives the ActivityPub face as the settings say now (nil: a static server);
-    /// `search` renders `/search` results (nil: no search); `unavailable` says why only the
+    /// `search` renders `/search` results (nil: no search); `newsletter` answers the subscribe,
+    /// confirm and unsubscribe pages (nil: none); `unavailable` says why only the
     /// built files are served (everything else answers 503).
     public static func makeApplication(
         site: ServedFiles, preview: ServedFiles? = nil, activityPub: (@Sendable () -> BlogActor)? = nil, interactions: Interactions? = nil,
-        search: (@Sendable (_ query: String, _ page: Int) throws -> String)? = nil, unavailable: String? = nil,
+        search: (@Sendable (_ query: String, _ page: Int) throws -> String)? = nil, newsletter: Blog? = nil, unavailable: String? = nil,
         host: String, port: Int, requestTimeout: TimeAmount = requestTimeout, services: [any Service] = [],
         metrics: BlogMetrics? = nil, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -59,6 +60,7 @@ public enum LecternServer {
             InteractRoute(current: activityPub).add(to: router)
         }
         if let search { SearchRoute(search: search).add(to: router) }
+        if let newsletter { NewsletterRoutes(blog: newsletter).add(to: router) }
         site.liveReload?.add(to: router)
         if let preview { PreviewRoute(files: StaticFileResponder(site: preview)).add(to: router) }
         if let activityPub, let interactions {

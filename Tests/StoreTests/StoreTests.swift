@@ -28,10 +28,10 @@ import Testing
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb%' AND name NOT LIKE 'sqlite%' ORDER BY name")
         }
         #expect(tables == ["actor_assertion_keys", "actor_keys", "automatic_replies", "blocks", "changes", "comments", "deliveries", "digest_numbers", "digest_state", "followers", "followers_sync", "following", "held_inbound", "hosts",
-                           "inbox_counts", "inbox_queue", "mentions", "outbound_activities", "pending_replies", "post_aliases", "posts", "reactions",
+                           "inbox_counts", "inbox_queue", "mail_queue", "mentions", "outbound_activities", "pending_replies", "post_aliases", "posts", "reactions",
                            "received_activities", "remote_actors", "remote_tombstones", "search_posts", "search_posts_config", "search_posts_content",
                            "search_posts_data", "search_posts_docsize", "search_posts_idx", "search_state", "seen_signatures", "sent_objects",
-                           "settings", "signature_memory", "webmention_links", "webmention_queue", "webmentions"])
+                           "settings", "signature_memory", "subscribers", "webmention_links", "webmention_queue", "webmentions"])
         _ = try store.posts.syncPosts([CurrentPost(record: PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
                                                                 contentHash: "1", publishedAt: Date()))])
         let reopened = try Store(path: path)  // would fail on CREATE TABLE if re-applied

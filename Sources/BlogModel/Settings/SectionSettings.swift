@@ -22,7 +22,8 @@ public struct SectionSettings: Sendable, Equatable {
     /// Folder names a section cannot take: the site's own paths live there.
     package static let reserved: Set<String> = ["posts", "pages", "tags", "categories", "series", "archive", "assets", "search",
                                                 "page", "feed.xml", "rss.xml", "feed.json", "sitemap.xml", "robots.txt",
-                                                "ap", "inbox", "outbox", "users", "well-known", "nodeinfo", "interact", "metrics"]
+                                                "ap", "inbox", "outbox", "users", "well-known", "nodeinfo", "interact", "metrics",
+                                                "subscribe", "unsubscribe"]
 }
 
 extension SiteConfig {

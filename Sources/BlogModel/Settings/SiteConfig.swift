@@ -33,6 +33,7 @@ public struct SiteConfig: Sendable, Equatable {
     public var delivery = DeliverySettings()
     public var following = FollowingSettings()
     public var webmention = WebmentionSettings()
+    public var newsletter = NewsletterSettings()
     /// Content folders besides `posts/` and `pages/`, by folder name (see `SectionSettings`).
     public var sections: [String: SectionSettings] = [:]
 
@@ -97,7 +98,7 @@ extension SiteConfig {
         try fields.rejectUnknown(allowed: ["title", "description", "author", "baseURL", "username", "owner",
                                            "fediverseCreator", "language", "timezone", "postsPerPage",
                                            "feedSize", "server", "federation", "profile", "comments", "digest",
-                                           "delivery", "sections", "following", "webmention"])
+                                           "delivery", "sections", "following", "webmention", "newsletter"])
         config.title = try fields.string("title") ?? config.title
         config.description = try fields.string("description") ?? ""
         config.author = try fields.string("author") ?? ""
@@ -129,6 +130,7 @@ extension SiteConfig {
         config.sections = try fields.sectionSettings()
         config.following = try fields.followingSettings()
         config.webmention = try fields.webmentionSettings()
+        config.newsletter = try fields.newsletterSettings()
         if let server = try fields.nested("server") {
             try server.rejectUnknown(allowed: ["host", "port"])
             config.server.host = try server.string("host") ?? config.server.host

@@ -40,7 +40,7 @@ public struct CommentDigest: Sendable {
         guard !items.isEmpty else { return .nothingNew }
         let recipient = try await owner.resolve(ownerHandle)
         let digest = try Activities(urls: site.urls, config: site.config)
-            .directNote(to: recipient, html: html(items), inReplyTo: nil, now: now)
+            .directNote(to: recipient, html: html(items, subscribers: try subscriberCount()), inReplyTo: nil, now: now)
         try store.digests.recordDigest(items: items, activity: (digest.activity.id, try Outbox.json(digest.activity, proofs: site.proofs, now: now),
                                                         recipient.inbox), note: digest.kept, numbers: Self.numbers(items), now: now)
         outbox.wake()
@@ -51,7 +51,12 @@ public struct CommentDigest: Sendable {
     public func preview() throws -> String {
         let items = try site.store.digests.undigestedItems()
         guard !items.isEmpty else { return "Nothing new since the last digest.\n" }
-        return HTMLText.plain(html(items).replacingOccurrences(of: "</p>", with: "</p>\n")) + "\n"
+        return HTMLText.plain(html(items, subscribers: try subscriberCount()).replacingOccurrences(of: "</p>", with: "</p>\n")) + "\n"
+    }
+
+    /// The newsletter's confirmed subscribers, while it is on.
+    func subscriberCount() throws -> Int? {
+        site.config.newsletter.enabled ? try site.store.subscribers.counts().confirmed : nil
     }
 
     /// Comments are numbered in a digest, 1, 2, 3…, so the owner can answer `hide 2`.
@@ -60,7 +65,7 @@ public struct CommentDigest: Sendable {
     }
 
     /// Paragraphs (Mastodon keeps `p`, `a` and `br` of remote HTML).
-    func html(_ items: [DigestItem]) -> String {
+    func html(_ items: [DigestItem], subscribers: Int? = nil) -> String {
         let comments = items.filter { $0.kind == .comment }.count
         let mentions = items.count - comments
         var counts: [String] = []
@@ -80,6 +85,7 @@ public struct CommentDigest: Sendable {
             if item.state == "pending" { line += " (awaiting approval)" }
             html += "<p>\(line)<br><a href=\"\(HTMLText.escape(link))\">\(HTMLText.escape(link))</a></p>"
         }
+        if let subscribers { html += "<p>Newsletter: \(subscribers == 1 ? "1 subscriber" : "\(subscribers) subscribers") by email.</p>" }
         if comments > 0 {
             html += "<p>Answer this message to moderate: “hide 1”, “approve 1”, “block 1” (its author) or “block domain 1”; "
                 + "several commands, one per line.</p>"

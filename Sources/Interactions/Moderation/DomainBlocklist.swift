@@ -62,7 +62,7 @@ public enum DomainBlocklist {
     static func isDomain(_ text: String) -> Bool { DNSName.isValid(Substring(text)) }
 
     /// One CSV line's fields (RFC 4180 quoting).
-    static func csvFields(_ line: String) -> [String] {
+    package static func csvFields(_ line: String) -> [String] {
         var fields: [String] = [], current = "", quoted = false
         var characters = line.makeIterator()
         while let character = characters.next() {

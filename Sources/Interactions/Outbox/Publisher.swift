@@ -28,6 +28,8 @@ public struct Publisher: Sendable {
         public var skipped: [String] = []
         /// Deliveries queued in all.
         public var deliveries = 0
+        /// Newsletter mails queued (one per confirmed subscriber and new post).
+        public var mails = 0
         /// Why nothing was sent anywhere (no activity, no webmention): a blog others cannot reach
         /// (`LocalSite`). Its posts are recorded as for any blog.
         public var quiet: String?
@@ -82,6 +84,10 @@ public struct Publisher: Sendable {
                                         heldFor: generation, now: now)
             if silent { report.skipped.append(post.path); continue }
             if report.quiet == nil { try queueWebmentions(path: post.path, needed, heldFor: generation, now: now) }
+            // A new post goes to the newsletter's subscribers too (never an edit: once per address).
+            if report.quiet == nil, needed == .create, site.config.newsletter.enabled {
+                report.mails += try store.mails.queuePost(path: post.path, now: now)
+            }
             report.deliveries += encoded == nil ? 0 : inboxes.count
             switch needed {
             case .create: report.created.append(post.path)

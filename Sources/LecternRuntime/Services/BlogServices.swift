@@ -71,7 +71,7 @@ public final class BlogServices: Sendable {
         [rebuildService, InboxService(blog: blog, signal: inboxSignal, site: rebuildService), DeliveryService(blog: blog),
          WebmentionService(blog: blog, signal: webmentionSignal, site: rebuildService),
          HeldInboxService(blog: blog, signal: heldSignal, gate: { [self] in self.gate }, queued: { [inboxSignal] in inboxSignal.signal() }),
-         DigestService(blog: blog), MaintenanceService(blog: blog) { [rebuildService] posts in
+         DigestService(blog: blog), NewsletterService(blog: blog), MaintenanceService(blog: blog) { [rebuildService] posts in
             rebuildService.changedPosts.add(posts)
             rebuildService.wake.signal()
          }]

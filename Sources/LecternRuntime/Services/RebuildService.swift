@@ -180,7 +180,8 @@ public struct RebuildService: Service {
                 let generations = try blog.store.changes.changeGenerations()
                 let changed = Set(generations.keys.filter { generations[$0] != known[$0] })
                 known = generations
-                if changed.contains(.site) { work.siteSwapped = true }
+                // Another process published: its newsletter mails may be queued now.
+                if changed.contains(.site) { work.siteSwapped = true; blog.mailSignal.signal() }
                 if changed.contains(.discussions) || changed.contains(.blocks) { work.allDiscussions = true }
                 if changed.contains(.keys) { work.settings = true }
                 if changed.contains(.deliveries) { blog.deliverySignal.signal() }

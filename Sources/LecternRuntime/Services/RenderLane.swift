@@ -84,6 +84,7 @@ final class RenderLane: Sendable {
         state.withLock { $0.nextScheduled = content.nextScheduled }
         if work.settings || work.sources {
             let report = try blog.publisher().publish()
+            if report.mails > 0 { blog.mailSignal.signal() }
             if !report.isEmpty {
                 logger.info("published: \(report.created.count) new, \(report.updated.count) updated, \(report.deleted.count) deleted, \(report.skipped.count) not announced; \(report.deliveries) deliveries queued")
             }

@@ -145,6 +145,9 @@ public struct MaintenanceService: Service {
                 try store.inbox.pruneSeenSignatures()
                 try store.comments.pruneTombstones()
                 try store.deliveries.pruneSignatureMemory(before: Date().addingTimeInterval(-SignatureKnock.defaultMemory))
+                // An address never confirmed is forgotten after a week; mails sent, after 30 days.
+                try store.subscribers.forgetUnconfirmed(before: Date().addingTimeInterval(-7 * 86_400))
+                try store.mails.pruneFinished(before: Date().addingTimeInterval(-30 * 86_400))
                 return try store.deliveries.pruneDelivered(before: Date().addingTimeInterval(-keep))
             }
             if pruned > 0 { blog.logger.info("maintenance: forgot \(pruned) delivered rows older than delivery.keepDelivered") }

@@ -37,6 +37,8 @@ struct PageRenderer: Sendable {
         if config.webmention.receive { siteContext["webmention"] = config.baseURL + WebmentionSettings.endpointPath }
         // The follow card: the handle readers type on their server, and a placeholder for no avatar.
         siteContext["follow"] = ["handle": model.account, "initial": DiscussionView.initial(config.title)] as [String: any TemplateValue]
+        // Every page's footer offers the newsletter while it is on.
+        if config.newsletter.enabled { siteContext["newsletter"] = true }
     }
 
     static func feedLinks(prefix: String) -> [String: any TemplateValue] {

@@ -61,6 +61,13 @@ public struct SearchPage: Sendable {
         try renderer.search(outcome, snippetHTML: snippetHTML)
     }
 
+    /// A page the server makes on request besides results (the newsletter's "check your inbox",
+    /// its confirmation and unsubscribe pages), through the theme's `page` template. `html` is
+    /// the server's own markup: whatever a visitor typed is escaped by the caller.
+    public func notice(title: String, html: String) throws -> String {
+        try renderer.notice(title: title, html: html)
+    }
+
     /// The snippet escaped, its marks turned into `<mark>`: the text stays text. One pass over
     /// the scalars (Foundation's `replacingOccurrences` cost more than the rest of the page).
     func snippetHTML(_ snippet: String) -> String {
@@ -77,6 +84,15 @@ public struct SearchPage: Sendable {
 }
 
 extension PageRenderer {
+    func notice(title: String, html: String) throws -> String {
+        var context = base(page: [
+            "title": title, "fullTitle": "\(title) – \(model.config.title)", "description": title,
+            "canonical": model.config.absoluteURL("/"), "ogType": "website", "noindex": true,
+        ])
+        context["standalone"] = ["title": title, "content": html] as [String: any TemplateValue]
+        return try theme.render(context, template: "page")
+    }
+
     func search(_ outcome: SearchPage.Outcome, snippetHTML: (String) -> String) throws -> String {
         let siteTitle = model.config.title
         let query = outcome.query

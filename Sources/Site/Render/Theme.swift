@@ -32,6 +32,8 @@ public struct Theme: Sendable {
         "comment-body.mustache": PackageResources.comment_body_mustache,
         "comment-page.mustache": PackageResources.comment_page_mustache,
         "follow-card.mustache": PackageResources.follow_card_mustache,
+        "subscribe-form.mustache": PackageResources.subscribe_form_mustache,
+        "email.mustache": PackageResources.email_mustache,
         "style.css": PackageResources.style_css,
         "highlight.css": PackageResources.highlight_css,
         "comments.js": PackageResources.comments_js,

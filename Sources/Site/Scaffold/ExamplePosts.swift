@@ -33,6 +33,13 @@ enum ExamplePosts {
         webmention:
           receive: true
           send: true
+        # Email subscribers (docs/newsletter.md): a form on every page, double opt-in, each new
+        # post mailed through your SMTP relay. Off until enabled.
+        # newsletter:
+        #   enabled: true
+        #   smtp: smtp://127.0.0.1:25        # or smtps://smtp.provider.example:465
+        #   credentials: /etc/lectern/smtp   # a file holding user:password (never the password here)
+        #   from: "My Blog <blog@blog.example>"
 
         """
     }

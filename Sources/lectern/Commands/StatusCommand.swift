@@ -32,6 +32,8 @@ struct StatusCommand: AsyncParsableCommand {
         struct Deliveries: Encodable { var queued: Int, failed: Int, oldestQueued: Date?, failingHosts: [FailingHost] }
         struct Inbox: Encodable { var days: Int, refused: [String: Int], ignored: [String: Int], applied: [String: Int] }
         struct Server: Encodable { var running: Bool, address: String? }
+        /// The newsletter (absent while it is off): subscribers by state, and its mails.
+        struct Newsletter: Encodable { var confirmed: Int, pending: Int, bouncing: Int, mailsQueued: Int, mailsFailed: Int }
         var posts: Posts
         var followers: Followers
         var comments: Comments
@@ -44,6 +46,7 @@ struct StatusCommand: AsyncParsableCommand {
         var bluesky: BlueskyBridge.Status
         /// Why the blog sends nothing anywhere (a `baseURL` others cannot reach, `LocalSite`).
         var quiet: String?
+        var newsletter: Newsletter?
     }
 
     func run() async throws {
@@ -72,6 +75,12 @@ struct StatusCommand: AsyncParsableCommand {
         let manifest = BuildRecords(outputFolder: publicFolder).manifest(of: publicFolder)
         let built = manifest.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path) }?[.modificationDate] as? Date
         let presence = ServerPresence(root: blog.root).running()
+        var newsletter: Status.Newsletter?
+        if blog.config.newsletter.enabled {
+            let (subscribers, mails) = (try blog.store.subscribers.counts(), try blog.store.mails.counts())
+            newsletter = .init(confirmed: subscribers.confirmed, pending: subscribers.pending, bouncing: subscribers.bouncing,
+                               mailsQueued: mails.queued, mailsFailed: mails.failed)
+        }
         return Status(
             posts: .init(published: summary.posts, scheduled: content.scheduled.map { .init(path: $0.path, title: $0.title, date: $0.date) }),
             followers: .init(total: summary.followers, thisWeek: summary.followersThisWeek),
@@ -81,7 +90,7 @@ struct StatusCommand: AsyncParsableCommand {
                                   .map { .init(host: $0.host, failingSince: $0.failingSince, paused: $0.paused) }),
             inbox: inbox, lastBuild: built, lastDigest: try blog.lastDigestSentAt(),
             server: .init(running: presence != nil, address: presence?["address"]), bluesky: try blog.blueskyBridge(),
-            quiet: LocalSite.quietReason(blog.config))
+            quiet: LocalSite.quietReason(blog.config), newsletter: newsletter)
     }
 
     static func text(_ status: Status, now: Date) -> String {
@@ -110,6 +119,10 @@ struct StatusCommand: AsyncParsableCommand {
             "bluesky     " + (status.bluesky.bot == nil ? "not bridged"
                 : status.bluesky.handle.map { "@" + $0 } ?? "bridge \(status.bluesky.follow ?? "pending"), no handle yet"),
         ]
+        if let letter = status.newsletter {
+            lines.append("newsletter  \(letter.confirmed) subscribers (\(letter.pending) not confirmed yet, \(letter.bouncing) bouncing); "
+                         + "\(letter.mailsQueued) mails queued, \(letter.mailsFailed) failed")
+        }
         if let quiet = status.quiet { lines.append("sending     nothing, to anyone: \(quiet) (a local blog; set a public https baseURL to go live)") }
         return lines.joined(separator: "\n")
     }
