@@ -2,7 +2,8 @@
 -- a page, never sent to the fediverse; removing it deletes every trace (its row and, by the
 -- cascade, its mails). Tokens are kept only as SHA-256 hashes.
 CREATE TABLE subscribers (
-    email                 TEXT PRIMARY KEY,       -- as MailAddress writes it (domain lower-cased)
+    email                 TEXT PRIMARY KEY,       -- as MailAddress writes it (lower-cased)
+    mailbox               TEXT NOT NULL,          -- the address without a +tag: the daily limit counts per mailbox
     state                 TEXT NOT NULL CHECK (state IN ('pending', 'confirmed', 'bouncing')),
     origin                TEXT NOT NULL CHECK (origin IN ('form', 'added', 'imported')),
     confirm_hash          TEXT,                   -- the confirmation link's token, hashed
@@ -14,6 +15,7 @@ CREATE TABLE subscribers (
     confirmed_at          REAL
 );
 CREATE INDEX subscribers_confirm ON subscribers(confirm_hash);
+CREATE INDEX subscribers_mailbox ON subscribers(mailbox, confirmation_sent_at);
 
 -- Mails to send: an address's confirmation, or a post to a confirmed subscriber. A mail is
 -- composed when it is sent (the confirmation's token is made then; a post removed meanwhile is

@@ -35,7 +35,7 @@ extension Blog {
         guard settings.enabled else { return .off }
         guard let address = MailAddress(typed) else { metrics.subscribeRequest("invalid"); return .invalidAddress }
         if try store.blocks.isBlocked(actorID: "https://\(address.domain)/") { metrics.subscribeRequest("refused"); return .refused }
-        let outcome = try store.subscribers.subscribe(email: address.text, unsubscribeHash: try unsubscribeHash(address.text),
+        let outcome = try store.subscribers.subscribe(email: address.text, mailbox: address.mailbox, unsubscribeHash: try unsubscribeHash(address.text),
                                                       hourlyCap: settings.confirmationsPerHour, now: now)
         switch outcome {
         case .confirmationQueued: metrics.subscribeRequest("queued"); mailSignal.signal(); return .checkYourInbox
@@ -67,7 +67,7 @@ extension Blog {
     /// Adds confirmed addresses (`subscribers add`, `import`); returns how many were new.
     public func addSubscribers(_ addresses: [MailAddress], origin: Subscriber.Origin, now: Date = Date()) throws -> Int {
         var added = 0
-        for address in addresses where try store.subscribers.add(email: address.text, origin: origin,
+        for address in addresses where try store.subscribers.add(email: address.text, mailbox: address.mailbox, origin: origin,
                                                                  unsubscribeHash: try unsubscribeHash(address.text), now: now) {
             added += 1
         }
@@ -112,7 +112,7 @@ extension Blog {
                 + "Unsubscribe (one click): \(unsubscribe)\n"
             return MailMessage(from: from, to: to, replyTo: settings.replyTo, subject: copy.title, text: text, html: html,
                                headers: [("List-Unsubscribe", listUnsubscribe), ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
-                                         ("List-Id", "\(HTMLText.plain(config.title)) <newsletter.\(config.host)>")])
+                                         ("List-Id", "<newsletter.\(config.host)>")])
         }
     }
 
@@ -148,13 +148,16 @@ extension Blog {
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
-    /// The key of the unsubscribe links: made once, kept in the database (and its backups).
+    /// The key of the unsubscribe links: made once (whoever asks first, the others read it back),
+    /// kept in the database and its backups.
     func newsletterSecret() throws -> [UInt8] {
-        if let stored = try store.values.setting(Self.newsletterSecretKey), stored.count == 64 {
-            return stride(from: 0, to: 64, by: 2).map { UInt8(stored.dropFirst($0).prefix(2), radix: 16) ?? 0 }
-        }
-        let secret = SecureRandom.bytes(32)
-        try store.values.setSetting(Self.newsletterSecretKey, Self.hex(secret))
-        return secret
+        let stored = try store.values.settingOrInsert(Self.newsletterSecretKey, Self.hex(SecureRandom.bytes(32)))
+        let bytes = stride(from: 0, to: stored.count, by: 2).compactMap { UInt8(stored.dropFirst($0).prefix(2), radix: 16) }
+        guard stored.count == 64, bytes.count == 32 else { throw NewsletterSecretError() }
+        return bytes
+    }
+
+    struct NewsletterSecretError: Error, CustomStringConvertible {
+        var description: String { "the newsletter's key (settings '\(Blog.newsletterSecretKey)') is damaged: restore it from a backup, or every unsubscribe link breaks" }
     }
 }

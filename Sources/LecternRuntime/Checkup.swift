@@ -75,7 +75,7 @@ public struct Checkup: Sendable {
         switch outcome {
         case .sent:
             return Check(name: "newsletter", status: .ok, detail: "the relay \(settings.smtp) answers (TLS and login as configured)")
-        case .temporary(let why), .permanent(_, let why):
+        case .temporary(let why), .recipientRefused(_, let why), .refused(_, let why):
             return Check(name: "newsletter", status: .failed, detail: "the relay \(settings.smtp) did not take a session: \(why)",
                          fix: "check newsletter.smtp (host, port; smtps:// for port 465), the credentials, and that the relay lets this host send")
         }

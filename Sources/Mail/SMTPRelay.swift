@@ -6,8 +6,11 @@ import Foundation
 /// STARTTLS, AUTH, MAIL FROM, RCPT TO, DATA, with libcurl's dot-stuffing). Blocking: call it on a
 /// thread of its own, never on the cooperative pool.
 ///
-/// `smtp://host[:port]` takes STARTTLS when the relay offers it, and insists on it when there are
-/// credentials (a password never crosses in clear); `smtps://` is TLS from the first byte.
+/// `smtp://host[:port]` takes STARTTLS when the relay offers it (its certificate checked), and
+/// insists on it when there are credentials (a password never crosses in clear); a relay on this
+/// machine's loopback without credentials is spoken to in clear (a local Postfix offers STARTTLS
+/// with a self-signed certificate, and nothing crosses a network). `smtps://` is TLS from the
+/// first byte.
 ///
 /// ```swift
 /// let relay = SMTPRelay(url: "smtp://127.0.0.1:25")
@@ -28,8 +31,17 @@ public struct SMTPRelay: Sendable {
         case sent
         /// Try again later: the relay was away, busy (4xx), or the connection failed.
         case temporary(String)
-        /// The relay refused for good (5xx): the address, or the message.
-        case permanent(Int, String)
+        /// The relay refused the recipient for good (5xx at RCPT TO): the address's fault.
+        case recipientRefused(Int, String)
+        /// The relay refused something else for good (5xx: the login, the sender, the message):
+        /// the operator's to fix, never counted against the reader.
+        case refused(Int, String)
+    }
+
+    /// The relay is this machine (127.0.0.0/8, ::1, localhost).
+    var isLoopback: Bool {
+        let host = URLComponents(string: url)?.host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) ?? ""
+        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     static let initialized: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
@@ -72,19 +84,25 @@ public struct SMTPRelay: Sendable {
             lectern_curl_setopt_long(handle, CURLOPT_TIMEOUT, timeout)
             lectern_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
             if url.hasPrefix("smtp://") {
-                let tls = username == nil ? CURLUSESSL_TRY : CURLUSESSL_ALL
+                let tls = username != nil ? CURLUSESSL_ALL : isLoopback ? CURLUSESSL_NONE : CURLUSESSL_TRY
                 lectern_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(tls.rawValue))
             }
             if let username { lectern_curl_setopt_string(handle, CURLOPT_USERNAME, username) }
             if let password { lectern_curl_setopt_string(handle, CURLOPT_PASSWORD, password) }
-            return curl_easy_perform(handle)
+            let code = curl_easy_perform(handle)
+            // libcurl may write errors until the handle is cleaned up (QUIT): not into this buffer.
+            lectern_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil)
+            return code
         }
         var response = 0
         lectern_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &response)
         if code == CURLE_OK { return .sent }
         let written = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let detail = written.isEmpty ? String(cString: curl_easy_strerror(code)) : written
-        if (500...599).contains(response) { return .permanent(response, "\(response): \(detail)") }
+        if (500...599).contains(response) {
+            // libcurl says "RCPT failed: 550" when the recipient itself was refused.
+            return detail.contains("RCPT") ? .recipientRefused(response, "\(response): \(detail)") : .refused(response, "\(response): \(detail)")
+        }
         return .temporary(response > 0 ? "\(response): \(detail)" : detail)
     }
 }

@@ -42,6 +42,13 @@ extension MailQueue {
     public func lease(limit: Int, lease: TimeInterval = 120, now: Date = Date()) throws -> [QueuedMail] {
         let time = now.timeIntervalSince1970
         return try write { db in
+            // Mails whose address changed state meanwhile (a post's to an address now bouncing, a
+            // confirmation to one confirmed another way) are not for sending any more.
+            try db.execute(sql: """
+                UPDATE mail_queue SET state = 'failed', last_error = 'the address is no longer in the state this mail was for'
+                WHERE state = 'queued' AND id IN (SELECT q.id FROM mail_queue q JOIN subscribers s ON s.email = q.email
+                    WHERE q.state = 'queued' AND NOT ((q.kind = 'post' AND s.state = 'confirmed') OR (q.kind = 'confirmation' AND s.state = 'pending')))
+                """)
             let rows = try Row.fetchAll(db, sql: """
                 SELECT q.id, q.email, q.kind, q.post_path, q.attempts FROM mail_queue q JOIN subscribers s ON s.email = q.email
                 WHERE q.state = 'queued' AND q.next_attempt_at <= ?

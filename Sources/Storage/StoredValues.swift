@@ -17,6 +17,15 @@ extension StoredValues {
         try read { db in try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) }
     }
 
+    /// The value stored under `key`, storing `value` first when there is none: two processes
+    /// asking at once get the same answer.
+    public func settingOrInsert(_ key: String, _ value: String) throws -> String {
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", arguments: [key, value])
+            return try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) ?? value
+        }
+    }
+
     public func setSetting(_ key: String, _ value: String?) throws {
         try write { db in
             if let value {

@@ -44,21 +44,24 @@ extension Subscribers {
         case capReached
     }
 
-    /// The form's request for `email`: one confirmation per address per day, `hourlyCap` in all.
-    public func subscribe(email: String, unsubscribeHash: String, hourlyCap: Int, now: Date = Date()) throws -> SubscribeOutcome {
+    /// The form's request for `email` (whose `mailbox` is it without a +tag): one confirmation
+    /// per mailbox per day, `hourlyCap` in all. The cap is checked first, so its answer is the
+    /// same for every address and tells nobody who is subscribed.
+    public func subscribe(email: String, mailbox: String, unsubscribeHash: String, hourlyCap: Int, now: Date = Date()) throws -> SubscribeOutcome {
         let time = now.timeIntervalSince1970
         return try write { db in
-            let row = try Row.fetchOne(db, sql: "SELECT state, confirmation_sent_at FROM subscribers WHERE email = ?", arguments: [email])
-            if let row, row["state"] as String != "pending" { return .alreadyConfirmed }
-            if let sent = row?["confirmation_sent_at"] as Double?, time - sent < 86_400 { return .tooSoon }
             let lastHour = try Int.fetchOne(db, sql: "SELECT count(*) FROM mail_queue WHERE kind = 'confirmation' AND created_at > ?",
                                             arguments: [time - 3600]) ?? 0
             guard lastHour < hourlyCap else { return .capReached }
+            let state = try String.fetchOne(db, sql: "SELECT state FROM subscribers WHERE email = ?", arguments: [email])
+            if let state, state != "pending" { return .alreadyConfirmed }
+            if let sent = try Double.fetchOne(db, sql: "SELECT max(confirmation_sent_at) FROM subscribers WHERE mailbox = ?", arguments: [mailbox]),
+               time - sent < 86_400 { return .tooSoon }
             try db.execute(sql: """
-                INSERT INTO subscribers (email, state, origin, unsubscribe_hash, confirmation_sent_at, created_at)
-                VALUES (?, 'pending', 'form', ?, ?, ?)
-                ON CONFLICT(email) DO UPDATE SET confirmation_sent_at = excluded.confirmation_sent_at
-                """, arguments: [email, unsubscribeHash, time, time])
+                INSERT INTO subscribers (email, mailbox, state, origin, unsubscribe_hash, confirmation_sent_at, created_at)
+                VALUES (?, ?, 'pending', 'form', ?, ?, ?)
+                ON CONFLICT(email) DO UPDATE SET confirmation_sent_at = excluded.confirmation_sent_at, unsubscribe_hash = excluded.unsubscribe_hash
+                """, arguments: [email, mailbox, unsubscribeHash, time, time])
             try db.execute(sql: """
                 INSERT INTO mail_queue (email, kind, post_path, state, attempts, next_attempt_at, created_at)
                 VALUES (?, 'confirmation', '', 'queued', 0, ?, ?)
@@ -118,15 +121,15 @@ extension Subscribers {
     /// Adds a confirmed address (`subscribers add`, `subscribers import`); false when it was
     /// already on the list (it is then confirmed).
     @discardableResult
-    public func add(email: String, origin: Subscriber.Origin, unsubscribeHash: String, now: Date = Date()) throws -> Bool {
+    public func add(email: String, mailbox: String, origin: Subscriber.Origin, unsubscribeHash: String, now: Date = Date()) throws -> Bool {
         try write { db in
             let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM subscribers WHERE email = ?", arguments: [email]) ?? false
             try db.execute(sql: """
-                INSERT INTO subscribers (email, state, origin, unsubscribe_hash, created_at, confirmed_at)
-                VALUES (?, 'confirmed', ?, ?, ?, ?)
+                INSERT INTO subscribers (email, mailbox, state, origin, unsubscribe_hash, created_at, confirmed_at)
+                VALUES (?, ?, 'confirmed', ?, ?, ?, ?)
                 ON CONFLICT(email) DO UPDATE SET state = 'confirmed', failures = 0, confirm_hash = NULL,
-                    confirmed_at = coalesce(confirmed_at, excluded.confirmed_at)
-                """, arguments: [email, origin.rawValue, unsubscribeHash, now.timeIntervalSince1970, now.timeIntervalSince1970])
+                    unsubscribe_hash = excluded.unsubscribe_hash, confirmed_at = coalesce(confirmed_at, excluded.confirmed_at)
+                """, arguments: [email, mailbox, origin.rawValue, unsubscribeHash, now.timeIntervalSince1970, now.timeIntervalSince1970])
             return !exists
         }
     }

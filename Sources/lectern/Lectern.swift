@@ -13,7 +13,7 @@ struct Lectern: AsyncParsableCommand {
         abstract: "A blog engine that pre-renders Markdown and federates over ActivityPub.",
         version: version,
         subcommands: [InitCommand.self, NewCommand.self, BuildCommand.self, ServeCommand.self, PublishCommand.self,
-                      StatusCommand.self, DoctorCommand.self, BackupCommand.self, RestoreCommand.self, DeliverCommand.self, DeliveriesCommand.self, ImportCommand.self, HighlightCommand.self, FollowersCommand.self, SubscribersCommand.self, FollowCommand.self, UnfollowCommand.self, FollowingCommand.self, BridgeCommand.self, CommentsCommand.self,
+                      StatusCommand.self, DoctorCommand.self, BackupCommand.self, RestoreCommand.self, DeliverCommand.self, DeliveriesCommand.self, ImportCommand.self, HighlightCommand.self, FollowersCommand.self, SubscribersCommand.self, StatsCommand.self, FollowCommand.self, UnfollowCommand.self, FollowingCommand.self, BridgeCommand.self, CommentsCommand.self,
                       BlocksCommand.self, DigestCommand.self, KeysCommand.self, MoveCommand.self, MigrateCommand.self, ThemeCommand.self, VersionCommand.self])
 
     /// Runs the command; a `CLIError` thrown anywhere prints as `error: …` with exit status 1,

@@ -1,12 +1,12 @@
 /// An email address as the newsletter takes it: the RFC 5321 `Mailbox` a relay accepts without
 /// SMTPUTF8, checked strictly, because every one of them ends up in a mail header and an SMTP
 /// command. A local part of RFC 5322 atext characters (dots between them, at most 64 bytes), a
-/// DNS name of at least two labels, 254 bytes in all; the domain is lower-cased, the local part
-/// kept as written. Anything else (quoted local parts, IP literals, non-ASCII, CR or LF, spaces)
+/// DNS name of at least two labels, 254 bytes in all; lower-cased whole (every provider a
+/// newsletter meets treats local parts without case, and one address must be one row). Anything else (quoted local parts, IP literals, non-ASCII, CR or LF, spaces)
 /// is refused: that never lets a header or a command be split.
 ///
 /// ```swift
-/// MailAddress("Ada@Example.COM")?.text   // "Ada@example.com"
+/// MailAddress("Ada@Example.COM")?.text   // "ada@example.com"
 /// MailAddress("a\r\nBcc: x@y.z")         // nil
 /// ```
 public struct MailAddress: Sendable, Hashable, CustomStringConvertible {
@@ -19,7 +19,15 @@ public struct MailAddress: Sendable, Hashable, CustomStringConvertible {
         guard (1...64).contains(local.utf8.count), !local.hasPrefix("."), !local.hasSuffix("."), !local.contains(".."),
               local.utf8.allSatisfy(Self.isAtext), DNSName.isValid(Substring(domain)),
               domain.split(separator: ".").last!.contains(where: { $0.isLetter }) else { return nil }
-        text = "\(local)@\(domain)"
+        text = "\(local.lowercased())@\(domain)"
+    }
+
+    /// The mailbox behind the address, for limits: `ada+news@example.com` and `ada@example.com`
+    /// reach the same person (a `+tag` is dropped).
+    public var mailbox: String {
+        let at = text.lastIndex(of: "@")!
+        let local = text[..<at]
+        return String(local.prefix { $0 != "+" }) + text[at...]
     }
 
     public var domain: String { String(text[text.index(after: text.lastIndex(of: "@")!)...]) }

@@ -40,7 +40,7 @@ public struct CommentDigest: Sendable {
         guard !items.isEmpty else { return .nothingNew }
         let recipient = try await owner.resolve(ownerHandle)
         let digest = try Activities(urls: site.urls, config: site.config)
-            .directNote(to: recipient, html: html(items, subscribers: try subscriberCount()), inReplyTo: nil, now: now)
+            .directNote(to: recipient, html: html(items, subscribers: try subscriberCount(), lastPost: try lastPostLine()), inReplyTo: nil, now: now)
         try store.digests.recordDigest(items: items, activity: (digest.activity.id, try Outbox.json(digest.activity, proofs: site.proofs, now: now),
                                                         recipient.inbox), note: digest.kept, numbers: Self.numbers(items), now: now)
         outbox.wake()
@@ -51,7 +51,17 @@ public struct CommentDigest: Sendable {
     public func preview() throws -> String {
         let items = try site.store.digests.undigestedItems()
         guard !items.isEmpty else { return "Nothing new since the last digest.\n" }
-        return HTMLText.plain(html(items, subscribers: try subscriberCount()).replacingOccurrences(of: "</p>", with: "</p>\n")) + "\n"
+        return HTMLText.plain(html(items, subscribers: try subscriberCount(), lastPost: try lastPostLine())
+            .replacingOccurrences(of: "</p>", with: "</p>\n")) + "\n"
+    }
+
+    /// One line on the newest post's reach (`lectern stats` has the rest).
+    func lastPostLine() throws -> String? {
+        guard let post = try site.store.posts.publishedPosts().max(by: { $0.publishedAt < $1.publishedAt }) else { return nil }
+        let numbers = try site.store.outreach.post(path: post.path, apID: post.apID)
+        let replies = numbers.fediverseReplies + numbers.blueskyReplies + numbers.webmentionReplies
+        return "Last post, “\(post.title)”: reached \(numbers.servers.filter { $0.delivered > 0 }.count) servers; "
+            + "\(numbers.likes + numbers.webLikes) likes, \(numbers.boosts + numbers.webReposts) boosts, \(replies) replies."
     }
 
     /// The newsletter's confirmed subscribers, while it is on.
@@ -65,7 +75,7 @@ public struct CommentDigest: Sendable {
     }
 
     /// Paragraphs (Mastodon keeps `p`, `a` and `br` of remote HTML).
-    func html(_ items: [DigestItem], subscribers: Int? = nil) -> String {
+    func html(_ items: [DigestItem], subscribers: Int? = nil, lastPost: String? = nil) -> String {
         let comments = items.filter { $0.kind == .comment }.count
         let mentions = items.count - comments
         var counts: [String] = []
@@ -85,6 +95,7 @@ public struct CommentDigest: Sendable {
             if item.state == "pending" { line += " (awaiting approval)" }
             html += "<p>\(line)<br><a href=\"\(HTMLText.escape(link))\">\(HTMLText.escape(link))</a></p>"
         }
+        if let lastPost { html += "<p>\(HTMLText.escape(lastPost))</p>" }
         if let subscribers { html += "<p>Newsletter: \(subscribers == 1 ? "1 subscriber" : "\(subscribers) subscribers") by email.</p>" }
         if comments > 0 {
             html += "<p>Answer this message to moderate: “hide 1”, “approve 1”, “block 1” (its author) or “block domain 1”; "

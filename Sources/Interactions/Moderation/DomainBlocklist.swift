@@ -80,7 +80,7 @@ public enum DomainBlocklist {
         return fields
     }
 
-    static func csvField(_ value: String) -> String {
+    package static func csvField(_ value: String) -> String {
         value.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
     }
 }

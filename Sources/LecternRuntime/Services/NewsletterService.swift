@@ -29,13 +29,17 @@ public struct NewsletterService: Service {
                 let pause = Duration.milliseconds(max(1, 60_000 / settings.perMinute))
                 do {
                     let relay = try Self.relay(settings)
-                    let leased = try blog.store.mails.lease(limit: 10)
+                    let leased = try await OffPool.run { [store = blog.store] in try store.mails.lease(limit: 10) }
                     for mail in leased where !Task.isCancelled {
-                        try await send(mail, relay: relay)
+                        let blog = blog
+                        let report = try await OffPool.run { try Self.send(mail, relay: relay, blog: blog) }
+                        blog.metrics.mail(report.metric)
+                        if let line = report.log { blog.logger.log(level: report.metric == "sent" ? .info : .warning, "newsletter: \(line)") }
                         try await Task.sleep(for: pause)
                     }
                     if !leased.isEmpty { continue }
-                    let due = try blog.store.mails.nextDue().map { max(0.05, min(60, $0.timeIntervalSinceNow)) } ?? 60
+                    let due = try await OffPool.run { [store = blog.store] in try store.mails.nextDue() }
+                        .map { max(0.05, min(60, $0.timeIntervalSinceNow)) } ?? 60
                     await blog.mailSignal.wait(upTo: .milliseconds(Int(due * 1000)))
                 } catch is CancellationError {
                     return
@@ -47,34 +51,55 @@ public struct NewsletterService: Service {
         }
     }
 
-    private func send(_ mail: QueuedMail, relay: SMTPRelay) async throws {
-        let logger = blog.logger
-        guard let message = try blog.composeMail(mail), let to = MailAddress(mail.email) else {
-            try blog.store.mails.failed(mail, error: "its post is no longer on the blog", permanent: false, bouncingAfter: Self.bouncingAfter)
-            return
-        }
-        let host = blog.config.host
-        let encoded = message.encoded(date: Date(), messageID: "<\(UUID().uuidString.lowercased())@\(host)>")
-        let from = message.from.address
-        let outcome = try await OffPool.run { relay.send(encoded, from: from, to: to) }
+    /// What became of one mail: the metric it counts under, and a line for the log (no address).
+    struct Report: Sendable {
+        var metric: String
+        var log: String?
+    }
+
+    /// Composes, sends and records one mail, on the calling thread (a thread of its own: the
+    /// theme is read, the relay talked to, the store written). Only a refusal of the recipient
+    /// (5xx at RCPT) counts against the address; everything else is tried again later.
+    static func send(_ mail: QueuedMail, relay: SMTPRelay, blog: Blog) throws -> Report {
+        let store = blog.store
         // A relay's reply often names the recipient: the log never does.
         func logged(_ why: String) -> String { why.replacingOccurrences(of: mail.email, with: "<subscriber>", options: .caseInsensitive) }
-        switch outcome {
+        func later(_ why: String) throws -> Report {
+            guard mail.attempts < retryDelays.count else {
+                try store.mails.failed(mail, error: why, permanent: false, bouncingAfter: bouncingAfter)
+                return Report(metric: "failed", log: "a mail given up after \(mail.attempts) tries: \(logged(why))")
+            }
+            try store.mails.retry(mail, at: Date().addingTimeInterval(retryDelays[mail.attempts - 1]), error: why)
+            return Report(metric: "retrying", log: "a mail not sent (trying again later): \(logged(why))")
+        }
+        let message: MailMessage?
+        do {
+            message = try blog.composeMail(mail)
+        } catch {
+            return try later("could not compose the mail: \(error)")
+        }
+        guard let message, let to = MailAddress(mail.email) else {
+            // Its post is not in what the server has read (yet: a command published it a moment
+            // ago, or the settings are being read again), or it is gone for good.
+            if mail.kind == .post, try store.posts.post(path: mail.postPath).map({ $0.deletedAt == nil }) == true {
+                try store.mails.retry(mail, at: Date().addingTimeInterval(10), error: "its post is not loaded yet")
+                return Report(metric: "retrying", log: nil)
+            }
+            try store.mails.failed(mail, error: "its post is no longer on the blog", permanent: false, bouncingAfter: bouncingAfter)
+            return Report(metric: "failed", log: nil)
+        }
+        let encoded = message.encoded(date: Date(), messageID: "<\(UUID().uuidString.lowercased())@\(blog.config.host)>")
+        switch relay.send(encoded, from: message.from.address, to: to) {
         case .sent:
-            try blog.store.mails.sent(mail)
-            blog.metrics.mail("sent")
-        case .temporary(let why) where mail.attempts < Self.retryDelays.count:
-            try blog.store.mails.retry(mail, at: Date().addingTimeInterval(Self.retryDelays[mail.attempts - 1]), error: why)
-            blog.metrics.mail("retrying")
-            logger.warning("newsletter: the relay did not take a mail (trying again later): \(logged(why))")
+            try store.mails.sent(mail)
+            return Report(metric: "sent", log: nil)
         case .temporary(let why):
-            try blog.store.mails.failed(mail, error: why, permanent: false, bouncingAfter: Self.bouncingAfter)
-            blog.metrics.mail("failed")
-            logger.error("newsletter: a mail given up after \(mail.attempts) tries: \(logged(why))")
-        case .permanent(_, let why):
-            try blog.store.mails.failed(mail, error: why, permanent: true, bouncingAfter: Self.bouncingAfter)
-            blog.metrics.mail("failed")
-            logger.warning("newsletter: the relay refused a mail for good: \(logged(why))")
+            return try later(why)
+        case .refused(_, let why):
+            return try later("the relay refused it (check newsletter.smtp, credentials and from): " + why)
+        case .recipientRefused(_, let why):
+            try store.mails.failed(mail, error: why, permanent: true, bouncingAfter: bouncingAfter)
+            return Report(metric: "failed", log: "the relay refused a recipient for good: \(logged(why))")
         }
     }
 

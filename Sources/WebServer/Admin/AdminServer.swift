@@ -8,7 +8,8 @@ import Prometheus
 /// on loopback only (scrape it from the same machine, or through an SSH tunnel):
 /// `GET /healthz` — 200 `ok` when the database answers and the site is loaded, 503 with the
 /// reason otherwise; `GET /metrics` — the blog's counters in Prometheus's text format;
-/// `GET /metrics/heap` — the heap malloc has handed out (a walk of it: not for every scrape).
+/// `GET /metrics/heap` — the heap malloc has handed out (a walk of it: not for every scrape);
+/// `GET /stats` — the outreach report (`lectern stats --html`), made when asked.
 public struct AdminServer: Sendable {
     public let blog: Blog
     public let site: ServedFiles
@@ -58,6 +59,11 @@ public struct AdminServer: Sendable {
             // Leak hunting (`make soak`): a walk of the heap, on a thread of its own, when asked.
             let bytes = try await OffPool.run { ProcessHeap.inUseBytes }
             return Self.text(.ok, "# TYPE lectern_memory_bytes gauge\nlectern_memory_bytes{held_by=\"heap_in_use\"} \(bytes)\n")
+        }
+        router.get("/stats") { _, _ -> Response in
+            let page = try await OffPool.run { OutreachPage.html(try blog.outreachReport()) }
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: page)))
         }
         var logger = logger
         logger[metadataKey: "component"] = "admin"

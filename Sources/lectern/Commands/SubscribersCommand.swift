@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlogModel
 import Foundation
+import Interactions
 import LecternRuntime
 import Storage
 
@@ -82,9 +83,15 @@ struct SubscribersCommand: AsyncParsableCommand {
             let iso = ISO8601DateFormatter()
             print("email,state,origin,subscribed_at,confirmed_at")
             for row in subscribers {
-                print([row.email, row.state.rawValue, row.origin.rawValue, iso.string(from: row.createdAt),
+                print([Self.cell(row.email), row.state.rawValue, row.origin.rawValue, iso.string(from: row.createdAt),
                        row.confirmedAt.map(iso.string) ?? ""].joined(separator: ","))
             }
+        }
+
+        /// An address a stranger typed, as a CSV cell no spreadsheet runs as a formula (one
+        /// starting with `=`, `+`, `-` or `@` gets a leading `'`), quoted by RFC 4180.
+        static func cell(_ text: String) -> String {
+            DomainBlocklist.csvField(text.first.map { "=+-@".contains($0) } == true ? "'" + text : text)
         }
     }
 
