@@ -92,6 +92,25 @@ import Testing
         // reports as missing, as it does for any image the old site lacked.)
     }
 
+    /// A repository's own files (README, AGENTS, TODO, LICENSE…) never become pages or posts,
+    /// wherever they sit in the content folder.
+    @Test func repositoryFilesNeverBecomePages() async throws {
+        let site = try ImportTestSite()
+        defer { site.remove() }
+        let source = try hugoSite { content in
+            try write("---\ntitle: A post\ndate: 2019-05-14\n---\nWords.\n", to: content.appendingPathComponent("posts/a.md"))
+            try write("---\ntitle: Colophon\n---\nHow this is made.\n", to: content.appendingPathComponent("colophon.md"))
+            for name in ["README.md", "AGENTS.md", "CLAUDE.md", "TODO.md", "LICENSE.md", "CHANGELOG.md", "posts/README.md"] {
+                try write("# Notes for developers\n\nRun make.\n", to: content.appendingPathComponent(name))
+            }
+        }
+        defer { try? FileManager.default.removeItem(at: source) }
+        let report = try await Importer(options: site.options).run(source: source.path)
+        #expect(Set(report.items.filter { $0.outcome != .skipped }.map(\.title)) == ["A post", "Colophon"], "\(report.items.map { ($0.title, $0.outcome) })")
+        #expect(report.items.filter { $0.outcome == .skipped }.count == 7, "\(report.items.map { ($0.origin, $0.reason ?? "") })")
+        #expect(report.items.filter { $0.outcome == .skipped }.allSatisfy { $0.reason?.contains("not a page of the blog") == true })
+    }
+
     /// A minimal Hugo site in a temporary folder; `fill` gets its `content/`.
     func hugoSite(_ fill: (URL) throws -> Void) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-hugo-\(UUID().uuidString)")

@@ -171,6 +171,15 @@ let thisYear = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(iden
             try await HTTPClientForTests.get(blog.base + "/about.html", accept: "text/html").header("location") == "/about/"
         }
         #expect(try await HTTPClientForTests.get(blog.base + "/about-me/", accept: "text/html").status == 301)
+        // Old links were shared with and without the trailing slash: both spellings answer.
+        #expect(try await HTTPClientForTests.get(blog.base + "/about-me", accept: "text/html").header("location") == "/about/")
+        #expect(try await HTTPClientForTests.get(blog.base + "/about.html/", accept: "text/html").header("location") == "/about/")
+        // A file of the site wins over an alias's other spelling.
+        #expect(try await HTTPClientForTests.get(blog.base + "/about/", accept: "text/html").status == 200)
+        // Readers of an old blog's feed (Hugo, WordPress, Zola) keep reading it here.
+        for (old, new) in [("/index.xml", "/rss.xml"), ("/feed", "/rss.xml"), ("/feed/", "/rss.xml"), ("/atom.xml", "/feed.xml")] {
+            #expect(try await HTTPClientForTests.get(blog.base + old, accept: "application/rss+xml").header("location") == new, "\(old)")
+        }
     }
 
     /// Edits that change nothing followers see send nothing; `federate: false` takes a post off

@@ -75,9 +75,8 @@ enum StaticSiteFolder {
                     let draft = parts[index] == "_drafts"
                     files.append(ContentFile(url: url, relative: relative, sections: Array(parts[..<index]), isBundle: false,
                                              isPost: true, isDraft: draft))
-                } else if parts.isEmpty, url.pathExtension != "html",
-                          !["index", "readme", "404", "license", "changelog", "contributing"]
-                            .contains(url.deletingPathExtension().lastPathComponent.lowercased()) {
+                } else if parts.isEmpty, url.pathExtension != "html", !isRepositoryFile(fileName),
+                          !["index", "404"].contains(url.deletingPathExtension().lastPathComponent.lowercased()) {
                     files.append(ContentFile(url: url, relative: relative, sections: [], isBundle: false, isPost: false,
                                              isDraft: false))
                 }
@@ -94,12 +93,25 @@ enum StaticSiteFolder {
             var file = ContentFile(url: url, relative: relative, sections: sections, isBundle: isBundle,
                                    isPost: !sections.isEmpty || rootIsBlog, isDraft: false)
             if isSection { file.skipReason = "section list page (_index), not a post" }
+            if isRepositoryFile(fileName) { file.skipReason = "a file about the repository (\(fileName)), not a page of the blog" }
             if isBundle && parts.isEmpty { file.skipReason = "the home page (content/index), not a post" }
             files.append(file)
         }
         for index in files.indices { if let refusal = boundary.refusal(files[index].url) { files[index].skipReason = refusal } }
         return files
     }
+
+    /// The files a repository keeps about itself, for its developers and tools, never pages of
+    /// the blog: `README.md`, `LICENSE.md`, `CHANGELOG.md`, `AGENTS.md`, `TODO.md`…
+    static func isRepositoryFile(_ fileName: String) -> Bool {
+        let name = (fileName as NSString).deletingPathExtension.lowercased()
+        return repositoryFiles.contains(name)
+    }
+
+    static let repositoryFiles: Set<String> = ["readme", "license", "licence", "copying", "changelog", "changes", "history",
+                                               "contributing", "code_of_conduct", "security", "authors", "notice", "todo",
+                                               "agents", "claude", "gemini", "copilot-instructions", "codeowners", "support",
+                                               "funding", "migration-plan", "roadmap"]
 
     /// A whole HTML page kept in a content folder (`<!DOCTYPE html><html><head>…`): its `<body>`
     /// read by the HTML tree builder (never by pattern: markup can hide a `<script>` from one),

@@ -57,6 +57,7 @@ struct SitePlan {
         files += blogrollFiles()
         files += assetFiles()
         files += staticFiles()
+        files.append(redirectsFile(taken: Set(files.map(\.path))))
         return files
     }
 
@@ -162,7 +163,6 @@ struct SitePlan {
         let listPaths = sitemapListPaths()
         files.append(OutputFile(path: "sitemap.xml", fingerprint: listing,
                                 source: .text { SitemapRenderer(model: model).sitemap(listPaths: listPaths) }))
-        files.append(redirectsFile())
         for index in model.pages.indices {
             var hash = global
             hash.combine(model.pages[index].sourceHash)
@@ -175,13 +175,29 @@ struct SitePlan {
     /// `aliases:` of every post and page, as `old-path target-path` lines, among the tree's records:
     /// the server answers them with 301, and a front proxy never finds them as files (design:
     /// redirects are Lectern's to answer).
-    private func redirectsFile() -> OutputFile {
+    private func redirectsFile(taken: Set<String>) -> OutputFile {
         var lines: [String] = []
         for post in model.posts { for alias in post.aliases where alias != post.path { lines.append("\(alias) \(post.path)") } }
         for page in model.pages { for alias in page.aliases where alias != page.path { lines.append("\(alias) \(page.path)") } }
+        // The feed addresses other generators use, so readers subscribed to an old blog's feed
+        // keep it after the move; a file or an alias of this site at one of them comes first.
+        let aliased = Set(lines.map { String($0.prefix { $0 != " " }) })
+        for (path, target) in Self.otherGeneratorsFeeds where !aliased.contains(path) {
+            let file = OutputFile.filePath(forSitePath: path)
+            guard !taken.contains(file), !taken.contains(String(path.dropFirst())) else { continue }
+            lines.append("\(path) \(target)")
+        }
         let text = lines.sorted().joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
         return OutputFile(path: Redirects.planPath, fingerprint: ContentHash("redirects", text), source: .text { text })
     }
+
+    /// Hugo's `/index.xml`, Zola's `/atom.xml`, WordPress's `/feed/`, Ghost's `/rss/`, Eleventy's
+    /// `/feed/feed.xml`…, to the feed of the same kind here.
+    static let otherGeneratorsFeeds: [(String, String)] = [
+        ("/index.xml", "/rss.xml"), ("/atom.xml", "/feed.xml"), ("/rss/", "/rss.xml"), ("/feed/", "/rss.xml"),
+        ("/feed/atom/", "/feed.xml"), ("/feed/rss2/", "/rss.xml"), ("/feed/feed.xml", "/feed.xml"), ("/feed.atom", "/feed.xml"),
+        ("/rss2.xml", "/rss.xml"), ("/posts/index.xml", "/rss.xml"), ("/index.rss", "/rss.xml"),
+    ]
 
     private func sitemapListPaths() -> [(path: String, lastModified: Date?)] {
         func newest(_ indices: [Int]) -> Date? { indices.first.map { model.posts[$0].lastModified } }

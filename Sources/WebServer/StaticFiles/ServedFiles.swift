@@ -24,8 +24,20 @@ public final class ServedFiles: Sendable {
 
     var index: StaticIndex { current.withLock { $0.index } }
 
-    /// Where an old path (front matter `aliases:`) redirects, if it does.
-    func redirect(_ path: String) -> String? { current.withLock { $0.redirects[path] } }
+    /// Where an old path (front matter `aliases:`) redirects, if it does: written with or
+    /// without its trailing slash (old sites served both, and links were shared both ways),
+    /// unless a file of the site answers the spelling asked for.
+    func redirect(_ path: String) -> String? {
+        current.withLock { state in
+            if let target = state.redirects[path] { return target }
+            guard path.count > 1 else { return nil }
+            let other = path.hasSuffix("/") ? String(path.dropLast()) : path + "/"
+            guard let target = state.redirects[other] else { return nil }
+            let index = state.index
+            if case .file = RequestPath.resolve(path, exists: { index[$0] != nil }) { return nil }
+            return target
+        }
+    }
 
     /// Number of files being served.
     public var fileCount: Int { index.count }
