@@ -32,6 +32,10 @@ public struct Importer: Sendable {
         public var bundleAssets = BundleAssets.nextToPost
         /// The old site's address, for Ghost's `__GHOST_URL__` and relative image paths.
         public var sourceURL: String?
+        /// The old site's URL pattern for posts (`/blog/:year/:month/:slug/`), for a site folder
+        /// whose files and configuration do not state one; a post's own `permalink`/`url`/`path`
+        /// still comes first.
+        public var permalink: String?
 
         public init(siteRoot: URL, timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
             self.siteRoot = siteRoot
@@ -48,6 +52,12 @@ public struct Importer: Sendable {
 
     public let options: Options
     public let downloader: (any ImageDownloader)?
+
+    /// Whether `pattern` can be a `--permalink`: a root-relative path naming the post.
+    public static func isPermalinkPattern(_ pattern: String) -> Bool {
+        pattern.hasPrefix("/") && !pattern.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" })
+            && [":slug", ":title", ":filename"].contains(where: pattern.contains)
+    }
 
     public init(options: Options, downloader: (any ImageDownloader)? = nil) {
         self.options = options
@@ -119,7 +129,7 @@ public struct Importer: Sendable {
             let url = URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath()
             let kind = try SourceDetector.kind(of: url)
             if [.hugo, .jekyll, .zola].contains(kind) {
-                return try StaticSiteFolder.read(url, flavor: kind, timeZone: options.timeZone)
+                return try StaticSiteFolder.read(url, flavor: kind, timeZone: options.timeZone, permalink: options.permalink)
             }
             guard let contents = FileManager.default.contents(atPath: url.path) else { throw ImportError.missing(source) }
             data = contents

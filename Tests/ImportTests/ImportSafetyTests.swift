@@ -111,6 +111,26 @@ import Testing
         #expect(report.items.filter { $0.outcome == .skipped }.allSatisfy { $0.reason?.contains("not a page of the blog") == true })
     }
 
+    /// `--permalink`: the old URLs when nothing in the source states them; a post's own `url`
+    /// still wins. Each old URL becomes an alias of the new one.
+    @Test func aGivenPermalinkPatternNamesTheOldURLs() async throws {
+        let site = try ImportTestSite()
+        defer { site.remove() }
+        let source = try hugoSite { content in
+            try write("---\ntitle: Reboot time\ndate: 2019-05-14\nslug: reboot\n---\nWords.\n", to: content.appendingPathComponent("blog/reboot.md"))
+            try write("---\ntitle: Own address\ndate: 2020-02-03\nurl: /notes/own/\n---\nWords.\n", to: content.appendingPathComponent("blog/own.md"))
+        }
+        defer { try? FileManager.default.removeItem(at: source) }
+        var importOptions = site.options
+        importOptions.permalink = "/blog/:year/:month/:slug/"
+        let report = try await Importer(options: importOptions).run(source: source.path)
+        let reboot = try #require(report.items.first { $0.title == "Reboot time" })
+        #expect(reboot.url == "/2019/reboot/" && reboot.aliases == ["/blog/2019/05/reboot/"], "\(reboot.aliases)")
+        #expect(report.items.first { $0.title == "Own address" }?.aliases == ["/notes/own/"])
+        #expect(Importer.isPermalinkPattern("/blog/:year/:month/:slug/") && !Importer.isPermalinkPattern("blog/:slug")
+                && !Importer.isPermalinkPattern("/blog/:year/"))
+    }
+
     /// A minimal Hugo site in a temporary folder; `fill` gets its `content/`.
     func hugoSite(_ fill: (URL) throws -> Void) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-hugo-\(UUID().uuidString)")

@@ -22,13 +22,13 @@ enum StaticSiteFolder {
     ]
     private static let handledKeysLowercased = Set(handledKeys.map { $0.lowercased() })
 
-    static func read(_ root: URL, flavor: SourceKind, timeZone siteTimeZone: TimeZone) throws -> SourceContent {
+    static func read(_ root: URL, flavor: SourceKind, timeZone siteTimeZone: TimeZone, permalink: String? = nil) throws -> SourceContent {
         let config = StaticSiteConfig.load(root, flavor: flavor)
         let timeZone = config.timeZone ?? siteTimeZone
         var content = SourceContent(kind: flavor, items: [], baseURL: config.baseURL, warnings: config.warnings)
         let boundary = SourceBoundary(root)
         for file in try contentFiles(config, boundary: boundary) {
-            content.items.append(item(file, config: config, timeZone: timeZone, boundary: boundary))
+            content.items.append(item(file, config: config, timeZone: timeZone, boundary: boundary, permalink: permalink))
         }
         return content
     }
@@ -147,7 +147,8 @@ enum StaticSiteFolder {
         return front.string("sort_by") == "date"
     }
 
-    private static func item(_ file: ContentFile, config: StaticSiteConfig, timeZone: TimeZone, boundary: SourceBoundary) -> ImportedItem {
+    private static func item(_ file: ContentFile, config: StaticSiteConfig, timeZone: TimeZone, boundary: SourceBoundary,
+                             permalink: String?) -> ImportedItem {
         var item = ImportedItem(kind: file.isPost ? .post : .page, origin: file.relative, body: .markdown(""))
         item.sourceFile = file.relative
         if let reason = file.skipReason {
@@ -209,7 +210,7 @@ enum StaticSiteFolder {
 
         let page = StaticSitePermalinks.Page(sections: file.sections, name: name, title: item.title ?? name, slug: item.slug,
                                              date: item.date, categories: categories, isPost: item.kind == .post)
-        item.link = StaticSitePermalinks.path(for: page, front: front, config: config, timeZone: timeZone)
+        item.link = StaticSitePermalinks.path(for: page, front: front, config: config, timeZone: timeZone, given: permalink)
         if item.title == nil {
             item.title = name.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ").capitalized
             item.warnings.append("no title in the front matter: made one from the file name")

@@ -17,7 +17,20 @@ enum StaticSitePermalinks {
         var isPost: Bool
     }
 
-    static func path(for page: Page, front: FrontMatterReader, config: StaticSiteConfig, timeZone: TimeZone) -> String {
+    /// `given` (`--permalink`) stands for the site's pattern for posts when a post's front
+    /// matter states no address of its own.
+    static func path(for page: Page, front: FrontMatterReader, config: StaticSiteConfig, timeZone: TimeZone,
+                     given: String? = nil) -> String {
+        if let given, page.isPost, front.string("url", "permalink", "path") == nil {
+            let values: [String: String] = [
+                "slug": page.slug ?? page.name, "title": Slug.make(page.title), "filename": page.name,
+                "section": page.sections.first ?? "", "sections": page.sections.joined(separator: "/"),
+                "categories": page.categories.map { Slug.make($0) }.joined(separator: "/"),
+            ].merging(dateTokens(page.date, timeZone: timeZone)) { first, _ in first }
+            var path = expand(given, values)
+            while path.contains("//") { path = path.replacingOccurrences(of: "//", with: "/") }
+            return normalized(path)
+        }
         let path: String
         switch config.flavor {
         case .jekyll: path = jekyll(page, front: front, config: config, timeZone: timeZone)

@@ -60,6 +60,15 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The old site's address (for Ghost's __GHOST_URL__ and relative image paths).")
     var sourceURL: String?
 
+    @Option(help: "The old site's URL pattern for posts, when its files do not say (site folders): /blog/:year/:month/:slug/ (tokens :year :month :day :slug :title :filename :section :categories).")
+    var permalink: String?
+
+    func validate() throws {
+        if let permalink, !Importer.isPermalinkPattern(permalink) {
+            throw ValidationError("--permalink must be a path such as /blog/:year/:month/:slug/, naming the post by :slug, :title or :filename")
+        }
+    }
+
     @Option(help: "Where a page bundle's files go: next-to-post (the post becomes a folder) or static.")
     var bundleFiles: BundleFiles = .nextToPost
 
@@ -78,6 +87,7 @@ struct ImportCommand: AsyncParsableCommand {
                 options.dryRun = dryRun
                 options.downloadImages = downloadImages
                 options.sourceURL = sourceURL
+                options.permalink = permalink
                 options.bundleAssets = bundleFiles == .static ? .staticFolder : .nextToPost
                 let client = BlogActor.client(config)
                 let importer = Importer(options: options, downloader: HTTPImageDownloader(client: client))
