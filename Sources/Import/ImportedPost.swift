@@ -52,6 +52,8 @@ public struct ImportedItem: Sendable, PostMetadataCarrier {
     /// titles like "… Part 2" may still make one.
     public var series: String?
     public var body: Body
+    /// The line of its source file the body starts on (after the front matter), for warnings.
+    public var bodyLine = 1
     /// The source file relative to the source folder (static site generators), for resolving
     /// cross references such as `{{< ref "x.md" >}}` and `{% post_url %}`.
     public var sourceFile: String?

@@ -29,6 +29,7 @@ struct ItemWriter {
         switch item.body {
         case .markdown(let source):
             var shortcodes = Shortcodes(flavor: kind, resolve: references.url(for:))
+            shortcodes.firstLine = item.bodyLine
             markdown = MarkdownURLs.rewriteLinks(shortcodes.convert(source), links)
             entry.warnings += shortcodes.warnings
             remote = MarkdownURLs.remoteImages(in: markdown)

@@ -9,7 +9,11 @@ import HTMLMarkup
 ///   `{% link x %}` and Zola's `@/x.md` → the new URL when the target is in the import;
 ///   `{{< youtube id >}}`, `{{< vimeo id >}}`, `{{< gist u id >}}`, `{{< tweet … >}}` → links;
 ///   `{{ site.baseurl }}` and `| relative_url` dropped;
-/// - without one: kept as visible inline code (`` `{{< notice >}}` ``) and reported.
+/// - Liquid and Nunjucks tags in any folder (an Eleventy site's `{% ref "x" %}` is read as Jekyll's
+///   `{% link %}`); a tag whose first argument is a web address (a link card,
+///   `{% previewExternal "https://…" %}`) becomes that address, as a link;
+/// - without one: left out of the page (a paired tag's content stays) and reported with its line
+///   in the source file, so no page shows a raw template tag.
 ///
 /// Fenced code blocks and code spans are left as they are.
 struct Shortcodes {
@@ -19,6 +23,10 @@ struct Shortcodes {
 
     private(set) var warnings: [String] = []
     private var protected: [String] = []
+    /// The line of the source file the body starts on (warnings name the file's lines).
+    var firstLine = 1
+    /// Each tag written outside code, by its text: the lines it is on, in order (`location`).
+    private var tagLines: [String: [Int]] = [:]
 
     init(flavor: SourceKind, resolve: @escaping (String) -> String?) {
         self.flavor = flavor
@@ -28,7 +36,7 @@ struct Shortcodes {
     mutating func convert(_ markdown: String) -> String {
         var text = markdown
         protected = []
-        let liquid = flavor == .jekyll || flavor == .zola
+        tagLines = Self.tagLines(markdown)
         text = Patterns.replace(#"\{%-?\s*raw\s*-?%\}\n?(.*?)\n?\{%-?\s*endraw\s*-?%\}"#, in: text) { protect($0[1]) }
         text = Patterns.replace(#"\{%-?\s*comment\s*-?%\}(.*?)\{%-?\s*endcomment\s*-?%\}"#, in: text) { groups in
             protect("<!--" + groups[1].replacingOccurrences(of: "--", with: "- -") + "-->")
@@ -59,19 +67,24 @@ struct Shortcodes {
                 return "](" + url + groups[2] + ")"
             }
         }
-        if flavor == .jekyll {
-            text = Patterns.replace(#"\{\{\s*site\.(baseurl|url)\s*\}\}(?=/|\{%)"#, in: text) { _ in "" }
-            text = Patterns.replace(#"\{%-?\s*(post_url|link)\s+([^\s%]+)\s*-?%\}"#, in: text) { reference($0[2], original: $0[0]) }
-            text = Patterns.replace(#"\{\{\s*["']([^"']+)["']\s*\|\s*(relative_url|absolute_url)\s*\}\}"#, in: text) { $0[1] }
+        // Liquid and Nunjucks, whatever the folder was taken for (an Eleventy site reads as Hugo).
+        text = Patterns.replace(#"\{\{\s*site\.(baseurl|url)\s*\}\}(?=/|\{%)"#, in: text) { _ in "" }
+        text = Patterns.replace(#"\{%-?\s*(post_url|link|ref)\s+["']?([^\s%"']+)["']?\s*-?%\}"#, in: text) { reference($0[2], original: $0[0]) }
+        text = Patterns.replace(#"\{\{\s*["']([^"']+)["']\s*\|\s*(relative_url|absolute_url|url)\s*\}\}"#, in: text) { $0[1] }
+        // A tag whose first argument is a web address (a link card): that address, as a link.
+        text = Patterns.replace(#"\{%-?\s*\w+\s+["'](https?://[^"'\s]+)["'][^%]*-?%\}"#, in: text) { groups in
+            warnings.append("\(location(of: groups[0]))\(groups[0].replacingOccurrences(of: "\n", with: " ")) became a link")
+            return "<" + groups[1] + ">"
         }
-        // What is left has no Markdown equivalent: show it as code, and say so.
-        var patterns = [#"\{\{[<%].*?[>%]\}\}"#]
-        if liquid { patterns += [#"\{%.*?%\}"#, #"\{\{.*?\}\}"#] }
+        // What is left has no Markdown equivalent: left out, and said where. (Hugo does not
+        // expand `{{ … }}` in content: there it is the writer's text.)
+        var patterns = [#"\{\{[<%].*?[>%]\}\}"#, #"\{%.*?%\}"#]
+        if flavor != .hugo { patterns.append(#"\{\{.*?\}\}"#) }
         for pattern in patterns {
             text = Patterns.replace(pattern, in: text) { groups in
                 let flat = groups[0].replacingOccurrences(of: "\n", with: " ")
-                warnings.append("\(flat) has no Markdown equivalent: kept as text")
-                return MarkdownEscaping.codeSpan(flat, inTable: false)
+                warnings.append("\(location(of: groups[0]))\(flat) has no Markdown equivalent: left out of the page")
+                return ""
             }
         }
         text = Patterns.replace(#"\n{3,}"#, in: text) { _ in "\n\n" }
@@ -79,6 +92,42 @@ struct Shortcodes {
             text = text.replacingOccurrences(of: "\u{E000}\(index)\u{E001}", with: original)
         }
         return text
+    }
+
+    /// `line N: ` of the source file for the next occurrence of `tag` outside code ("" for one
+    /// written over several lines).
+    private mutating func location(of tag: String) -> String {
+        guard var lines = tagLines[tag], !lines.isEmpty else { return "" }
+        let line = lines.removeFirst()
+        tagLines[tag] = lines
+        return "line \(firstLine + line - 1): "
+    }
+
+    /// Where each tag is, outside fenced code and code spans: by its text, its lines (1-based).
+    static func tagLines(_ markdown: String) -> [String: [Int]] {
+        var found: [String: [Int]] = [:]
+        var fence: Character?
+        for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop(while: { $0 == " " })
+            if let marker = trimmed.first, marker == "`" || marker == "~", trimmed.prefix(3).allSatisfy({ $0 == marker }) {
+                fence = fence == nil ? marker : (fence == marker ? nil : fence)
+                continue
+            }
+            guard fence == nil else { continue }
+            let prose = Patterns.replace(#"(`+)(.+?)\1"#, in: String(line)) { _ in "" }
+            for groups in Patterns.matches(#"\{\{[<%].*?[>%]\}\}|\{%.*?%\}|\{\{.*?\}\}"#, in: prose) {
+                let tag = groups[0]
+                found[tag, default: []].append(index + 1)
+            }
+        }
+        return found
+    }
+
+    /// The line of `text` on which its suffix `suffix` starts (1 when it is all of it).
+    static func line(ofSuffix suffix: String, in text: String) -> Int {
+        let prefix = text.utf8.count - suffix.utf8.count
+        guard prefix > 0 else { return 1 }
+        return 1 + text.utf8.prefix(prefix).count { $0 == 0x0A }
     }
 
     private mutating func protect(_ text: String) -> String {

@@ -170,6 +170,7 @@ enum StaticSiteFolder {
             return item
         }
         item.body = file.url.pathExtension.lowercased() == "html" ? .html(front.body) : .markdown(front.body)
+        item.bodyLine = Shortcodes.line(ofSuffix: front.body, in: source)
 
         // The name and date the file name gives (Jekyll and Zola put the date in it).
         var name = file.isBundle ? file.url.deletingLastPathComponent().lastPathComponent
