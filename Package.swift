@@ -73,7 +73,8 @@ let package = Package(
                             .embedInCode("0009_signature_memory.sql"), .embedInCode("0010_following.sql"),
                             .embedInCode("0011_webmention.sql"), .embedInCode("0012_assertion_keys.sql"),
                             .embedInCode("0013_held_inbound.sql"),
-                            .embedInCode("0014_post_fingerprint_source.sql"), .embedInCode("0015_newsletter.sql")]),
+                            .embedInCode("0014_post_fingerprint_source.sql"), .embedInCode("0015_newsletter.sql"),
+                            .embedInCode("0016_thread_backfill.sql")]),
         // sqlite3_db_config, which is variadic (Swift cannot call it), and a WAL hook in C.
         .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(

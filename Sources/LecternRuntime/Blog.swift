@@ -35,6 +35,10 @@ public final class Blog: Sendable {
         public var logger = Logger(label: "lectern")
         /// Where the blog's counters go (nowhere unless an admin listener exports them).
         public var metrics = BlogMetrics()
+        /// Read the `replies` collections of the threads under the posts (`ThreadBackfillService`).
+        /// Always on for a server; the tests of other things turn it off, so that no fetch of it is
+        /// under way when their fake servers stop.
+        public var readsThreads = true
 
         public init() {}
     }

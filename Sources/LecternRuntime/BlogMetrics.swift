@@ -21,6 +21,8 @@ public final class BlogMetrics: Sendable {
     private let memory: [String: Gauge]
     private let subscribeCounters: [String: Counter]
     private let mailCounters: [String: Counter]
+    private let threadCounters: [String: Counter]
+    private let threadReplies: Counter
 
     public init(factory: any MetricsFactory) {
         self.factory = factory
@@ -37,6 +39,10 @@ public final class BlogMetrics: Sendable {
         mailCounters = Dictionary(uniqueKeysWithValues: ["sent", "retrying", "failed"].map {
             ($0, Counter(label: "lectern_newsletter_mails_total", dimensions: [("outcome", $0)], factory: factory))
         })
+        threadCounters = Dictionary(uniqueKeysWithValues: ["read", "budget_spent", "unreadable"].map {
+            ($0, Counter(label: "lectern_thread_readings_total", dimensions: [("outcome", $0)], factory: factory))
+        })
+        threadReplies = Counter(label: "lectern_thread_replies_taken_total", factory: factory)
         memory = Dictionary(uniqueKeysWithValues: ["sqlite", "site"].map {
             ($0, Gauge(label: "lectern_memory_bytes", dimensions: [("held_by", $0)], factory: factory))
         })
@@ -51,6 +57,13 @@ public final class BlogMetrics: Sendable {
 
     /// A newsletter mail handed to the relay (`sent`), to try again, or given up.
     public func mail(_ outcome: String) { mailCounters[outcome]?.increment() }
+
+    /// A reading of a thread's `replies` collection (`read`, `budget_spent`, `unreadable`), and
+    /// the replies it took as comments.
+    public func threadReading(_ outcome: String, taken: Int) {
+        threadCounters[outcome]?.increment()
+        if taken > 0 { threadReplies.increment(by: taken) }
+    }
 
     public func request(status: Int) {
         let counter = statusCounters.withLock { counters in

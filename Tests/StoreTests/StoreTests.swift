@@ -31,7 +31,7 @@ import Testing
                            "inbox_counts", "inbox_queue", "mail_queue", "mentions", "outbound_activities", "pending_replies", "post_aliases", "posts", "reactions",
                            "received_activities", "remote_actors", "remote_tombstones", "search_posts", "search_posts_config", "search_posts_content",
                            "search_posts_data", "search_posts_docsize", "search_posts_idx", "search_state", "seen_signatures", "sent_objects",
-                           "settings", "signature_memory", "subscribers", "webmention_links", "webmention_queue", "webmentions"])
+                           "settings", "signature_memory", "subscribers", "thread_backfill", "webmention_links", "webmention_queue", "webmentions"])
         _ = try store.posts.syncPosts([CurrentPost(record: PostRecord(path: "/2025/a/", apID: "https://b.example/2025/a/", title: "A",
                                                                 contentHash: "1", publishedAt: Date()))])
         let reopened = try Store(path: path)  // would fail on CREATE TABLE if re-applied

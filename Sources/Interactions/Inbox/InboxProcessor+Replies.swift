@@ -83,11 +83,31 @@ extension InboxProcessor {
         guard !content.isEmpty else { return .ignored("empty") }
         // A copy of a comment already kept still attaches what waits for it: when attaching
         // failed halfway, the activity's retry (or a second copy) is what finishes it.
-        var effects = try await store.comments.insertComment(record)
-            ? Effects.applied("comment", posts: record.state == .approved ? [path] : []) : .ignored("duplicate")
+        let inserted = try await store.comments.insertComment(record)
+        var effects = inserted ? Effects.applied("comment", posts: record.state == .approved ? [path] : []) : .ignored("duplicate")
+        if inserted { try await followThread(of: id, path: path, parentID: parentID, delivered: activity != nil, now: now) }
         effects.changedPosts.formUnion(try await attachWaitingReplies(to: id, now: now))
         return effects
     }
+
+    /// A new comment's own replies are read from its server's `replies` collection
+    /// (`RepliesBackfill`), down to the page's thread depth; a delivered reply also asks its
+    /// parent's collection to be read once more (others may have replied beside it).
+    private func followThread(of id: String, path: String, parentID: String?, delivered: Bool, now: Date) async throws {
+        var depth = 0, ancestor = parentID
+        while let current = ancestor, depth < Self.maximumThreadDepth {
+            depth += 1
+            ancestor = try store.comments.comment(id: current)?.parentID
+        }
+        if depth < Self.maximumThreadDepth, let host = RepliesBackfill.host(of: id) {
+            try await store.threadBackfill.schedule(commentID: id, postPath: path, depth: depth, host: host, now: now)
+        }
+        if delivered, let parentID { try await store.threadBackfill.rearm(commentID: parentID, now: now) }
+    }
+
+    /// How deep the page nests a thread (`DiscussionView`): replies further down are shown at
+    /// this depth, and their own collections are not read.
+    static let maximumThreadDepth = 5
 
     static let waitingForParent = "waiting-for-parent"
 

@@ -68,7 +68,8 @@ public final class BlogServices: Sendable {
     public func webmentionQueued() { webmentionSignal.signal() }
 
     public var services: [any Service] {
-        [rebuildService, InboxService(blog: blog, signal: inboxSignal, site: rebuildService), DeliveryService(blog: blog),
+        let threads: [any Service] = blog.options.readsThreads ? [ThreadBackfillService(blog: blog, site: rebuildService)] : []
+        return threads + [rebuildService, InboxService(blog: blog, signal: inboxSignal, site: rebuildService), DeliveryService(blog: blog),
          WebmentionService(blog: blog, signal: webmentionSignal, site: rebuildService),
          HeldInboxService(blog: blog, signal: heldSignal, gate: { [self] in self.gate }, queued: { [inboxSignal] in inboxSignal.signal() }),
          DigestService(blog: blog), NewsletterService(blog: blog), MaintenanceService(blog: blog) { [rebuildService] posts in

@@ -35,7 +35,8 @@ final class BlogFixture: Sendable {
     /// `background: false` leaves the workers off (tests drive deliveries themselves).
     init(remote: FakeInstance, extraConfig: String = "", owner: String? = nil, privateAddresses: Bool = true,
          background: Bool = true, requestTimeout: TimeAmount = LecternServer.requestTimeout,
-         busyTimeout: TimeInterval = 5, admin: Bool = false, drafts: Bool = false, watch: Bool = false) async throws {
+         busyTimeout: TimeInterval = 5, admin: Bool = false, drafts: Bool = false, watch: Bool = false,
+         threads: Bool = false) async throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-e2e-\(UUID().uuidString)")
         try SiteScaffold.create(at: root)
         port = try freePort()
@@ -52,6 +53,7 @@ final class BlogFixture: Sendable {
         options.busyTimeout = busyTimeout
         options.includeDrafts = drafts  // as `lectern serve --drafts`
         options.includeFuture = drafts
+        options.readsThreads = threads  // only the tests of threads: no fetch of it outlives another test
         let exported = admin ? AdminServer.metrics() : nil
         if let (metrics, _) = exported { options.metrics = metrics }
         let adminPort = admin ? try freePort() : nil

@@ -1,0 +1,120 @@
+import ActivityPub
+import ActivityStreams
+import BlogModel
+import Foundation
+import Storage
+
+/// Reads a comment's `replies` collection as its server serves it (Mastodon 4.4+ does the same to
+/// complete threads), and takes each reply found as a comment through the inbox's own path: a
+/// reply to a comment whose writer dropped the blog's mention still shows, nested in place.
+///
+/// Each reply is fetched from its own id, on its own server, and must say it answers this comment:
+/// a collection, on whatever host, only names candidates, and a forged copy embedded in it is never
+/// read. Blocks, filters, approval and tombstones apply as to a delivered reply. Bounded per
+/// reading (`maximumPages` pages, `maximumItems` replies) and by the shared `FetchBudget`; a
+/// reading the budget cuts short is postponed, not lost.
+public struct RepliesBackfill: Sendable {
+    public static let maximumPages = 10
+    public static let maximumItems = 100
+
+    let processor: InboxProcessor
+    let fetcher: RemoteFetcher
+    let store: Store
+    let budget: FetchBudget
+
+    public init(processor: InboxProcessor, fetcher: RemoteFetcher, store: Store, budget: FetchBudget) {
+        (self.processor, self.fetcher, self.store, self.budget) = (processor, fetcher, store, budget)
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        /// Read to the end (or to the bounds): the replies it took, the posts whose pages changed.
+        case read(taken: Int, posts: Set<String>)
+        /// The budget ran out first: read again later.
+        case budgetSpent(taken: Int, posts: Set<String>)
+        /// The comment, or its collection, could not be had (gone, unreachable, not JSON).
+        case unreadable(String)
+    }
+
+    /// A document's server: its host, with the port when there is one (`a.example`, `127.0.0.1:8080`).
+    public static func host(of url: String) -> String? {
+        guard let parts = URLComponents(string: url), let host = parts.host?.lowercased(), !host.isEmpty else { return nil }
+        return host + (parts.port.map { ":\($0)" } ?? "")
+    }
+
+    public func read(_ due: BackfillDue, now: Date = Date()) async -> Outcome {
+        var taken = 0, posts = Set<String>()
+        func spent() -> Outcome { .budgetSpent(taken: taken, posts: posts) }
+        // 1. The comment as its server serves it now, and the collection it names.
+        guard budget.take(due.host) else { return spent() }
+        let replies: Any
+        do {
+            guard let value = try await fetcher.fetchAuthentic(due.commentID).json()["replies"] else { return .read(taken: 0, posts: []) }
+            replies = value
+        } catch {
+            return .unreadable("\(error)")
+        }
+        // 2. The candidates: ids on its pages, following `first` and `next`, within the bounds.
+        var candidates: [String] = [], seen = Set<String>()
+        // Cut short by the budget: the candidates found are still taken, and the reading comes again.
+        var cut = false
+        do {
+            guard let collection = try await document(replies) else { return spent() }
+            var page: [String: Any]? = collection
+            if let first = collection["first"] {
+                page = try await document(first)
+                cut = page == nil
+            }
+            var pages = 0
+            while let current = page, pages < Self.maximumPages, candidates.count < Self.maximumItems {
+                pages += 1
+                let items = (current["orderedItems"] ?? current["items"]) as? [Any] ?? []
+                for item in items {
+                    let id = (item as? String) ?? ((item as? [String: Any])?["id"] as? String)
+                    if let id, seen.insert(id).inserted, candidates.count < Self.maximumItems { candidates.append(id) }
+                }
+                guard let next = current["next"], candidates.count < Self.maximumItems, pages < Self.maximumPages else { break }
+                page = try await document(next)
+                cut = page == nil
+            }
+        } catch {
+            return .unreadable("\(error)")
+        }
+        // 3. Each candidate from its own server, taken as a delivered reply would be.
+        for id in candidates {
+            guard Origin(id) != nil, !id.hasPrefix(processor.config.baseURL + "/") else { continue }
+            do {
+                if try store.comments.comment(id: id) != nil || store.comments.tombstone(id: id) != nil { continue }
+                if try store.blocks.isBlocked(actorID: id) { continue }
+            } catch { return .unreadable("\(error)") }
+            guard let host = Self.host(of: id), budget.take(host) else { return spent() }
+            guard let note = try? await fetcher.fetchAuthentic(id).object, note.inReplyTo?.id == due.commentID,
+                  let author = note.attributedTo.first, Origin.same(id, author) else { continue }
+            do {
+                if try store.actors.remoteActor(id: author) == nil {
+                    guard let authorHost = Self.host(of: author), budget.take(authorHost) else { return spent() }
+                }
+                guard try await processor.knownActor(author) != nil else { continue }
+                let effects = try await processor.reply(note, authorID: author, activity: nil, now: now)
+                if effects.outcome.reason == "comment" { taken += 1 }
+                posts.formUnion(effects.changedPosts)
+            } catch {
+                continue  // this reply now; the next reading tries again
+            }
+        }
+        return cut ? spent() : .read(taken: taken, posts: posts)
+    }
+
+    /// A collection or page: embedded, or fetched from its URL (any host, within the budget); nil
+    /// when the budget is spent.
+    private func document(_ value: Any) async throws -> [String: Any]? {
+        if let embedded = value as? [String: Any] {
+            // An embedded reference with only an id (and a type) is fetched like a URL.
+            guard embedded["items"] == nil, embedded["orderedItems"] == nil, embedded["first"] == nil,
+                  let id = embedded["id"] as? String else { return embedded }
+            return try await document(id)
+        }
+        guard let url = value as? String, let host = Self.host(of: url) else { throw RemoteFetchError.notJSON("\(value)") }
+        guard budget.take(host) else { return nil }
+        return try await fetcher.fetch(url).json()
+    }
+}
