@@ -27,10 +27,11 @@ public struct RepliesBackfill: Sendable {
     }
 
     public enum Outcome: Sendable, Equatable {
-        /// Read to the end (or to the bounds): the replies it took, the posts whose pages changed.
-        case read(taken: Int, posts: Set<String>)
+        /// Read to the end (or to the bounds): the replies it took, the posts whose pages changed,
+        /// and the candidates that could not be fetched (gone, private, their server down) or taken.
+        case read(taken: Int, posts: Set<String>, unfetched: Int)
         /// The budget ran out first: read again later.
-        case budgetSpent(taken: Int, posts: Set<String>)
+        case budgetSpent(taken: Int, posts: Set<String>, unfetched: Int)
         /// The comment, or its collection, could not be had (gone, unreachable, not JSON).
         case unreadable(String)
     }
@@ -42,13 +43,15 @@ public struct RepliesBackfill: Sendable {
     }
 
     public func read(_ due: BackfillDue, now: Date = Date()) async -> Outcome {
-        var taken = 0, posts = Set<String>()
-        func spent() -> Outcome { .budgetSpent(taken: taken, posts: posts) }
+        var taken = 0, unfetched = 0, posts = Set<String>()
+        func spent() -> Outcome { .budgetSpent(taken: taken, posts: posts, unfetched: unfetched) }
         // 1. The comment as its server serves it now, and the collection it names.
         guard budget.take(due.host) else { return spent() }
         let replies: Any
         do {
-            guard let value = try await fetcher.fetchAuthentic(due.commentID).json()["replies"] else { return .read(taken: 0, posts: []) }
+            guard let value = try await fetcher.fetchAuthentic(due.commentID).json()["replies"] else {
+                return .read(taken: 0, posts: [], unfetched: 0)
+            }
             replies = value
         } catch {
             return .unreadable("\(error)")
@@ -87,8 +90,12 @@ public struct RepliesBackfill: Sendable {
                 if try store.blocks.isBlocked(actorID: id) { continue }
             } catch { return .unreadable("\(error)") }
             guard let host = Self.host(of: id), budget.take(host) else { return spent() }
-            guard let note = try? await fetcher.fetchAuthentic(id).object, note.inReplyTo?.id == due.commentID,
-                  let author = note.attributedTo.first, Origin.same(id, author) else { continue }
+            let note: APObject
+            do { note = try await fetcher.fetchAuthentic(id).object } catch {
+                unfetched += 1  // counted for the log; the next reading asks again
+                continue
+            }
+            guard note.inReplyTo?.id == due.commentID, let author = note.attributedTo.first, Origin.same(id, author) else { continue }
             do {
                 if try store.actors.remoteActor(id: author) == nil {
                     guard let authorHost = Self.host(of: author), budget.take(authorHost) else { return spent() }
@@ -98,10 +105,10 @@ public struct RepliesBackfill: Sendable {
                 if effects.outcome.reason == "comment" { taken += 1 }
                 posts.formUnion(effects.changedPosts)
             } catch {
-                continue  // this reply now; the next reading tries again
+                unfetched += 1  // not taken now (a store error): counted for the log; the next reading tries again
             }
         }
-        return cut ? spent() : .read(taken: taken, posts: posts)
+        return cut ? spent() : .read(taken: taken, posts: posts, unfetched: unfetched)
     }
 
     /// A collection or page: embedded, or fetched from its URL (any host, within the budget); nil

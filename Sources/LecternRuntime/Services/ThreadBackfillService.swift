@@ -50,11 +50,12 @@ public struct ThreadBackfillService: Service {
         let store = blog.store
         do {
             switch outcome {
-            case .read(let taken, let posts):
+            case .read(let taken, let posts, let unfetched):
                 blog.metrics.threadReading("read", taken: taken)
+                if unfetched > 0 { blog.logger.info("threads: \(unfetched) replies listed under \(due.commentID) could not be fetched or taken") }
                 try await OffPool.run { try store.threadBackfill.advance(due) }
                 changed(posts)
-            case .budgetSpent(let taken, let posts):
+            case .budgetSpent(let taken, let posts, _):
                 blog.metrics.threadReading("budget_spent", taken: taken)
                 try await OffPool.run { try store.threadBackfill.postpone(due, until: Date().addingTimeInterval(60)) }
                 changed(posts)
