@@ -67,6 +67,20 @@ extension Comments {
     /// Stores a new comment; false when one with this id exists (a duplicate delivery). The
     /// caller suspends while the writer works (the inbox worker runs on the cooperative pool).
     @discardableResult
+    /// Comments received since `since` on the post at `path`, and by authors on `host` (`a.example`,
+    /// `127.0.0.1:8080`): what reading threads may still take today.
+    public func receivedSince(_ since: Date, postPath path: String, authorHost host: String) throws -> (onPost: Int, fromHost: Int) {
+        try read { db in
+            let time = since.timeIntervalSince1970
+            let onPost = try Int.fetchOne(db, sql: "SELECT count(*) FROM comments WHERE post_path = ? AND received_at >= ?",
+                                          arguments: [path, time]) ?? 0
+            let fromHost = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM comments WHERE received_at >= ? AND (author_id LIKE ? OR author_id LIKE ?)
+                """, arguments: [time, "https://\(host)/%", "http://\(host)/%"]) ?? 0
+            return (onPost, fromHost)
+        }
+    }
+
     public func insertComment(_ c: CommentRecord) async throws -> Bool {
         try await writeAsync { db in
             try c.insert(db, onConflict: .ignore)

@@ -34,24 +34,33 @@ extension ThreadBackfill {
         }
     }
 
-    /// A delivered reply joined `commentID`'s thread: one more reading, soon (a thread read to
-    /// its end, or not read yet, stays as it is).
+    /// An approved reply was delivered into `commentID`'s thread: a thread already read to its end
+    /// is read once more, a minute later, at most once an hour (one still being read is left as it is).
     public func rearm(commentID: String, now: Date = Date()) async throws {
+        let time = now.timeIntervalSince1970
         try await writeAsync { db in
-            try db.execute(sql: "UPDATE thread_backfill SET round = ?, next_at = ? WHERE comment_id = ? AND round > ?",
-                           arguments: [Self.delays.count, now.timeIntervalSince1970 + 60, commentID, Self.delays.count])
+            try db.execute(sql: """
+                UPDATE thread_backfill SET round = ?, next_at = ?, rearmed_at = ?
+                WHERE comment_id = ? AND round > ? AND (rearmed_at IS NULL OR rearmed_at < ?)
+                """, arguments: [Self.delays.count, time + 60, time, commentID, Self.delays.count, time - 3600])
         }
     }
 
-    /// Up to `limit` comments due now, the earliest first, at most one per host (one host's
-    /// threads never hold up another's).
+    /// Rows due, of approved comments only.
+    static let dueRows = """
+        SELECT b.rowid AS rowid, b.* FROM thread_backfill b JOIN comments c ON c.id = b.comment_id
+        WHERE b.round <= ? AND c.state = 'approved'
+        """
+
+    /// Up to `limit` approved comments due now, the earliest first, at most one per host (one
+    /// host's threads never hold up another's).
     public func due(limit: Int, now: Date = Date()) throws -> [BackfillDue] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT comment_id, post_path, depth, round, host FROM thread_backfill
-                WHERE next_at <= ? AND round <= ? AND rowid IN (SELECT min(rowid) FROM thread_backfill WHERE next_at <= ? AND round <= ? GROUP BY host)
+                SELECT comment_id, post_path, depth, round, host FROM (\(Self.dueRows)) due
+                WHERE next_at <= ? AND rowid IN (SELECT min(rowid) FROM (\(Self.dueRows)) WHERE next_at <= ? GROUP BY host)
                 ORDER BY next_at LIMIT ?
-                """, arguments: [now.timeIntervalSince1970, Self.delays.count, now.timeIntervalSince1970, Self.delays.count, limit])
+                """, arguments: [Self.delays.count, now.timeIntervalSince1970, Self.delays.count, now.timeIntervalSince1970, limit])
                 .map { BackfillDue(commentID: $0["comment_id"], postPath: $0["post_path"], depth: $0["depth"], round: $0["round"], host: $0["host"]) }
         }
     }
@@ -64,17 +73,10 @@ extension ThreadBackfill {
         }
     }
 
-    /// The reading of `due` could not be finished (its server's budget is spent): again at `at`.
-    public func postpone(_ due: BackfillDue, until at: Date) throws {
-        try write { db in
-            try db.execute(sql: "UPDATE thread_backfill SET next_at = ? WHERE comment_id = ?", arguments: [at.timeIntervalSince1970, due.commentID])
-        }
-    }
-
-    /// When the next reading is due (nil: none).
+    /// When the next reading of an approved comment is due (nil: none).
     public func nextDue() throws -> Date? {
         try read { db in
-            try Double.fetchOne(db, sql: "SELECT min(next_at) FROM thread_backfill WHERE round <= ?", arguments: [Self.delays.count])
+            try Double.fetchOne(db, sql: "SELECT min(next_at) FROM (\(Self.dueRows))", arguments: [Self.delays.count])
                 .map(Date.init(timeIntervalSince1970:))
         }
     }

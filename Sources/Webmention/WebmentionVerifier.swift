@@ -157,7 +157,8 @@ public struct WebmentionVerifier: Sendable {
             } else {
                 // A source once removed may link again: it is verified afresh, so it comes back.
                 try store.comments.liftTombstone(id: mention.source)
-                effects = try await processor.comment(note, id: mention.source, author: author, path: path, parentID: nil, activity: nil, now: now)
+                effects = try await processor.comment(note, id: mention.source, author: author, path: path, parentID: nil, activity: nil, now: now,
+                                                      followsThread: false)
             }
         }
         if effects.outcome.kind == .applied || effects.outcome.reason == "duplicate" {

@@ -263,7 +263,7 @@ import Testing
         func comment(_ n: Int) async throws {
             let author = remote.actorID("alice")
             try await store.actors.saveRemoteActor(RemoteActor(id: author, handle: "@alice@\(remote.host)", name: "Alice", inbox: author + "/inbox"), keys: [])
-            try await store.comments.insertComment(CommentRecord(id: "\(author)/notes/\(n)", postPath: blog.post, parentID: nil, authorID: author,
+            _ = try await store.comments.insertComment(CommentRecord(id: "\(author)/notes/\(n)", postPath: blog.post, parentID: nil, authorID: author,
                                                   url: nil, contentHTML: "<p>Comment number \(n)</p>", summary: nil, sensitive: false,
                                                   language: nil, visibility: .public, state: .approved, publishedAt: Date()))
         }

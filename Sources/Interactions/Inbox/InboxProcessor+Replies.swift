@@ -58,8 +58,10 @@ extension InboxProcessor {
 
     /// Stores `note` as a comment on `path` (if public or unlisted and not empty), then attaches
     /// the replies that were waiting for it.
+    /// `followsThread`: the comment's `replies` collection is read in turn (an ActivityPub
+    /// comment; a webmention's source is a web page, not a thread).
     package func comment(_ note: APObject, id: String, author: RemoteActor, path: String, parentID: String?, activity: APObject?,
-                 now: Date) async throws -> Effects {
+                 now: Date, followsThread: Bool = true) async throws -> Effects {
         if try store.blocks.isBlocked(actorID: author.id) { return .ignored("blocked") }
         // Thread parents and settled replies come here without `reply`: deleted stays deleted.
         if try store.comments.tombstone(id: id) != nil { return .ignored("deleted") }
@@ -85,14 +87,17 @@ extension InboxProcessor {
         // failed halfway, the activity's retry (or a second copy) is what finishes it.
         let inserted = try await store.comments.insertComment(record)
         var effects = inserted ? Effects.applied("comment", posts: record.state == .approved ? [path] : []) : .ignored("duplicate")
-        if inserted { try await followThread(of: id, path: path, parentID: parentID, delivered: activity != nil, now: now) }
+        if inserted && followsThread {
+            try await followThread(of: id, path: path, parentID: parentID, delivered: activity != nil && record.state == .approved, now: now)
+        }
         effects.changedPosts.formUnion(try await attachWaitingReplies(to: id, now: now))
         return effects
     }
 
     /// A new comment's own replies are read from its server's `replies` collection
-    /// (`RepliesBackfill`), down to the page's thread depth; a delivered reply also asks its
-    /// parent's collection to be read once more (others may have replied beside it).
+    /// (`RepliesBackfill`), down to the page's thread depth, once it is approved; an approved
+    /// delivered reply also asks its parent's collection to be read once more (others may have
+    /// replied beside it), at most hourly.
     private func followThread(of id: String, path: String, parentID: String?, delivered: Bool, now: Date) async throws {
         var depth = 0, ancestor = parentID
         while let current = ancestor, depth < Self.maximumThreadDepth {

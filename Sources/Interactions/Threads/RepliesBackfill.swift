@@ -11,11 +11,19 @@ import Storage
 /// Each reply is fetched from its own id, on its own server, and must say it answers this comment:
 /// a collection, on whatever host, only names candidates, and a forged copy embedded in it is never
 /// read. Blocks, filters, approval and tombstones apply as to a delivered reply. Bounded per
-/// reading (`maximumPages` pages, `maximumItems` replies) and by the shared `FetchBudget`; a
-/// reading the budget cuts short is postponed, not lost.
+/// reading (`maximumPages` pages, `maximumItems` replies, `timeLimit`), per day (what readings
+/// may add to a post, and from one server), and by the shared `FetchBudget`; a reading cut short
+/// is taken up by the next round. A blocked server's comments and pages are not read.
 public struct RepliesBackfill: Sendable {
     public static let maximumPages = 10
     public static let maximumItems = 100
+    /// Replies a day that readings may add to one post, and from one server's authors (delivered
+    /// comments count too): a server inventing a tree of replies adds at most this many.
+    public static let maximumPerPostPerDay = 300
+    public static let maximumPerHostPerDay = 200
+    /// A reading stops here (and the next round takes it up): one slow server holds a reader's
+    /// slot for at most this long.
+    public static let timeLimit: Duration = .seconds(60)
 
     let processor: InboxProcessor
     let fetcher: RemoteFetcher
@@ -44,7 +52,12 @@ public struct RepliesBackfill: Sendable {
 
     public func read(_ due: BackfillDue, now: Date = Date()) async -> Outcome {
         var taken = 0, unfetched = 0, posts = Set<String>()
+        let deadline = ContinuousClock.now + Self.timeLimit
         func spent() -> Outcome { .budgetSpent(taken: taken, posts: posts, unfetched: unfetched) }
+        // A blocked server's thread is not read (its comment stays, hidden, for the record).
+        do { if try store.blocks.isBlocked(actorID: due.commentID) { return .read(taken: 0, posts: [], unfetched: 0) } } catch {
+            return .unreadable("\(error)")
+        }
         // 1. The comment as its server serves it now, and the collection it names.
         guard budget.take(due.host) else { return spent() }
         let replies: Any
@@ -61,10 +74,10 @@ public struct RepliesBackfill: Sendable {
         // Cut short by the budget: the candidates found are still taken, and the reading comes again.
         var cut = false
         do {
-            guard let collection = try await document(replies) else { return spent() }
+            guard let collection = try await document(replies, before: deadline) else { return spent() }
             var page: [String: Any]? = collection
             if let first = collection["first"] {
-                page = try await document(first)
+                page = try await document(first, before: deadline)
                 cut = page == nil
             }
             var pages = 0
@@ -76,7 +89,7 @@ public struct RepliesBackfill: Sendable {
                     if let id, seen.insert(id).inserted, candidates.count < Self.maximumItems { candidates.append(id) }
                 }
                 guard let next = current["next"], candidates.count < Self.maximumItems, pages < Self.maximumPages else { break }
-                page = try await document(next)
+                page = try await document(next, before: deadline)
                 cut = page == nil
             }
         } catch {
@@ -84,12 +97,16 @@ public struct RepliesBackfill: Sendable {
         }
         // 3. Each candidate from its own server, taken as a delivered reply would be.
         for id in candidates {
-            guard Origin(id) != nil, !id.hasPrefix(processor.config.baseURL + "/") else { continue }
+            guard ContinuousClock.now < deadline else { return spent() }
+            guard Origin(id) != nil, !id.hasPrefix(processor.config.baseURL + "/"), let host = Self.host(of: id) else { continue }
             do {
                 if try store.comments.comment(id: id) != nil || store.comments.tombstone(id: id) != nil { continue }
                 if try store.blocks.isBlocked(actorID: id) { continue }
+                let today = try store.comments.receivedSince(now.addingTimeInterval(-86_400), postPath: due.postPath, authorHost: host)
+                if today.onPost >= Self.maximumPerPostPerDay { return spent() }
+                if today.fromHost >= Self.maximumPerHostPerDay { continue }
             } catch { return .unreadable("\(error)") }
-            guard let host = Self.host(of: id), budget.take(host) else { return spent() }
+            guard budget.take(host) else { return spent() }
             let note: APObject
             do { note = try await fetcher.fetchAuthentic(id).object } catch {
                 unfetched += 1  // counted for the log; the next reading asks again
@@ -113,15 +130,18 @@ public struct RepliesBackfill: Sendable {
 
     /// A collection or page: embedded, or fetched from its URL (any host, within the budget); nil
     /// when the budget is spent.
-    private func document(_ value: Any) async throws -> [String: Any]? {
+    private func document(_ value: Any, before deadline: ContinuousClock.Instant) async throws -> [String: Any]? {
         if let embedded = value as? [String: Any] {
+            // (An embedded collection costs nothing, and names candidates only.)
             // An embedded reference with only an id (and a type) is fetched like a URL.
             guard embedded["items"] == nil, embedded["orderedItems"] == nil, embedded["first"] == nil,
                   let id = embedded["id"] as? String else { return embedded }
-            return try await document(id)
+            return try await document(id, before: deadline)
         }
         guard let url = value as? String, let host = Self.host(of: url) else { throw RemoteFetchError.notJSON("\(value)") }
-        guard budget.take(host) else { return nil }
+        // A blocked server's pages are not fetched; a reading out of time stops here too.
+        if try store.blocks.isBlocked(actorID: url) { return [:] }
+        guard ContinuousClock.now < deadline, budget.take(host) else { return nil }
         return try await fetcher.fetch(url).json()
     }
 }

@@ -5,8 +5,9 @@ import ServiceLifecycle
 import Storage
 
 /// Reads the `replies` collections of the threads under the blog's posts (`RepliesBackfill`),
-/// as `thread_backfill` schedules them: up to `concurrent` at once, one per server, so a server
-/// that stalls holds only its own threads; what changed is rendered by `RebuildService`.
+/// as `thread_backfill` schedules them: up to `concurrent` at once, one per server, each slot
+/// freed as its reading ends, so a server that stalls holds only its own threads; what changed
+/// is rendered by `RebuildService`.
 public struct ThreadBackfillService: Service {
     public let blog: Blog
     let site: RebuildService
@@ -20,27 +21,42 @@ public struct ThreadBackfillService: Service {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    let store = blog.store
-                    let due = try await OffPool.run { try store.threadBackfill.due(limit: Self.concurrent) }
-                    if due.isEmpty {
-                        let next = try await OffPool.run { try store.threadBackfill.nextDue() }
-                        let wait = next.map { max(0.2, min(5, $0.timeIntervalSinceNow)) } ?? 5
-                        try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
-                        continue
+            // Up to `concurrent` readings at once, one per server: a new one starts as soon as a
+            // slot frees, so a server that answers slowly holds only its own slot (for at most
+            // `RepliesBackfill.timeLimit`).
+            await withTaskGroup(of: String?.self) { group in
+                var inFlight = Set<String>()
+                group.addTask { await Self.tick(); return nil }
+                while !Task.isCancelled {
+                    if inFlight.count < Self.concurrent {
+                        do {
+                            let store = blog.store, busy = inFlight
+                            let due = try await OffPool.run { try store.threadBackfill.due(limit: Self.concurrent * 4) }
+                                .filter { !busy.contains($0.host) }
+                            for row in due.prefix(Self.concurrent - inFlight.count) {
+                                inFlight.insert(row.host)
+                                group.addTask { await read(row); return row.host }
+                            }
+                        } catch is CancellationError {
+                            break
+                        } catch {
+                            blog.logger.error("threads: reading the schedule failed: \(error)")
+                        }
                     }
-                    await withTaskGroup(of: Void.self) { group in
-                        for row in due { group.addTask { await read(row) } }
+                    // A reading's end frees its server's slot; a tick looks at the schedule again.
+                    guard let finished = await group.next() else { break }
+                    if let host = finished { inFlight.remove(host) } else if !Task.isCancelled {
+                        group.addTask { await Self.tick(); return nil }
                     }
-                } catch is CancellationError {
-                    return
-                } catch {
-                    blog.logger.error("threads: reading the schedule failed: \(error)")
-                    do { try await Task.sleep(for: .seconds(30)) } catch { return }
                 }
+                group.cancelAll()
             }
         }
+    }
+
+    /// How often the schedule is looked at while nothing finishes.
+    private static func tick() async {
+        do { try await Task.sleep(for: .seconds(2)) } catch {}
     }
 
     private func read(_ due: BackfillDue) async {
@@ -56,8 +72,10 @@ public struct ThreadBackfillService: Service {
                 try await OffPool.run { try store.threadBackfill.advance(due) }
                 changed(posts)
             case .budgetSpent(let taken, let posts, _):
+                // The next round reads it again: a collection that always outruns the budget costs
+                // at most its four readings, never a retry a minute.
                 blog.metrics.threadReading("budget_spent", taken: taken)
-                try await OffPool.run { try store.threadBackfill.postpone(due, until: Date().addingTimeInterval(60)) }
+                try await OffPool.run { try store.threadBackfill.advance(due) }
                 changed(posts)
             case .unreadable(let why):
                 blog.metrics.threadReading("unreadable", taken: 0)
