@@ -26,14 +26,19 @@ extension StoredValues {
         }
     }
 
-    public func setSetting(_ key: String, _ value: String?) throws {
+    /// Several settings in one transaction (nil deletes one).
+    public func setSettings(_ values: [(String, String?)]) throws {
         try write { db in
-            if let value {
-                try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                               arguments: [key, value])
-            } else {
-                try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [key])
+            for (key, value) in values {
+                if let value {
+                    try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                                   arguments: [key, value])
+                } else {
+                    try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [key])
+                }
             }
         }
     }
+
+    public func setSetting(_ key: String, _ value: String?) throws { try setSettings([(key, value)]) }
 }

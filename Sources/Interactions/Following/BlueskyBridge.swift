@@ -160,12 +160,13 @@ extension InboxProcessor {
         let text = String(BlueskyBridge.withoutControlCharacters(HTMLText.plain(html)).prefix(BlueskyBridge.maximumMessage))
         // Only the welcome or an answer to the blog's command names the handle, and only one of
         // the blog's own (Mention tags, and the links of a notification, are someone else's).
+        var values: [(String, String?)] = [(BlueskyBridge.messageKey, text), (BlueskyBridge.messageAtKey, String(now.timeIntervalSince1970))]
         if BlueskyBridge.namesHandle(text: text, inReplyTo: note.inReplyTo?.id, urls: urls),
            let handle = BlueskyBridge.handle(html: html, accepted: try BlueskyBridge.acceptedHandles(urls: urls, values: store.values)) {
-            try store.values.setSetting(BlueskyBridge.handleKey, handle)
+            values.insert((BlueskyBridge.handleKey, handle), at: 0)
         }
-        try store.values.setSetting(BlueskyBridge.messageKey, text)
-        try store.values.setSetting(BlueskyBridge.messageAtKey, String(now.timeIntervalSince1970))
+        // One write: a reader never sees the new handle beside the old message.
+        try store.values.setSettings(values)
         return .applied("bridge-message")
     }
 
