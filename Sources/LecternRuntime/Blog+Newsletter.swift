@@ -78,7 +78,8 @@ extension Blog {
 
     /// The mail `mail` stands for, composed now; nil when there is nothing to send any more (its
     /// post was removed before it went out).
-    func composeMail(_ mail: QueuedMail, now: Date = Date()) throws -> MailMessage? {
+    /// `theme`: the site's theme, read once for a batch of mails (read here when nil).
+    func composeMail(_ mail: QueuedMail, theme: Theme? = nil, now: Date = Date()) throws -> MailMessage? {
         let settings = config.newsletter
         guard let from = settings.from, let to = MailAddress(mail.email) else { return nil }
         let token = try unsubscribeToken(mail.email)
@@ -105,7 +106,7 @@ extension Blog {
                                text: text)
         case .post:
             guard let copy = activityPub.mailCopy(path: mail.postPath) else { return nil }
-            let html = try renderMail(copy, unsubscribe: unsubscribe)
+            let html = try renderMail(copy, unsubscribe: unsubscribe, theme: theme ?? mailTheme())
             var text = "\(copy.title)\n\(copy.url)\n\n"
             if let summary = copy.summary { text += summary + "\n\n" }
             text += Self.plainParagraphs(copy.html) + "\n\n—\nRead it on the blog, and reply from the fediverse: \(copy.url)\n"
@@ -117,8 +118,9 @@ extension Blog {
     }
 
     /// The theme's `email` template (`theme/email.mustache` overrides it) for a post.
-    func renderMail(_ copy: BlogActor.MailCopy, unsubscribe: String) throws -> String {
-        let theme = try Theme.load(overrideFolder: root.appendingPathComponent("theme"))
+    func mailTheme() throws -> Theme { try Theme.load(overrideFolder: root.appendingPathComponent("theme")) }
+
+    func renderMail(_ copy: BlogActor.MailCopy, unsubscribe: String, theme: Theme) throws -> String {
         let context: [String: any TemplateValue] = [
             "site": ["title": config.title, "baseURL": config.baseURL, "language": config.language] as [String: any TemplateValue],
             "post": ["title": copy.title, "url": copy.url, "content": copy.html, "summary": copy.summary ?? ""] as [String: any TemplateValue],

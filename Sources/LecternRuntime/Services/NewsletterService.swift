@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Mail
 import ServiceLifecycle
+import Site
 import Storage
 
 /// Sends the newsletter's queue to the operator's relay, one mail at a time, at most
@@ -30,9 +31,12 @@ public struct NewsletterService: Service {
                 do {
                     let relay = try Self.relay(settings)
                     let leased = try await OffPool.run { [store = blog.store] in try store.mails.lease(limit: 10) }
+                    // The theme once for the batch (a broken one is each mail's compose error, retried).
+                    let blog = blog
+                    let theme: Result<Theme, any Error> = leased.contains { $0.kind == .post }
+                        ? try await OffPool.run { Result { try blog.mailTheme() } } : .failure(CancellationError())  // not needed
                     for mail in leased where !Task.isCancelled {
-                        let blog = blog
-                        let report = try await OffPool.run { try Self.send(mail, relay: relay, blog: blog) }
+                        let report = try await OffPool.run { try Self.send(mail, relay: relay, blog: blog, theme: theme) }
                         blog.metrics.mail(report.metric)
                         if let line = report.log { blog.logger.log(level: report.metric == "sent" ? .info : .warning, "newsletter: \(line)") }
                         try await Task.sleep(for: pause)
@@ -60,7 +64,7 @@ public struct NewsletterService: Service {
     /// Composes, sends and records one mail, on the calling thread (a thread of its own: the
     /// theme is read, the relay talked to, the store written). Only a refusal of the recipient
     /// (5xx at RCPT) counts against the address; everything else is tried again later.
-    static func send(_ mail: QueuedMail, relay: SMTPRelay, blog: Blog) throws -> Report {
+    static func send(_ mail: QueuedMail, relay: SMTPRelay, blog: Blog, theme: Result<Theme, any Error>) throws -> Report {
         let store = blog.store
         // A relay's reply often names the recipient: the log never does.
         func logged(_ why: String) -> String { why.replacingOccurrences(of: mail.email, with: "<subscriber>", options: .caseInsensitive) }
@@ -74,7 +78,7 @@ public struct NewsletterService: Service {
         }
         let message: MailMessage?
         do {
-            message = try blog.composeMail(mail)
+            message = try blog.composeMail(mail, theme: mail.kind == .post ? try theme.get() : nil)
         } catch {
             return try later("could not compose the mail: \(error)")
         }
