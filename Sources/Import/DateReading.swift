@@ -18,4 +18,14 @@ enum DateReading {
         }
         return RFC822.parse(trimmed, timeZone: timeZone)
     }
+
+    /// The offset a written date states (`2020-05-28 01:57:00 +0200` → UTC+2, `…Z` → UTC), nil
+    /// without one. Hugo and Jekyll put the day of that offset in URLs, not the site's.
+    static func statedOffset(_ text: String) -> TimeZone? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasSuffix("Z") || trimmed.hasSuffix("z") { return TimeZone(identifier: "UTC") }
+        guard let match = Patterns.matches(#"[T\d ]([+-])(\d{2}):?(\d{2})$"#, in: trimmed).first,
+              let hours = Int(match[2]), let minutes = Int(match[3]) else { return nil }
+        return TimeZone(secondsFromGMT: (match[1] == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
+    }
 }

@@ -12,6 +12,8 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     case unreadable(String)
     /// A remote source (a feed URL) needs a downloader.
     case noDownloader
+    /// `--old-site` names no built site or sitemap that can be read.
+    case oldSite(String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
         case .unknownKind(let detail): return "cannot tell what kind of source this is: \(detail)"
         case .unreadable(let detail): return "the source does not parse: \(detail)"
         case .noDownloader: return "a feed URL needs a downloader"
+        case .oldSite(let detail): return "the old site (--old-site) cannot be read: \(detail)"
         }
     }
 }

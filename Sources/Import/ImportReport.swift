@@ -15,12 +15,17 @@ public struct ImportReport: Codable, Sendable, Equatable {
     public var schema = 1
     /// The SOURCE argument.
     public var source: String
-    /// `rss`, `atom`, `wordpress`, `ghost`, `hugo`, `jekyll` or `zola`.
+    /// `rss`, `atom`, `wordpress`, `ghost`, `hugo`, `jekyll`, `zola` or `eleventy`.
     public var kind: SourceKind
     public var dryRun: Bool
     public var items: [Item] = []
     /// Warnings about the source as a whole.
     public var warnings: [String] = []
+    /// Files the old site served as they were, outside any post (a standalone page and its
+    /// scripts, a Jekyll folder without front matter): copied to the same path under `static/`.
+    public var copied: [Image] = []
+    /// The old site's URLs, when its built output or sitemap was read (`--old-site`).
+    public var oldSite: OldSiteSummary?
     /// Why nothing was written: the site would not build with the imported files (the build's
     /// error, naming each file and line). A dry run reports it too.
     public var failure: String?
@@ -44,6 +49,9 @@ public struct ImportReport: Codable, Sendable, Equatable {
         public var url: String?
         /// Old paths that should redirect to `url`.
         public var aliases: [String] = []
+        /// The URL the item had on the old site (as the source or its generator's rule states
+        /// it, or as the old site's output shows it); nil when unknown.
+        public var oldURL: String?
         public var draft = false
         /// Why the item was skipped.
         public var reason: String?
@@ -53,6 +61,17 @@ public struct ImportReport: Codable, Sendable, Equatable {
         public var warnings: [String] = []
         /// What the conversion removed on purpose (tracking images, syndication footers).
         public var removed: [String] = []
+    }
+
+    public struct OldSiteSummary: Codable, Sendable, Equatable {
+        /// The folder or sitemap read.
+        public var source: String
+        /// URLs it lists.
+        public var urls: Int
+        /// Items that found their old URL in it.
+        public var matched: Int
+        /// Its URLs of posts and pages that no item took (lists, tags and feeds left out).
+        public var unmatched: [String]
     }
 
     public struct Image: Codable, Sendable, Equatable {
@@ -90,7 +109,9 @@ public struct ImportReport: Codable, Sendable, Equatable {
             case .post, .page:
                 var line = "\(item.outcome == .post ? "post" : "page")  \(item.file ?? "?")  \(item.url ?? "")"
                 if item.draft { line += "  (draft)" }
-                if !item.aliases.isEmpty { line += "  aliases: " + item.aliases.joined(separator: ", ") }
+                if let old = item.oldURL { line += "  was " + old }
+                let more = item.aliases.filter { $0 != item.oldURL }
+                if !more.isEmpty { line += "  aliases: " + more.joined(separator: ", ") }
                 lines.append(line)
             case .skipped:
                 lines.append("skip  \(item.origin)  \(item.reason ?? "")")
@@ -104,7 +125,15 @@ public struct ImportReport: Codable, Sendable, Equatable {
             }
             for warning in item.warnings { lines.append("      warning: \(warning)") }
         }
+        for file in copied {
+            lines.append(file.error.map { "copy  \(file.from): \($0)" } ?? "copy  \(file.from) → \(file.file ?? "")")
+        }
         for warning in warnings { lines.append("warning: \(warning)") }
+        if let old = oldSite {
+            lines.append("old site \(old.source): \(old.urls) URLs, \(old.matched) matched to imported items")
+            for path in old.unmatched.prefix(20) { lines.append("  no item for old URL \(path)") }
+            if old.unmatched.count > 20 { lines.append("  … and \(old.unmatched.count - 20) more (--json lists them all)") }
+        }
         let counts = counts
         if let failure {
             lines.append("error: with these files the site would not build, so nothing was written:")
@@ -124,5 +153,5 @@ public struct ImportReport: Codable, Sendable, Equatable {
 /// if report.kind == .wordpress { print("from WordPress") }
 /// ```
 public enum SourceKind: String, Codable, Sendable, CaseIterable {
-    case rss, atom, wordpress, ghost, hugo, jekyll, zola
+    case rss, atom, wordpress, ghost, hugo, jekyll, zola, eleventy
 }

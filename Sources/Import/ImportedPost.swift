@@ -61,6 +61,9 @@ public struct ImportedItem: Sendable, PostMetadataCarrier {
     /// Files from the old site's static folder the post links to by root-relative path
     /// (`/images/x.png`): copied to the same path under the new site's `static/`.
     public var staticFiles: [Asset] = []
+    /// References in the body to files the source ships, as written → the path the new site
+    /// serves the copy at (`../img/x.png` → `/img/x.png`).
+    public var fileRewrites: [String: String] = [:]
     /// Things the reader noticed that the writer should look at.
     public var warnings: [String] = []
     /// Set when the reader already knows this item is not imported (an attachment, a trashed post).
@@ -82,4 +85,7 @@ struct SourceContent {
     /// The old site's address, for making relative image sources absolute.
     var baseURL: String?
     var warnings: [String] = []
+    /// Files the old site served as they were, outside any post (a standalone page with its
+    /// scripts): copied to the same path under `static/`.
+    var files: [ImportedItem.Asset] = []
 }

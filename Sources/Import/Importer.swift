@@ -2,7 +2,7 @@ import Foundation
 import Site
 
 /// Imports posts and pages from another blog into a Lectern site: an RSS 2.0 or Atom feed, a
-/// WordPress export, a Ghost export, or a Hugo, Jekyll or Zola site folder. Each item becomes a
+/// WordPress export, a Ghost export, or a Hugo, Jekyll, Zola or Eleventy site folder. Each item becomes a
 /// Markdown file with YAML front matter; the report says what became of every item.
 ///
 /// ```swift
@@ -36,6 +36,10 @@ public struct Importer: Sendable {
         /// whose files and configuration do not state one; a post's own `permalink`/`url`/`path`
         /// still comes first.
         public var permalink: String?
+        /// The old site as it was served: its built output folder or its `sitemap.xml`. Its
+        /// URLs are the contract: each item takes the one that is its own (`OldSiteMatcher`).
+        /// A site folder's own `_site/` or `public/` is read when this is nil.
+        public var oldSite: String?
 
         public init(siteRoot: URL, timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
             self.siteRoot = siteRoot
@@ -69,8 +73,16 @@ public struct Importer: Sendable {
     /// files, none is written and `report.failure` says why (also on a dry run, which runs the
     /// same check). Throws only when the source cannot be read at all.
     public func run(source: String) async throws -> ImportReport {
-        let content = try await read(source)
+        var content = try await read(source)
         var report = ImportReport(source: source, kind: content.kind, dryRun: options.dryRun, warnings: content.warnings)
+        if let location = oldSiteLocation(source: source, kind: content.kind) {
+            let site = try OldSite.read(location)
+            var basePath = content.baseURL.flatMap(Permalinks.path(of:)) ?? ""
+            if basePath.hasSuffix("/") { basePath.removeLast() }
+            let matched = OldSiteMatcher.match(&content.items, site: site, basePath: basePath)
+            report.oldSite = ImportReport.OldSiteSummary(source: site.source, urls: site.pages.count, matched: matched.matched,
+                                                         unmatched: matched.unmatched)
+        }
         let (existing, loadWarning) = existingURLs()
         if let loadWarning { report.warnings.append(loadWarning) }
         if options.downloadImages && downloader == nil {
@@ -92,7 +104,7 @@ public struct Importer: Sendable {
         for index in plans.indices { plans[index].series = series[index] }
         let references = CrossReferences(plans: plans)
         var links = LinkMap()
-        for plan in plans { if let link = plan.item.link { links.add(oldURL: link, newURL: plan.url) } }
+        for plan in plans { if let link = plan.item.link { links.add(oldURL: link, newURL: plan.url, files: plan.item.assets.map(\.name)) } }
         let staging = try ImportStaging(siteRoot: options.siteRoot)
         defer { staging.discard() }
         let writer = ItemWriter(options: options, writeRoot: staging.files, downloader: options.downloadImages ? downloader : nil,
@@ -106,6 +118,9 @@ public struct Importer: Sendable {
                                                       reason: skip.reason))
             }
         }
+        for file in content.files {
+            report.copied.append(writer.copy(file, to: "\(options.staticFolder)/\(file.name)", link: "/" + file.name))
+        }
         // All or nothing: the site as it would be must build, or nothing is written.
         do {
             try staging.check()
@@ -114,6 +129,17 @@ public struct Importer: Sendable {
             report.failure = "\(error)"
         }
         return report
+    }
+
+    /// `--old-site`, else a site folder's own built output (`_site/`, `public/` with an
+    /// `index.html`), else nothing.
+    private func oldSiteLocation(source: String, kind: SourceKind) -> URL? {
+        if let given = options.oldSite { return URL(fileURLWithPath: given) }
+        guard [.hugo, .jekyll, .zola, .eleventy].contains(kind) else { return nil }
+        let root = URL(fileURLWithPath: source)
+        return ["_site", "public", "dist"].lazy.map { root.appendingPathComponent($0) }.first {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path)
+        }
     }
 
     private func read(_ source: String) async throws -> SourceContent {
@@ -128,7 +154,7 @@ public struct Importer: Sendable {
             // boundary check compare real paths).
             let url = URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath()
             let kind = try SourceDetector.kind(of: url)
-            if [.hugo, .jekyll, .zola].contains(kind) {
+            if [.hugo, .jekyll, .zola, .eleventy].contains(kind) {
                 return try StaticSiteFolder.read(url, flavor: kind, timeZone: options.timeZone, permalink: options.permalink)
             }
             guard let contents = FileManager.default.contents(atPath: url.path) else { throw ImportError.missing(source) }

@@ -21,6 +21,11 @@ struct ItemWriter {
         var entry = ImportReport.Item(origin: item.origin, title: plan.title, outcome: item.kind == .post ? .post : .page,
                                       file: plan.file, url: plan.url, aliases: plan.aliases, draft: item.draft,
                                       warnings: plan.warnings)
+        // The old URL as the alias spells it (nil when it could not be one: the home page, `//x/..`).
+        entry.oldURL = item.link.flatMap(Permalinks.path(of:)).flatMap { old in
+            guard case .success(let path) = Permalinks.normalized(alias: old) else { return nil }
+            return path
+        }
         // 1. The body as Markdown, with the sources of its remote images.
         var markdown: String
         var remote: [String]
@@ -30,7 +35,7 @@ struct ItemWriter {
         case .markdown(let source):
             var shortcodes = Shortcodes(flavor: kind, resolve: references.url(for:))
             shortcodes.firstLine = item.bodyLine
-            markdown = MarkdownURLs.rewriteLinks(shortcodes.convert(source), links)
+            markdown = MarkdownURLs.rewriteLinks(MarkdownURLs.rewriteFiles(shortcodes.convert(source), item.fileRewrites), links)
             entry.warnings += shortcodes.warnings
             remote = MarkdownURLs.remoteImages(in: markdown)
         case .html(let html):
@@ -111,9 +116,9 @@ struct ItemWriter {
     /// against the post's URL, as the build resolves them); nil for remote and inline images.
     private func sitePath(of source: String, in plan: ImportPlanner.Plan) -> String? {
         // Anything with a scheme (`https:`, `data:`, `javascript:`) names no file of the site.
-        if UnsafeMarkup.scheme(of: source) != nil || source.hasPrefix("//") || source.hasPrefix("#") || source.hasPrefix("/assets/") {
-            return nil
-        }
+        if UnsafeMarkup.scheme(of: source) != nil || source.hasPrefix("//") || source.hasPrefix("#") { return nil }
+        // The theme's own files (`/assets/style.css`) are there; a blog's `/assets/images/x.png` is a file of the site.
+        if source.hasPrefix("/assets/"), Theme.embeddedFiles[String(source.dropFirst("/assets/".count))] != nil { return nil }
         // A source no URL parser takes (Pelican's `{filename}images/x.svg`) names no file the site
         // has: its text as a path, which `willHave` does not find.
         return URL(string: source, relativeTo: URL(string: "https://site.invalid" + plan.url))?.path ?? "/" + source
@@ -177,7 +182,7 @@ struct ItemWriter {
         }
     }
 
-    private func copy(_ asset: ImportedItem.Asset, to target: String, link: String) -> ImportReport.Image {
+    func copy(_ asset: ImportedItem.Asset, to target: String, link: String) -> ImportReport.Image {
         if let refusal = asset.refusal { return ImportReport.Image(from: link, file: nil, url: nil, error: refusal) }
         let source = asset.source, destination = options.siteRoot.appendingPathComponent(target)
         guard let data = FileManager.default.contents(atPath: source.path) else {

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Tells what kind of SOURCE `lectern import` was given, from its content rather than its name:
-/// a folder is a Jekyll (`_config.yml`, `_posts/`), Zola (`config.toml` with `base_url`) or Hugo
-/// site (anything else with Markdown content); a file is a Ghost export (JSON with `db` or
+/// a folder is an Eleventy project (its config file, `*.11tydata.*` files or the package),
+/// a Jekyll (`_config.yml`, `_posts/`), Zola (`config.toml` with `base_url`) or Hugo site
+/// (anything else with Markdown content); a file is a Ghost export (JSON with `db` or
 /// `data.posts`), a WordPress export (`wp:wxr_version`), an Atom feed (`<feed`) or an RSS feed.
 ///
 /// ```swift
@@ -39,6 +40,7 @@ public enum SourceDetector {
     static func folderKind(_ url: URL) -> SourceKind {
         let manager = FileManager.default
         func exists(_ name: String) -> Bool { manager.fileExists(atPath: url.appendingPathComponent(name).path) }
+        if EleventyProject.isProject(url) { return .eleventy }
         if exists("_config.yml") || exists("_config.yaml") || exists("_posts") { return .jekyll }
         for name in ["config.toml", "zola.toml"] where exists(name) {
             let text = (try? String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)) ?? ""

@@ -46,7 +46,7 @@ struct SiteResponder: HTTPResponder {
         if let posts, let response = try await posts.answer(request, files: files, context: context) { return response }
         if let target = files.site.redirect(request.uri.path) {
             let query = request.uri.query.map { "?\($0)" } ?? ""
-            return Response(status: .movedPermanently, headers: [.location: target + query, .contentLength: "0"])
+            return Response(status: .movedPermanently, headers: [.location: LocationValue.encode(target + query), .contentLength: "0"])
         }
         if case .response(let response) = try await files.answer(request, context: context) { return response }
         if let unavailable {

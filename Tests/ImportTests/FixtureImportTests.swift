@@ -288,9 +288,15 @@ import Testing
     @Test func jekyllSite() async throws {
         let files = ["_drafts/unfinished-thoughts-on-rails.md", "_posts/2018-12-24-an-html-post.html",
                      "_posts/2019-03-02-hello-jekyll.md", "_posts/2019-06-11-liquid-in-posts.md",
-                     "_posts/2020-01-14-custom-permalink.markdown", "now.md"]
+                     "_posts/2020-01-14-custom-permalink.markdown", "now.md", "pages/code.md"]
         let (report, site) = try await check("jekyll-site", sources: try folderSources("jekyll-site", files: files))
         defer { site.remove() }
+        // A page in a folder, its extensionless permalink written as Jekyll writes it, both spellings kept.
+        let code = try #require(report.items.first { $0.origin == "pages/code.md" })
+        #expect(code.outcome == .page && code.oldURL == "/about/code.html" && code.aliases == ["/about/code.html", "/about/code"])
+        // A folder without front matter is a page of its own: copied whole, served where it was.
+        #expect(Set(report.copied.compactMap(\.file)) == ["static/talk-slides/index.html", "static/talk-slides/deck.js"])
+        #expect(site.exists("static/talk-slides/deck.js"))
         let hello = try #require(report.items.first { $0.origin == "_posts/2019-03-02-hello-jekyll.md" })
         #expect(hello.aliases == ["/meta/2019/03/02/hello-jekyll/"])
         let liquid = try #require(report.items.first { $0.origin == "_posts/2019-06-11-liquid-in-posts.md" })
@@ -304,7 +310,8 @@ import Testing
         #expect(text.contains("tags: [liquid, jekyll, web dev]"))
         #expect(site.exists("static/assets/img/liquid.png"))
         let custom = try #require(report.items.first { $0.origin.hasSuffix("custom-permalink.markdown") })
-        #expect(custom.aliases == ["/articles/custom-permalink.html"])
+        // GitHub Pages served `x.html` at `x` too: both spellings answer.
+        #expect(custom.aliases == ["/articles/custom-permalink.html", "/articles/custom-permalink"])
         #expect(report.items.first { $0.origin.hasPrefix("_drafts/") }?.draft == true)
         #expect(report.items.first { $0.origin == "now.md" }?.outcome == .page)
     }

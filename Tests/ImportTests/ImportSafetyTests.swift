@@ -33,14 +33,17 @@ import Testing
 
         let hugo = try await Importer(options: site.options).run(source: source.path)
         let dotted = try #require(hugo.items.first { $0.title == "Dotted" })
-        #expect(dotted.aliases == ["/posts/dotted/", "/a/b/c/", "/fine/"], "\(dotted.aliases)")
-        for dropped in ["//greek/..", "/old/../../etc/", "/x/..y/"] {
+        // `..y` and `more...` are names (Hugo wrote "vacances..." into URLs), not a step up.
+        #expect(dotted.aliases == ["/posts/dotted/", "/a/b/c/", "/x/..y/", "/fine/"], "\(dotted.aliases)")
+        for dropped in ["//greek/..", "/old/../../etc/"] {
             #expect(dotted.warnings.contains { $0.contains("alias '\(dropped)'") }, "\(dropped): \(dotted.warnings)")
         }
         let rss = try await Importer(options: site.options).run(source: feed.path)
         #expect(rss.items.first?.aliases == ["/feed-post/"], "\(rss.items.map(\.aliases))")
         for item in hugo.items + rss.items {
-            for path in [item.file].compactMap({ $0 }) + item.aliases { #expect(!path.contains(".."), "\(path)") }
+            for path in [item.file].compactMap({ $0 }) + item.aliases {
+                #expect(!path.split(separator: "/").contains { $0 == ".." || $0 == "." }, "\(path)")
+            }
         }
         try site.build()  // it used to fail on `aliases: ['//greek/..']`
     }

@@ -94,12 +94,12 @@ struct FakeDownloader: ImageDownloader {
         defer { site.remove() }
         let report = try await site.importFixture("wordpress-export.xml")
         let json = try #require(try JSONSerialization.jsonObject(with: try report.jsonData()) as? [String: Any])
-        #expect(Set(json.keys) == ["schema", "source", "kind", "dryRun", "items", "warnings"])
+        #expect(Set(json.keys) == ["schema", "source", "kind", "dryRun", "items", "warnings", "copied"])
         #expect(json["schema"] as? Int == 1 && json["kind"] as? String == "wordpress" && json["dryRun"] as? Bool == false)
         let items = try #require(json["items"] as? [[String: Any]])
         #expect(items.count == 10)
         let post = try #require(items.first { $0["outcome"] as? String == "post" })
-        #expect(Set(post.keys) == ["origin", "title", "outcome", "file", "url", "aliases", "draft", "images", "warnings", "removed"])
+        #expect(Set(post.keys) == ["origin", "title", "outcome", "file", "url", "aliases", "oldURL", "draft", "images", "warnings", "removed"])
         let skipped = try #require(items.first { $0["outcome"] as? String == "skipped" })
         #expect(skipped["reason"] is String && skipped["file"] == nil)
         #expect(Set(items.compactMap { $0["outcome"] as? String }) == ["post", "page", "skipped"])
@@ -235,6 +235,10 @@ struct FakeDownloader: ImageDownloader {
         #expect(warnings.count == 3 && warnings.filter { $0.hasPrefix("line 2: ") && $0.hasSuffix("left out of the page") }.count == 2, "\(warnings)")
         // Hugo content keeps {{ }} (not a template there) and the escaped form becomes literal.
         #expect(convert("a {{ b }} c {{</* d */>}}", .hugo).0 == "a {{ b }} c {{< d >}}")
+        // An inline shortcode is template code: all of it goes, and is said.
+        let (inline, inlineWarnings) = convert("Before.\n{{< math.inline >}}\n{{ if .Params.math }}<link>{{ end }}\n{{</ math.inline >}}\nAfter.", .hugo)
+        #expect(inline == "Before.\n\nAfter.", "\(inline)")
+        #expect(inlineWarnings == ["line 2: math.inline is template code: left out of the page"], "\(inlineWarnings)")
     }
 
     @Test func jekyll() {
@@ -256,8 +260,12 @@ struct FakeDownloader: ImageDownloader {
             See {% ref "blog/first" %} and {% previewExternal "https://example.org/a?b=1", "Card" %}.
             {% callout "note" %}Inside.{% endcallout %}
             """, .hugo, known: ["blog/first": "/2020/first/"])
-        #expect(text == "See /2020/first/ and <https://example.org/a?b=1>.\nInside.", "\(text)")
-        #expect(warnings.count == 3 && warnings[0].hasPrefix("line 1: ") && warnings[1].hasPrefix("line 2: "), "\(warnings)")
+        // A paired tag with a title: the title in bold, then its content (no word lost).
+        #expect(text == "See /2020/first/ and <https://example.org/a?b=1>.\n\n**note**\n\nInside.\n\n", "\(text)")
+        #expect(warnings.count == 2 && warnings.contains { $0.hasPrefix("line 1: ") } && warnings.contains { $0.hasPrefix("line 2: callout") },
+                "\(warnings)")
+        let (unknown, unknownWarnings) = convert("A {% signup %} B {% icon \"x\" %}", .eleventy)
+        #expect(unknown == "A  B " && unknownWarnings.count == 2 && unknownWarnings.allSatisfy { $0.contains("left out of the page") })
     }
 
     @Test func zola() {

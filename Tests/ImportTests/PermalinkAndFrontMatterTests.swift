@@ -18,6 +18,7 @@ import Yams
             ("https://blog.example/archives/123", false, nil, "/archives/123"),
             ("/posts/x/index.html", false, "x", "/posts/x/index.html"),
             ("https://blog.example/page#section", false, "page", "/page"),
+            ("/notes/2019-12-20-hydration/", false, "hydration", "/notes/2019-12-20-hydration/"),
         ]
         for (link, medium, slug, path) in cases {
             let oldPath = Permalinks.path(of: link)
@@ -31,6 +32,17 @@ import Yams
         #expect(Permalinks.strippingMediumID("why-decaf") == "why-decaf")
         #expect(Permalinks.strippingMediumID("on-deadbeefcafe") == "on-deadbeefcafe")
         #expect(Permalinks.strippingMediumID("on-deadbeef0afe") == "on")
+    }
+
+    /// Titles as Hugo 0.111 put them in URLs (checked against the sitemap it built from a real blog).
+    @Test func hugoURLizesTitlesItsOwnWay() {
+        #expect(StaticSitePermalinks.urlize("OpenSMTPD: minor fixes + preparing release") == "opensmtpd-minor-fixes--preparing-release")
+        #expect(StaticSitePermalinks.urlize("OpenSMTPD, map_compare() and K_NETADDR") == "opensmtpd-map_compare-and-k_netaddr")
+        #expect(StaticSitePermalinks.urlize("June 2020: poolp.org, folder pinning") == "june-2020-poolp.org-folder-pinning")
+        #expect(StaticSitePermalinks.urlize("Découpe de la tête") == "découpe-de-la-tête")
+        #expect(StaticSitePermalinks.urlize("OpenSMTPD relay maps & new url syntax") == "opensmtpd-relay-maps-new-url-syntax")
+        #expect(StaticSitePermalinks.urlize("News from the front !") == "news-from-the-front")
+        #expect(StaticSitePermalinks.urlize("fatigue et envie de vacances...") == "fatigue-et-envie-de-vacances...")
     }
 
     @Test func datesAsSourcesWriteThem() {

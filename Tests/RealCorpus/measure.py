@@ -12,7 +12,7 @@ of the body:
 
 Counted for each: words of prose (outside code), lines of code, code blocks, headings,
 footnote references and definitions, images, embeds (iframe/video/audio/object/script),
-tables, and template tags (Hugo shortcodes, Liquid/Tera tags, WordPress `[shortcodes]`).
+tables, and template tags (Hugo shortcodes, Liquid/Tera tags, WordPress's own `[shortcodes]`).
 The counts are heuristics meant to spot losses, not exact Markdown parsing: fenced and
 indented code blocks, ATX and setext headings, `[^x]` footnotes and inline HTML are read;
 link destinations, emphasis markers and other punctuation are not words.
@@ -46,6 +46,8 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
         "param", "source", "track", "wbr"}
 WORD = re.compile(r"[\w'’-]*\w[\w'’-]*", re.UNICODE)
 TEMPLATE_TAG = re.compile(r"\{\{[<%].*?[%>]\}\}|\{%.*?%\}|\{\{.*?\}\}", re.S)
+WP_KNOWN_SHORTCODE = re.compile(r"\[/?(?:caption|wp_caption|gallery|embed|audio|video|playlist|sourcecode|source|code|"
+                                r"youtube|vimeo|tweet|googlemaps|soundcloud|spotify|contact-form)\b[^\]\n]*\]")
 WP_SHORTCODE = re.compile(r"\[/?[a-z][a-z0-9_-]*(?:\s[^\]\n]*)?\]")
 
 
@@ -190,8 +192,11 @@ class HTMLCounter(HTMLParser):
         if self.pre_depth > 0:
             self.code_text.append(data)
             return
-        self.c.tags += len(TEMPLATE_TAG.findall(data))
-        self.c.tags += len(WP_SHORTCODE.findall(data))
+        # Inline code is the writer's literal text (`{{ x }}` in a post about templates).
+        if not any(name == "code" for name, _ in self.stack):
+            self.c.tags += len(TEMPLATE_TAG.findall(data))
+            # Brackets in prose (`[misc]`, `[string]`) are words; WordPress's own shortcodes are tags.
+            self.c.tags += len(WP_KNOWN_SHORTCODE.findall(data))
         text = WP_SHORTCODE.sub(" ", TEMPLATE_TAG.sub(" ", data))
         found = words(text)
         self.c.words += len(found)
@@ -428,7 +433,7 @@ def read_source(report: dict, source: str) -> dict[str, tuple[str, str]]:
 
 def source_body(kind: str, source: str, items: dict, item: dict) -> tuple[str, str] | None:
     origin = item.get("origin", "")
-    if kind in ("hugo", "jekyll", "zola"):
+    if kind in ("hugo", "jekyll", "zola", "eleventy"):
         path = origin if os.path.isabs(origin) else os.path.join(source, origin)
         if not os.path.isfile(path):
             return None

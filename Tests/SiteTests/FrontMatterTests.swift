@@ -115,6 +115,18 @@ import Testing
                 == "content/posts/x.md:1: front matter starts with '---' but has no closing '---' line")
     }
 
+    /// An alias is a path on the site: a `.` or `..` segment is refused, dots inside a name are not.
+    @Test func aliasesRefuseDotSegmentsOnly() throws {
+        let parser = ContentParser(timeZone: TimeZone(identifier: "UTC")!)
+        func post(_ alias: String) throws -> [String] {
+            try parser.post(source: "---\ntitle: T\ndate: 2025-01-01\naliases: ['\(alias)']\n---\nBody\n", file: "content/posts/x.md").aliases
+        }
+        #expect(try post("/fr/posts/vacances.../") == ["/fr/posts/vacances.../"])
+        for bad in ["/a/../b/", "/a/./b/", "//x/", "x/", "/.."] {
+            #expect(throws: SiteError.self, "\(bad)") { try post(bad) }
+        }
+    }
+
     @Test func unknownKeysWarnWithTheirLineAndHugoNamesWork() throws {
         let post = try ContentParser(timeZone: TimeZone(identifier: "UTC")!).post(
             source: "---\ntitle: T\ndate: 2025-01-01\ncolour: red\ncategories: [Essays, Notes]\nlastmod: 2025-02-01\n"

@@ -45,9 +45,14 @@ struct Shortcodes {
         text = Patterns.replace(#"\{\{([<%])/\*(.*?)\*/([>%])\}\}"#, in: text) { protect("{{\($0[1])\($0[2])\($0[3])}}") }
         text = Patterns.replace(#"(?m)^([ \t]*)\{\{[<%]\s*highlight\s+([^\s>%]+)[^>%]*[>%]\}\}[ \t]*\n(.*?)\n?[ \t]*\{\{[<%]\s*/highlight\s*[>%]\}\}"#,
                                 in: text) { groups in protect(groups[1] + MarkdownEscaping.codeBlock(groups[3], language: groups[2])) }
-        text = Patterns.replace(#"(?m)^([ \t]*)\{%-?\s*highlight\s+([^\s%]+)[^%]*-?%\}[ \t]*\n?(.*?)\n?[ \t]*\{%-?\s*endhighlight\s*-?%\}"#,
-                                in: text) { groups in protect(groups[1] + MarkdownEscaping.codeBlock(groups[3], language: groups[2])) }
+        text = Patterns.replace(#"(?m)^([ \t]*)\{%-?\s*highlight(?:\s+([^\s%]+))?[^%]*-?%\}[ \t]*\n?(.*?)\n?[ \t]*\{%-?\s*endhighlight\s*-?%\}"#,
+                                in: text) { groups in protect(groups[1] + MarkdownEscaping.codeBlock(groups[3], language: groups[2].isEmpty ? nil : groups[2])) }
         text = protectCode(text)
+        // Hugo's inline shortcodes (`{{< x.inline >}}…{{< /x.inline >}}`) hold template code, not text.
+        text = Patterns.replace(#"\{\{[<%]\s*([\w-]+\.inline)\b[^>%]*[>%]\}\}.*?\{\{[<%]\s*/\s*\1\s*[>%]\}\}"#, in: text) { groups in
+            warnings.append("\(location(of: groups[0].prefix { $0 != "}" } + "}}"))\(groups[1]) is template code: left out of the page")
+            return ""
+        }
         text = Patterns.replace(#"\{\{[<%]\s*figure\s+(.*?)\s*/?[>%]\}\}"#, in: text) { figure($0[1]) }
         text = Patterns.replace(#"\{\{[<%]\s*(rel)?ref\s+"?([^"\s>%]+)"?\s*[>%]\}\}"#, in: text) { reference($0[2], original: $0[0]) }
         text = Patterns.replace(#"\{\{[<%]\s*(youtube|vimeo|gist|tweet|x|instagram)\s+(.*?)\s*/?[>%]\}\}"#, in: text) { embed($0) }
@@ -71,6 +76,28 @@ struct Shortcodes {
         text = Patterns.replace(#"\{\{\s*site\.(baseurl|url)\s*\}\}(?=/|\{%)"#, in: text) { _ in "" }
         text = Patterns.replace(#"\{%-?\s*(post_url|link|ref)\s+["']?([^\s%"']+)["']?\s*-?%\}"#, in: text) { reference($0[2], original: $0[0]) }
         text = Patterns.replace(#"\{\{\s*["']([^"']+)["']\s*\|\s*(relative_url|absolute_url|url)\s*\}\}"#, in: text) { $0[1] }
+        // Eleventy's link to another source file: `{{ "../other/index.md" | inputPathToUrl }}`.
+        text = Patterns.replace(#"\{\{-?\s*["']([^"']+)["']\s*\|\s*inputPathToUrl\s*-?\}\}"#, in: text) { reference($0[1], original: $0[0]) }
+        // A tag whose first argument is an image file (`{% figure "a.png", "alt" %}…{% endfigure %}`,
+        // `{% img "a.png" %}`): that image, its second argument the text, a paired tag's content kept.
+        let arguments = #"(?:[^%]|%(?!\}))*?"#   // up to the tag's end (a URL's `%20` included)
+        text = Patterns.replace(#"\{%-?\s*(\w+)\s+((["'])[^\n]+?\.(?:png|jpe?g|gif|svg|webp|avif)\3"# + arguments
+                                + #")-?%\}(?:(.*?)\{%-?\s*end\1\s*-?%\})?"#, in: text) { groups in
+            let arguments = Self.quotedArguments(groups[2])
+            warnings.append("\(location(of: groups[0].prefix { $0 != "}" } + "}"))\(groups[1]) with \(arguments[0]) became an image")
+            let image = "![\(MarkdownEscaping.altText(arguments.count > 1 ? arguments[1] : ""))](\(MarkdownEscaping.destination(arguments[0])))"
+            let content = groups[4].trimmingCharacters(in: .whitespacesAndNewlines)
+            return "\n\n" + image + "\n\n" + (content.isEmpty ? "" : content + "\n\n")
+        }
+        // A paired tag whose first argument is text (`{% callout "Author's note" %}…{% endcallout %}`):
+        // the text in bold, then the content, so no word is lost.
+        text = Patterns.replace(#"\{%-?\s*(\w+)\s+(["'])([^\n]*?)\2"# + arguments + #"-?%\}(.*?)\{%-?\s*end\1\s*-?%\}"#,
+                                in: text) { groups in
+            guard !groups[3].hasPrefix("http://"), !groups[3].hasPrefix("https://") else { return groups[0] }
+            warnings.append("\(location(of: groups[0].prefix { $0 != "}" } + "}"))\(groups[1]) \"\(groups[3])\": its title and content kept")
+            let title = groups[3].isEmpty ? "" : "**" + groups[3].replacingOccurrences(of: "*", with: "\\*") + "**\n\n"
+            return "\n\n" + title + groups[4].trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n"
+        }
         // A tag whose first argument is a web address (a link card): that address, as a link.
         text = Patterns.replace(#"\{%-?\s*\w+\s+["'](https?://[^"'\s]+)["'][^%]*-?%\}"#, in: text) { groups in
             warnings.append("\(location(of: groups[0]))\(groups[0].replacingOccurrences(of: "\n", with: " ")) became a link")
@@ -121,6 +148,11 @@ struct Shortcodes {
             }
         }
         return found
+    }
+
+    /// The quoted arguments of a tag, in order (`"a.png", 'b'` → ["a.png", "b"]).
+    static func quotedArguments(_ text: String) -> [String] {
+        Patterns.matches(#"(["'])(.*?)\1"#, in: text).map { $0[2] }
     }
 
     /// The line of `text` on which its suffix `suffix` starts (1 when it is all of it).

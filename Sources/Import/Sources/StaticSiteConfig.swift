@@ -20,6 +20,31 @@ struct StaticSiteConfig {
     /// The old site's own time zone (Hugo `timeZone`, Jekyll `timezone`), for dates without an offset.
     var timeZone: TimeZone?
     var warnings: [String] = []
+    /// Hugo's languages (`[languages.fr]`, `config/_default/languages.fr.toml`) and the one
+    /// served without a prefix; a page in another (`index.fr.md`) was served under `/fr/`.
+    var languages: Set<String> = []
+    var defaultLanguage = "en"
+    /// Set for an Eleventy project: its folders and data files.
+    var eleventy: EleventyProject?
+    /// Every folder whose files the old site served as they are, by the URL path it served
+    /// them under (`static/` at `/` for Hugo; Eleventy's passthrough copies), searched in order.
+    var staticRoots: [(folder: URL, servedAt: String)] {
+        var roots = [(staticRoot, "/")]
+        // Hugo and Zola serve the files in a content section at its path (`content/til/a.png` at `/til/a.png`).
+        if flavor == .hugo || flavor == .zola { roots.append((contentRoot, "/")) }
+        if let eleventy {
+            roots = eleventy.passthrough.map { ($0.folder, $0.servedAt) } + [(eleventy.input, "/"), (root, "/")]
+        }
+        // Folders blogs keep their files in whatever the generator (`public/` is Hugo's output,
+        // searched last: a built site holds the files it served).
+        for name in ["static", "public", "assets", "images", "img"] {
+            let folder = root.appendingPathComponent(name)
+            if !roots.contains(where: { $0.0.standardizedFileURL == folder.standardizedFileURL }) {
+                roots.append((folder, name == "static" || name == "public" ? "/" : "/" + name))
+            }
+        }
+        return roots
+    }
 
     static func load(_ root: URL, flavor: SourceKind) -> StaticSiteConfig {
         let manager = FileManager.default
@@ -38,6 +63,14 @@ struct StaticSiteConfig {
             if let dir = fields["staticDir"] as? String { config.staticRoot = root.appendingPathComponent(dir) }
             config.lowercasePaths = !(fields["disablePathToLower"] as? Bool ?? false)
             config.timeZone = (fields["timeZone"] as? String).flatMap(TimeZone.init(identifier:))
+            config.defaultLanguage = (fields["defaultContentLanguage"] as? String)?.lowercased() ?? "en"
+            config.languages = Set(((fields["languages"] as? [String: Any]) ?? [:]).keys.map { $0.lowercased() })
+            let folder = root.appendingPathComponent("config/_default")
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+                if let match = Patterns.matches(#"^languages\.([A-Za-z-]+)\.(toml|ya?ml|json)$"#, in: name).first {
+                    config.languages.insert(match[1].lowercased())
+                }
+            }
             var permalinks = fields["permalinks"] as? [String: Any] ?? [:]
             if let pages = permalinks["page"] as? [String: Any] { permalinks.merge(pages) { first, _ in first } }
             config.permalinks = permalinks.compactMapValues { $0 as? String }
@@ -57,6 +90,14 @@ struct StaticSiteConfig {
             if let (fields, _) = firstConfig(root, names: ["config.toml", "zola.toml"], config: &config) {
                 config.baseURL = fields["base_url"] as? String
             }
+        case .eleventy:
+            let project = EleventyProject.load(root)
+            config.eleventy = project
+            config.contentRoot = project.input
+            config.staticRoot = project.input
+            // Eleventy reads front-matter and file-name dates as UTC.
+            config.timeZone = TimeZone(identifier: "UTC")
+            config.baseURL = project.siteURL
         default:
             break
         }

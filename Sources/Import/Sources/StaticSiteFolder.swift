@@ -14,6 +14,8 @@ import Site
 /// - Zola: like Hugo; a `YYYY-MM-DD-` or `YYYY-MM-DD_` file name prefix is the date.
 enum StaticSiteFolder {
     private static let contentExtensions: Set<String> = ["md", "markdown", "mdown", "html"]
+    /// Eleventy's `.html` files are templates (layouts, lists) far more often than posts.
+    private static let eleventyExtensions: Set<String> = ["md", "markdown", "mdown"]
     private static let handledKeys: Set<String> = [
         "title", "date", "publishDate", "pubDate", "lastmod", "updated", "last_modified_at", "modified", "draft",
         "published", "tags", "categories", "category", "taxonomies", "summary", "description", "excerpt", "slug", "url",
@@ -30,6 +32,7 @@ enum StaticSiteFolder {
         for file in try contentFiles(config, boundary: boundary) {
             content.items.append(item(file, config: config, timeZone: timeZone, boundary: boundary, permalink: permalink))
         }
+        if flavor == .jekyll { content.files = standalonePages(config, boundary: boundary) }
         return content
     }
 
@@ -43,6 +46,9 @@ enum StaticSiteFolder {
         var isPost: Bool
         var isDraft: Bool
         var skipReason: String?
+        /// A Hugo/Zola section with no page below it (`posts/2021-05-01/_index.md`): served at
+        /// its folder's path as a page of its own.
+        var isLeafSection = false
     }
 
     private static func contentFiles(_ config: StaticSiteConfig, boundary: SourceBoundary) throws -> [ContentFile] {
@@ -53,12 +59,20 @@ enum StaticSiteFolder {
                                               includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else {
             throw ImportError.missing(config.contentRoot.path)
         }
+        let inputBase = config.contentRoot.standardizedFileURL.path + "/"
         for case let url as URL in walker {
+            // Eleventy's includes, layouts, data and output folders hold no pages.
+            if let eleventy = config.eleventy, url.lastPathComponent == "node_modules"
+                || eleventy.excluded.contains(String(url.standardizedFileURL.path.dropFirst(inputBase.count))) {
+                walker.skipDescendants()
+                continue
+            }
             // A folder linked out of the source is not entered (whatever the enumerator would do).
             if boundary.refusal(url) != nil, (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
                 walker.skipDescendants()
             }
-            guard contentExtensions.contains(url.pathExtension.lowercased()) else { continue }
+            let extensions = config.flavor == .eleventy ? eleventyExtensions : contentExtensions
+            guard extensions.contains(url.pathExtension.lowercased()) else { continue }
             all.append(String(url.standardizedFileURL.path.dropFirst(base.count)))
         }
         let contentPrefix = String(config.contentRoot.standardizedFileURL.path.dropFirst(base.count - 1))
@@ -75,30 +89,79 @@ enum StaticSiteFolder {
                     let draft = parts[index] == "_drafts"
                     files.append(ContentFile(url: url, relative: relative, sections: Array(parts[..<index]), isBundle: false,
                                              isPost: true, isDraft: draft))
-                } else if parts.isEmpty, url.pathExtension != "html", !isRepositoryFile(fileName),
-                          !["index", "404"].contains(url.deletingPathExtension().lastPathComponent.lowercased()) {
-                    files.append(ContentFile(url: url, relative: relative, sections: [], isBundle: false, isPost: false,
+                } else if !parts.contains(where: { $0.hasPrefix("_") || ["node_modules", "vendor"].contains($0) }),
+                          url.pathExtension != "html", !isRepositoryFile(fileName), hasFrontMatter(url),
+                          !(parts.isEmpty && ["index", "404"].contains(url.deletingPathExtension().lastPathComponent.lowercased())) {
+                    // Jekyll makes a page of every file with front matter outside `_` folders.
+                    files.append(ContentFile(url: url, relative: relative, sections: parts, isBundle: false, isPost: false,
                                              isDraft: false))
                 }
                 continue
             }
             if !contentPrefix.isEmpty, parts.first == contentPrefix { parts.removeFirst() }
-            // Files inside a leaf bundle (other than its index.md) are its resources.
-            if all.contains(where: { other in
+            // Files inside a leaf bundle (other than its index.md and translations, `index.fr.md`)
+            // are its resources (Hugo, Zola).
+            if config.flavor != .eleventy, !fileName.hasPrefix("index."), all.contains(where: { other in
                 other != relative && other.hasSuffix("/index.md") && relative.hasPrefix(String(other.dropLast("index.md".count)))
             }) { continue }
-            let isSection = fileName.hasPrefix("_index.")
-            let isBundle = fileName.hasPrefix("index.")
+            var isSection = fileName.hasPrefix("_index.") && config.flavor != .eleventy
+            var isBundle = fileName.hasPrefix("index.")
+            // A section with no page of its own below it (`posts/2021-05-01/_index.md` beside its
+            // image) was served as one page: read as a bundle, a post when it has a date.
+            let folderPrefix = String(relative.dropLast(fileName.count))
+            if isSection, !parts.isEmpty, !all.contains(where: { $0 != relative && $0.hasPrefix(folderPrefix) && !$0.dropFirst(folderPrefix.count).hasPrefix("_index.") }) {
+                isSection = false
+                isBundle = true
+            }
+            // An Eleventy folder's index.md is a bundle only when no other page shares its folder.
+            if config.flavor == .eleventy, isBundle {
+                isBundle = !all.contains { $0 != relative && $0.hasPrefix(folderPrefix) }
+            }
             let sections = isBundle ? Array(parts.dropLast()) : parts
             var file = ContentFile(url: url, relative: relative, sections: sections, isBundle: isBundle,
                                    isPost: !sections.isEmpty || rootIsBlog, isDraft: false)
+            file.isLeafSection = isBundle && fileName.hasPrefix("_index.")
             if isSection { file.skipReason = "section list page (_index), not a post" }
             if isRepositoryFile(fileName) { file.skipReason = "a file about the repository (\(fileName)), not a page of the blog" }
             if isBundle && parts.isEmpty { file.skipReason = "the home page (content/index), not a post" }
+            if parts.isEmpty, (fileName as NSString).deletingPathExtension == "404" {
+                file.skipReason = "the old site's page for missing addresses (Lectern has its own)"
+            }
             files.append(file)
         }
         for index in files.indices { if let refusal = boundary.refusal(files[index].url) { files[index].skipReason = refusal } }
         return files
+    }
+
+    /// Jekyll copies a file without front matter as it is: a folder whose `index.html` has none
+    /// is a page of its own (a talk's slides, a demo with its scripts), served at the folder's
+    /// path. Its files move in whole, under `static/`.
+    private static func standalonePages(_ config: StaticSiteConfig, boundary: SourceBoundary) -> [ImportedItem.Asset] {
+        let manager = FileManager.default
+        let base = config.root.standardizedFileURL.path + "/"
+        var files: [ImportedItem.Asset] = []
+        for name in ((try? manager.contentsOfDirectory(atPath: config.root.path)) ?? []).sorted()
+        where !name.hasPrefix("_") && !name.hasPrefix(".") && !["node_modules", "vendor", "assets", "images", "img", "css", "js"].contains(name) {
+            let folder = config.root.appendingPathComponent(name)
+            let index = folder.appendingPathComponent("index.html")
+            guard manager.fileExists(atPath: index.path), !hasFrontMatter(index), boundary.refusal(folder) == nil,
+                  let walker = manager.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { continue }
+            for case let url as URL in walker {
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                var asset = ImportedItem.Asset(source: url, name: String(url.standardizedFileURL.path.dropFirst(base.count)))
+                asset.refusal = boundary.refusal(url)
+                files.append(asset)
+            }
+        }
+        return files
+    }
+
+    /// Whether a file starts with front matter (`---`): Jekyll copies any other file as it is.
+    private static func hasFrontMatter(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 8)) ?? Data()
+        return String(decoding: head, as: UTF8.self).drop(while: { $0 == "\u{FEFF}" }).hasPrefix("---")
     }
 
     /// The files a repository keeps about itself, for its developers and tools, never pages of
@@ -159,7 +222,7 @@ enum StaticSiteFolder {
             item.skipReason = "cannot read the file as UTF-8 text"
             return item
         }
-        let front: FrontMatterReader
+        var front: FrontMatterReader
         do {
             front = try FrontMatterReader(source, file: file.relative)
         } catch FrontMatterReader.Failure.invalid(let line, let message) {
@@ -169,6 +232,15 @@ enum StaticSiteFolder {
             item.skipReason = "\(error)"
             return item
         }
+        var eleventy: EleventySite.Page?
+        if let project = config.eleventy {
+            let page = EleventySite.page(file, front: &front, project: project)
+            if let reason = page.skipReason {
+                item.skipReason = reason
+                return item
+            }
+            eleventy = page
+        }
         item.body = file.url.pathExtension.lowercased() == "html" ? .html(front.body) : .markdown(front.body)
         item.bodyLine = Shortcodes.line(ofSuffix: front.body, in: source)
 
@@ -176,9 +248,19 @@ enum StaticSiteFolder {
         var name = file.isBundle ? file.url.deletingLastPathComponent().lastPathComponent
             : file.url.deletingPathExtension().lastPathComponent
         var nameDate: Date?
+        // Hugo's translation by file name (`index.fr.md`, `post.fr.md`): served under `/fr/`.
+        var language: String?
+        let stem = file.url.deletingPathExtension().lastPathComponent
+        if config.flavor == .hugo, let match = Patterns.matches(#"^(.+)\.([A-Za-z]{2}(?:-[A-Za-z]+)?)$"#, in: stem).first,
+           config.languages.contains(match[2].lowercased()) {
+            language = match[2].lowercased()
+            if !file.isBundle { name = match[1] }
+        }
         if let match = Patterns.matches(#"^(\d{4}-\d{2}-\d{2})[-_](.+)$"#, in: name).first {
             nameDate = DateReading.parse(match[1], timeZone: timeZone)
             if nameDate != nil { name = match[2] }
+        } else if Patterns.matches(#"^\d{4}-\d{2}-\d{2}$"#, in: name).first != nil {
+            nameDate = DateReading.parse(name, timeZone: timeZone)   // a note named by its day
         }
 
         item.title = front.string("title")
@@ -188,6 +270,9 @@ enum StaticSiteFolder {
             item.warnings.append("a whole HTML document: its <body> imported, its <head> and \(document.removed) <script>/<style> element(s) left out")
         }
         item.date = front.string("date", "publishDate", "pubDate").flatMap { DateReading.parse($0, timeZone: timeZone) } ?? nameDate
+        if let eleventy {
+            item.kind = eleventy.isPost(date: item.date, sections: file.sections) ? .post : .page
+        }
         item.updated = front.string("lastmod", "updated", "last_modified_at", "modified")
             .flatMap { DateReading.parse($0, timeZone: timeZone) }
         item.draft = file.isDraft || front.bool("draft") == true || front.bool("published") == false
@@ -197,7 +282,9 @@ enum StaticSiteFolder {
             + front.strings("taxonomies.categories")
         if config.flavor == .jekyll { categories = file.sections.filter { !$0.hasPrefix("_") } + categories }
         item.category = categories.first
-        item.tags = FeedText.tags(front.strings("tags", split: split) + front.strings("taxonomies.tags") + categories.dropFirst())
+        var tags = front.strings("tags", split: split)
+        if let eleventy { tags = tags.filter { !eleventy.collectionTags.contains($0) } }
+        item.tags = FeedText.tags(tags + front.strings("taxonomies.tags") + categories.dropFirst())
         item.summary = front.string("summary", "description", "excerpt")
         item.image = front.string("image", "image.path", "image.src", "featured_image", "feature_image", "cover.image",
                                   "thumbnail", "header.image", "extra.image") ?? front.strings("images").first
@@ -211,21 +298,52 @@ enum StaticSiteFolder {
 
         let page = StaticSitePermalinks.Page(sections: file.sections, name: name, title: item.title ?? name, slug: item.slug,
                                              date: item.date, categories: categories, isPost: item.kind == .post)
-        item.link = StaticSitePermalinks.path(for: page, front: front, config: config, timeZone: timeZone, given: permalink)
+        if let eleventy {
+            switch eleventy.url(date: item.date) {
+            case .url(let path): item.link = config.basePath + path
+            case .notPublished: item.skipReason = "permalink: false (the old site never published it)"
+            case .unknown(let expression):
+                item.warnings.append("its old URL is not known: the permalink \(expression) (\(eleventy.permalinkSource)) is not "
+                                     + "read; give the rule with --permalink or the built site with --old-site")
+            }
+            if let permalink, item.kind == .post, !eleventy.permalinkStated {
+                item.link = StaticSitePermalinks.path(for: page, front: front, config: config, timeZone: timeZone, given: permalink)
+            }
+        } else if file.isLeafSection, front.string("url", "path") == nil {
+            let path = "/" + (file.sections + [name]).joined(separator: "/") + "/"
+            item.link = config.basePath + (config.lowercasePaths ? path.lowercased() : path)
+        } else {
+            // The date's own offset decides the day in the URL, as the generator wrote it.
+            let zone = front.string("date", "publishDate", "pubDate").flatMap(DateReading.statedOffset) ?? timeZone
+            item.link = StaticSitePermalinks.path(for: page, front: front, config: config, timeZone: zone, given: permalink)
+        }
+        // GitHub Pages, where most Jekyll blogs lived, answers `/x.html` at `/x` too.
+        if config.flavor == .jekyll, let link = item.link, link.hasSuffix(".html"), !link.hasSuffix("/index.html") {
+            item.aliases.append(String(link.dropLast(".html".count)))
+        }
+        if let language, language != config.defaultLanguage, let link = item.link, link.hasPrefix(config.basePath + "/") {
+            item.link = config.basePath + "/" + language + link.dropFirst(config.basePath.count)
+        }
         if item.title == nil {
             item.title = name.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ").capitalized
             item.warnings.append("no title in the front matter: made one from the file name")
         }
-        // A dateless file beside a Zola blog's root posts is one of its pages (about, contact).
-        if item.kind == .post, item.date == nil, file.sections.isEmpty { item.kind = .page }
-        if item.kind == .post, item.date == nil { item.skipReason = "no date (front matter or file name)" }
+        // A dateless file is a page (an about page, a Zola blog's contact page beside its root
+        // posts, a section of quotes): the old site served it, so it stays.
+        if item.kind == .post, item.date == nil {
+            item.kind = .page
+            if !file.sections.isEmpty { item.warnings.append("no date (front matter or file name): imported as a page") }
+        }
         let ignored = front.fields.keys.filter { !handledKeysLowercased.contains($0.lowercased()) }.sorted()
         if !ignored.isEmpty { item.warnings.append("front matter not imported: \(ignored.joined(separator: ", "))") }
 
         if file.isBundle { item.assets = bundleAssets(file.url.deletingLastPathComponent(), boundary: boundary) }
-        var missing: [String] = []
-        item.staticFiles = staticFiles(referencedBy: front.body, image: item.image, config: config, boundary: boundary, missing: &missing)
-        for path in missing { item.warnings.append("\(path) is not in the old site's static folder: check the link") }
+        let shipped = ShippedFiles.find(body: front.body, image: item.image, file: file.url, config: config, boundary: boundary,
+                                        bundle: file.isBundle)
+        item.staticFiles = shipped.files
+        item.fileRewrites = shipped.rewrites
+        if let image = item.image, let local = shipped.rewrites[image] { item.image = local }
+        for path in shipped.missing { item.warnings.append("\(path) is not in the source folder: check the link") }
         return item
     }
 
@@ -248,30 +366,5 @@ enum StaticSiteFolder {
             assets.append(ImportedItem.Asset(source: url, name: String(url.standardizedFileURL.path.dropFirst(base.count))))
         }
         return assets.sorted { $0.name < $1.name }
-    }
-
-    /// Root-relative images (`![](/images/x.png)`, `<img src="/x.png">`, `src="/x.png"` in a
-    /// shortcode) that exist in the old site's static folder.
-    private static func staticFiles(referencedBy source: String, image: String?, config: StaticSiteConfig, boundary: SourceBoundary,
-                                    missing: inout [String]) -> [ImportedItem.Asset] {
-        let body = Patterns.replace(#"\{\{\s*site\.(baseurl|url)\s*\}\}"#, in: source) { _ in "" }
-        var paths = Patterns.matches(#"!\[[^\]]*\]\(\s*<?(/[^)\s>]+)"#, in: body).map { $0[1] }
-        paths += Patterns.matches(#"\bsrc\s*=\s*["'](/[^"']+)["']"#, in: body).map { $0[1] }
-        if let image, image.hasPrefix("/") { paths.append(image) }
-        var seen = Set<String>()
-        return paths.compactMap { path in
-            var relative = String(path.dropFirst())
-            if !config.basePath.isEmpty, path.hasPrefix(config.basePath + "/") { relative = String(path.dropFirst(config.basePath.count + 1)) }
-            relative = relative.removingPercentEncoding ?? relative
-            guard !relative.hasPrefix("/"), !relative.contains(".."), seen.insert(relative).inserted else { return nil }
-            let url = config.staticRoot.appendingPathComponent(relative)
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                missing.append(path)
-                return nil
-            }
-            var asset = ImportedItem.Asset(source: url, name: relative)
-            asset.refusal = boundary.refusal(url)
-            return asset
-        }
     }
 }

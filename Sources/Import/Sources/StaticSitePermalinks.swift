@@ -43,12 +43,12 @@ enum StaticSitePermalinks {
     private static func hugo(_ page: Page, front: FrontMatterReader, config: StaticSiteConfig, timeZone: TimeZone) -> String {
         if let url = front.string("url") { return normalized(url) }
         let section = page.sections.first
-        let slugOrTitle = page.slug ?? Slug.make(page.title)
+        let slugOrTitle = page.slug ?? urlize(page.title)
         if let section, let pattern = config.permalinks[section] {
             let values: [String: String] = [
                 "slugorcontentbasename": page.slug ?? page.name, "slugorfilename": page.slug ?? page.name,
                 "contentbasename": page.name, "filename": page.name, "sections": page.sections.joined(separator: "/"),
-                "section": section, "slug": slugOrTitle, "title": Slug.make(page.title),
+                "section": section, "slug": slugOrTitle, "title": urlize(page.title),
             ].merging(dateTokens(page.date, timeZone: timeZone)) { first, _ in first }
             let expanded = normalized(expand(pattern, values))
             return config.lowercasePaths ? expanded.lowercased() : expanded
@@ -57,11 +57,44 @@ enum StaticSitePermalinks {
         return config.lowercasePaths ? path.lowercased() : path
     }
 
+    /// A title as Hugo puts it in a URL (`:slug` without a slug, `:title`): letters, digits,
+    /// marks and `. / \\ _ # ~ - @` kept, a run of spaces (with what is dropped between) one
+    /// hyphen, lower-cased, then `+` removed — so "Minor fixes + preparing release" is
+    /// `minor-fixes--preparing-release`, "Maps & new syntax" `maps-new-syntax`, "News !"
+    /// `news`. Fitted to, and checked against, the sitemap Hugo 0.111 built from a real blog
+    /// (Tests/RealCorpus); later versions differ in corners, which `--old-site` settles.
+    static func urlize(_ title: String) -> String {
+        var target = String.UnicodeScalarView()
+        var prependHyphen = false, wasHyphen = false
+        for scalar in title.unicodeScalars {
+            let allowed = "./\\_#+~-@".unicodeScalars.contains(scalar) || CharacterSet.letters.contains(scalar)
+                || CharacterSet.decimalDigits.contains(scalar) || CharacterSet.nonBaseCharacters.contains(scalar)
+            if allowed {
+                wasHyphen = scalar == "-"
+                if prependHyphen {
+                    if !wasHyphen { target.append("-") }
+                    prependHyphen = false
+                }
+                target.append(scalar)
+            } else if !target.isEmpty, !wasHyphen, CharacterSet.whitespaces.contains(scalar) {
+                prependHyphen = true
+            }
+        }
+        return String(target).lowercased().replacingOccurrences(of: "+", with: "")
+    }
+
     private static func jekyll(_ page: Page, front: FrontMatterReader, config: StaticSiteConfig, timeZone: TimeZone) -> String {
         let title = page.slug ?? page.name
         guard page.isPost else {
-            if let permalink = front.string("permalink") { return normalized(permalink) }
-            return "/\(page.name).html"
+            if let permalink = front.string("permalink") {
+                // `permalink: /about/code` is written as about/code.html (and served at both spellings).
+                let trimmed = permalink.trimmingCharacters(in: .whitespaces)
+                if !trimmed.hasSuffix("/"), !(trimmed.split(separator: "/").last?.contains(".") ?? true) {
+                    return normalized(trimmed + ".html")
+                }
+                return normalized(permalink)
+            }
+            return "/" + (page.sections + [page.name]).joined(separator: "/") + ".html"
         }
         let styles = ["date": "/:categories/:year/:month/:day/:title:output_ext",
                       "pretty": "/:categories/:year/:month/:day/:title/",

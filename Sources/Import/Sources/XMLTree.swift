@@ -32,6 +32,8 @@ final class XMLTree {
         "http://purl.org/syndication/thread/1.0": "thr",
         "http://www.w3.org/2007/app": "app",
         "http://schemas.google.com/g/2005": "gd",
+        "http://www.sitemaps.org/schemas/sitemap/0.9": "sitemap",
+        "http://www.google.com/schemas/sitemap/0.9": "sitemap",
     ]
 
     static func key(forNamespace uri: String) -> String {

@@ -34,6 +34,8 @@ struct CrossReferences: Sendable {
     /// `/content/posts/x/index.md` → `content/posts/x`; `_posts/2019-05-14-x.markdown` → `_posts/2019-05-14-x`.
     private static func normalize(_ path: String) -> String {
         var text = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        // A path relative to the referring file (`../other/index.md`): matched by what follows.
+        while text.hasPrefix("../") || text.hasPrefix("./") { text = String(text.drop { $0 == "." }.dropFirst()) }
         if text.hasSuffix("/") { text.removeLast() }
         for ext in [".md", ".markdown", ".html"] where text.hasSuffix(ext) { text = String(text.dropLast(ext.count)) }
         for index in ["/index", "/_index"] where text.hasSuffix(index) { text = String(text.dropLast(index.count)) }

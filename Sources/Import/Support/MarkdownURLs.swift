@@ -20,12 +20,28 @@ enum MarkdownURLs {
         return text
     }
 
+    /// References to local files (`](x)`, `src="x"`, `href="x"`, `[label]: x`) replaced by
+    /// the paths `files` gives them; any other text left as it is.
+    static func rewriteFiles(_ markdown: String, _ files: [String: String]) -> String {
+        guard !files.isEmpty else { return markdown }
+        var text = markdown
+        for pattern in [#"(\]\(\s*<?)([^)\s>]+)"#, #"(\b(?:src|href)\s*=\s*["'])([^"']+)"#, #"(?m)(^ {0,3}\[[^\]\n]+\]:[ \t]*<?)([^>\s]+)"#] {
+            text = Patterns.replace(pattern, in: text) { groups in groups[1] + (files[groups[2]] ?? groups[2]) }
+        }
+        return text
+    }
+
     /// `[text](old)` → `[text](new)` for the destinations `links` knows (a `#fragment` is kept).
     static func rewriteLinks(_ markdown: String, _ links: LinkMap) -> String {
         guard !links.isEmpty else { return markdown }
-        return Patterns.replace(#"(\]\(\s*<?)([^)\s>]+)"#, in: markdown) { groups in
-            groups[1] + (links.url(for: groups[2]) ?? groups[2])
+        var text = Patterns.replace(#"(\]\(\s*<?)([^)\s>]+)"#, in: markdown) { groups in
+            groups[1] + (links.url(for: groups[2]) ?? links.fileURL(for: groups[2]) ?? groups[2])
         }
+        // A file beside another post, linked under that post's old URL (`<img src="/posts/old/a.png">`).
+        text = Patterns.replace(#"(\bsrc\s*=\s*["'])(/[^"']+)"#, in: text) { groups in
+            groups[1] + (links.fileURL(for: groups[2]) ?? groups[2])
+        }
+        return text
     }
 }
 
@@ -37,7 +53,11 @@ struct LinkMap: Sendable {
 
     var isEmpty: Bool { urls.isEmpty }
 
-    mutating func add(oldURL: String, newURL: String) {
+    /// The files that travel with each item (a bundle's), by its new URL.
+    private var files: [String: Set<String>] = [:]
+
+    mutating func add(oldURL: String, newURL: String, files names: [String] = []) {
+        files[newURL, default: []].formUnion(names)
         var variants = [oldURL]
         if oldURL.hasPrefix("https://") { variants.append("http://" + oldURL.dropFirst(8)) }
         if oldURL.hasPrefix("http://") { variants.append("https://" + oldURL.dropFirst(7)) }
@@ -46,6 +66,15 @@ struct LinkMap: Sendable {
             let bare = variant.hasSuffix("/") ? String(variant.dropLast()) : variant
             for key in [bare, bare + "/"] where urls[key] == nil { urls[key] = newURL }
         }
+    }
+
+    /// A file that travels with an item (a bundle's image), linked under the item's old URL
+    /// (`/posts/old/a.png`): the same file under its new URL.
+    func fileURL(for href: String) -> String? {
+        guard let slash = href.lastIndex(of: "/"), href.index(after: slash) < href.endIndex,
+              let folder = urls[String(href[...slash])] else { return nil }
+        let name = String(href[href.index(after: slash)...])
+        return files[folder]?.contains(name) == true ? folder + name : nil
     }
 
     func url(for href: String) -> String? {

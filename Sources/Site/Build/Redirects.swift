@@ -19,8 +19,14 @@ public enum Redirects {
         var redirects: [String: String] = [:]
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)
-            if parts.count == 2 { redirects[String(parts[0])] = String(parts[1]) }
+            // Keyed by the decoded path: an alias written `/επ/` or `/%ce%b5%cf%80/` is one address.
+            if parts.count == 2 { redirects[key(String(parts[0]))] = String(parts[1]) }
         }
         return redirects
+    }
+
+    /// The key a path is looked up by: percent-decoded (any case of hex digits), else as it is.
+    public static func key(_ path: String) -> String {
+        path.contains("%") ? path.removingPercentEncoding ?? path : path
     }
 }

@@ -104,7 +104,9 @@ struct ContentParser {
     /// `aliases:` (Hugo's name): old paths on this site that redirect (301) to the post or page.
     private func aliases(_ fields: YAMLFields) throws -> [String] {
         let aliases = try fields.strings("aliases").map { $0.trimmingCharacters(in: .whitespaces) }
-        for alias in aliases where !alias.hasPrefix("/") || alias.hasPrefix("//") || alias.contains("..") {
+        // A `.` or `..` segment is refused; dots inside a name (`/posts/more.../`) are a name.
+        for alias in aliases where !alias.hasPrefix("/") || alias.hasPrefix("//")
+            || alias.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) {
             throw fields.error("aliases", "entries are paths on this site such as /2019/05/old-post/, not '\(alias)'")
         }
         return aliases

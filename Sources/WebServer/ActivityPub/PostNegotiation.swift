@@ -37,7 +37,7 @@ struct PostNegotiation: Sendable {
         case (.moved(let target, _), false):
             let query = request.uri.query.map { "?\($0)" } ?? ""
             return Response(status: .movedPermanently,
-                            headers: [.location: target + query, .vary: "Accept", .contentLength: "0"])
+                            headers: [.location: LocationValue.encode(target + query), .vary: "Accept", .contentLength: "0"])
         case (.article, false), (.offFediverse, false):
             guard case .response(var response) = try await files.answer(request, context: context) else { return nil }
             PageFields(document: document, site: site, path: path).add(to: &response.headers)

@@ -28,10 +28,11 @@ public final class ServedFiles: Sendable {
     /// without its trailing slash (old sites served both, and links were shared both ways),
     /// unless a file of the site answers the spelling asked for.
     func redirect(_ path: String) -> String? {
-        current.withLock { state in
-            if let target = state.redirects[path] { return target }
-            guard path.count > 1 else { return nil }
-            let other = path.hasSuffix("/") ? String(path.dropLast()) : path + "/"
+        let key = Redirects.key(path)
+        return current.withLock { state in
+            if let target = state.redirects[key] { return target }
+            guard key.count > 1 else { return nil }
+            let other = key.hasSuffix("/") ? String(key.dropLast()) : key + "/"
             guard let target = state.redirects[other] else { return nil }
             let index = state.index
             if case .file = RequestPath.resolve(path, exists: { index[$0] != nil }) { return nil }

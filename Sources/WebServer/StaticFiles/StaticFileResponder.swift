@@ -21,7 +21,7 @@ struct StaticFileResponder: Sendable {
             return .response(try await respond(with: index[key]!, to: request, context: context))
         case .redirect(let location):
             let query = request.uri.query.map { "?\($0)" } ?? ""
-            return .response(Response(status: .movedPermanently, headers: [.location: location + query, .contentLength: "0"]))
+            return .response(Response(status: .movedPermanently, headers: [.location: LocationValue.encode(location + query), .contentLength: "0"]))
         case .badRequest:
             return .response(Self.plain(.badRequest, "Bad request path\n"))
         case .notFound:

@@ -10,7 +10,7 @@ import Site
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import posts from a feed, a WordPress or Ghost export, or a Hugo, Jekyll or Zola site.",
+        abstract: "Import posts from a feed, a WordPress or Ghost export, or a Hugo, Jekyll, Zola or Eleventy site.",
         discussion: """
         Each item becomes content/posts/YYYY-MM-DD-slug.md (pages: content/pages/slug.md) with YAML front \
         matter. The slug comes from the item's old URL; when the old URL differs from /YYYY/slug/, an alias \
@@ -36,13 +36,19 @@ struct ImportCommand: AsyncParsableCommand {
             lectern import -s mysite ~/sites/jekyll-blog --json
           Zola site folder (content/ with +++ front matter):
             lectern import -s mysite ~/sites/zola-blog --bundle-files static
+          Eleventy site folder (.eleventy.js, *.11tydata.json), with the old site's sitemap for its URLs:
+            lectern import -s mysite ~/sites/11ty-blog --old-site ~/sites/11ty-blog/_site/sitemap.xml
+
+        Every old URL keeps answering: an item's old URL comes from its front matter, the generator's \
+        rules, --permalink, or (best) the old site itself: --old-site names its built output folder or \
+        its sitemap.xml, and a site folder's own _site/ or public/ is read when present.
 
         --json prints the report as JSON (schema: docs/import.md).
         """)
 
     @OptionGroup var siteOptions: SiteOptions
 
-    @Argument(help: "A feed file or URL, an export file, or a Hugo/Jekyll/Zola site folder.")
+    @Argument(help: "A feed file or URL, an export file, or a Hugo/Jekyll/Zola/Eleventy site folder.")
     var source: String
 
     @Option(help: "Folder for imported posts, relative to the site.")
@@ -62,6 +68,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(help: "The old site's URL pattern for posts, when its files do not say (site folders): /blog/:year/:month/:slug/ (tokens :year :month :day :slug :title :filename :section :categories).")
     var permalink: String?
+
+    @Option(help: "The old site as it was served: its built output folder (_site/, public/) or its sitemap.xml; each post keeps the old URL found there.")
+    var oldSite: String?
 
     func validate() throws {
         if let permalink, !Importer.isPermalinkPattern(permalink) {
@@ -88,6 +97,7 @@ struct ImportCommand: AsyncParsableCommand {
                 options.downloadImages = downloadImages
                 options.sourceURL = sourceURL
                 options.permalink = permalink
+                options.oldSite = oldSite
                 options.bundleAssets = bundleFiles == .static ? .staticFolder : .nextToPost
                 let client = BlogActor.client(config)
                 let importer = Importer(options: options, downloader: HTTPImageDownloader(client: client))

@@ -1,0 +1,6 @@
+module.exports = {
+  tags: "notes",
+  eleventyComputed: {
+    permalink: (data) => `/notes/${data.page.fileSlug}/`,
+  },
+};
