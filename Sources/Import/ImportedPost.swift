@@ -42,6 +42,10 @@ public struct ImportedItem: Sendable, PostMetadataCarrier {
     public var updated: Date?
     /// The item's old URL (absolute or root-relative); its path gives the slug and an alias.
     public var link: String?
+    /// Whether `link` was worked out by a generator's rule (Hugo `[permalinks]`, Eleventy's
+    /// default, `--permalink`) rather than stated by the source (front matter `url`, a feed's
+    /// `<link>`): only such a guess is dropped when the old site never had it.
+    public var linkFromRule = false
     /// A slug the source states (WordPress `post_name`, front matter `slug`): used when the link
     /// gives none.
     public var slug: String?

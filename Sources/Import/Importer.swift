@@ -76,12 +76,17 @@ public struct Importer: Sendable {
         var content = try await read(source)
         var report = ImportReport(source: source, kind: content.kind, dryRun: options.dryRun, warnings: content.warnings)
         if let location = oldSiteLocation(source: source, kind: content.kind) {
-            let site = try OldSite.read(location)
             var basePath = content.baseURL.flatMap(Permalinks.path(of:)) ?? ""
             if basePath.hasSuffix("/") { basePath.removeLast() }
-            let matched = OldSiteMatcher.match(&content.items, site: site, basePath: basePath)
-            report.oldSite = ImportReport.OldSiteSummary(source: site.source, urls: site.pages.count, matched: matched.matched,
-                                                         unmatched: matched.unmatched)
+            do {
+                let site = try OldSite.read(location, basePath: basePath)
+                let matched = OldSiteMatcher.match(&content.items, site: site, dropUnmatched: options.oldSite != nil)
+                report.oldSite = ImportReport.OldSiteSummary(source: site.source, urls: site.pages.count, matched: matched.matched,
+                                                             unmatched: matched.unmatched)
+            } catch where options.oldSite == nil {
+                // A built folder found in the source, not asked for: its trouble is no reason to stop.
+                report.warnings.append("\(location.path) was not read for the old URLs: \(error)")
+            }
         }
         let (existing, loadWarning) = existingURLs()
         if let loadWarning { report.warnings.append(loadWarning) }

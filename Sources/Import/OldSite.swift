@@ -22,7 +22,12 @@ struct OldSite {
     /// A built site is read up to this many HTML files (a blog's pages, tag lists and archive).
     static let pageLimit = 50_000
 
-    static func read(_ location: URL) throws -> OldSite {
+    /// A sitemap is read up to the protocol's own limit.
+    static let sitemapLimit = 50 * 1024 * 1024
+
+    /// `basePath` (`/blog`) is put before the paths of a built folder, whose files sit at the
+    /// folder's root whatever the address the site was served under.
+    static func read(_ location: URL, basePath: String = "") throws -> OldSite {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: location.path, isDirectory: &isFolder) else {
             throw ImportError.oldSite("\(location.path): no such file or folder")
@@ -44,9 +49,13 @@ struct OldSite {
             if path.hasSuffix("/index.html") || path.hasSuffix("/index.htm") {
                 path = String(path[...path.lastIndex(of: "/")!])
             }
-            guard seen.insert(path).inserted, let data = FileManager.default.contents(atPath: url.path) else { continue }
+            path = basePath + path
+            guard seen.insert(path).inserted, let handle = try? FileHandle(forReadingFrom: url) else { continue }
+            // The head and the first heading are near the top: a page is read up to 256 KB.
+            let data = (try? handle.read(upToCount: 256 * 1024)) ?? Data()
+            try? handle.close()
             // A redirect page (Hugo aliases, jekyll-redirect-from) is not a page of its own.
-            let html = String(decoding: data.prefix(256 * 1024), as: UTF8.self)
+            let html = String(decoding: data, as: UTF8.self)
             if html.range(of: #"http-equiv=["']?refresh"#, options: [.regularExpression, .caseInsensitive]) != nil,
                html.count < 2_048 { continue }
             site.pages.append(Page(path: path, title: title(of: html)))
@@ -62,16 +71,24 @@ struct OldSite {
     /// The paths of a sitemap's `<loc>` entries. A sitemap index (a multilingual Hugo site's)
     /// lists sitemaps: those beside it, by the path of their address, are read in turn.
     static func sitemap(at file: URL, depth: Int = 0) throws -> [String] {
-        guard let data = FileManager.default.contents(atPath: file.path) else { throw ImportError.missing(file.path) }
+        guard let handle = try? FileHandle(forReadingFrom: file) else { throw ImportError.oldSite("\(file.path): cannot be read") }
+        let data = (try? handle.read(upToCount: sitemapLimit + 1)) ?? Data()
+        try? handle.close()
+        guard data.count <= sitemapLimit else { throw ImportError.oldSite("\(file.lastPathComponent) is over 50 MB, the sitemap protocol's limit") }
         let tree: XMLTree
         do { tree = try XMLTree.parse(data) } catch { throw ImportError.oldSite("\(file.lastPathComponent) does not parse: \(error)") }
         // With the sitemap namespace (as the protocol has it) or without (as some generators write it).
         let prefix = tree.name.hasPrefix("sitemap:") ? "sitemap:" : ""
         if tree.name == prefix + "sitemapindex", depth == 0 {
-            let folder = file.deletingLastPathComponent().standardizedFileURL
+            let folder = file.deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
             return try tree.children(prefix + "sitemap").flatMap { entry -> [String] in
                 guard let path = entry.value(prefix + "loc").flatMap(Permalinks.path(of:)) else { return [] }
-                let child = folder.appendingPathComponent(String(path.drop { $0 == "/" })).standardizedFileURL
+                // Its path from the site's root, less leading folders (a site under /blog/ lists
+                // /blog/en/sitemap.xml for the folder's en/sitemap.xml): the first that is there.
+                let segments = path.split(separator: "/").map(String.init)
+                let child = segments.indices.lazy.map { folder.appendingPathComponent(segments[$0...].joined(separator: "/")) }
+                    .map { $0.standardizedFileURL.resolvingSymlinksInPath() }
+                    .first { FileManager.default.fileExists(atPath: $0.path) } ?? folder.appendingPathComponent(path)
                 // Only a file inside the old site's folder; one it does not hold is said.
                 guard child.path.hasPrefix(folder.path + "/"), FileManager.default.fileExists(atPath: child.path) else {
                     throw ImportError.oldSite("the sitemap index lists \(path), which is not beside it in \(folder.path)")
@@ -116,18 +133,24 @@ enum OldSiteMatcher {
         var unmatched: [String] = []
     }
 
-    static func match(_ items: inout [ImportedItem], site: OldSite, basePath: String) -> Result {
+    /// `dropUnmatched`: the old site was named (`--old-site`), so a URL a rule guessed that it
+    /// does not have is dropped; a URL the source states is always kept, and an output folder
+    /// found in the source (maybe stale) only adds what it knows.
+    static func match(_ items: inout [ImportedItem], site: OldSite, dropUnmatched: Bool = true) -> Result {
         var result = Result()
         var free = Set(site.pages.map(\.path))
         func normalized(_ path: String) -> String { path.hasSuffix("/") || path.contains(".") && !path.hasSuffix("/") ? path : path + "/" }
         let byPath = Dictionary(site.pages.map { (normalized($0.path), $0.path) }, uniquingKeysWith: { first, _ in first })
         var bySlug: [String: [String]] = [:]
-        for page in site.pages {
+        // Lists (tags, categories, archives) are Lectern's own: no item takes one by slug or title.
+        for page in site.pages where !isList(page.path) {
             guard let slug = Permalinks.slug(fromPath: page.path, mediumID: false) else { continue }
             bySlug[slug, default: []].append(page.path)
         }
         var byTitle: [String: [String]] = [:]
-        for page in site.pages { if let title = page.title { byTitle[key(title), default: []].append(page.path) } }
+        for page in site.pages where !isList(page.path) {
+            if let title = page.title { byTitle[key(title), default: []].append(page.path) }
+        }
 
         func claim(_ path: String, for index: Int) {
             free.remove(path)
@@ -136,8 +159,7 @@ enum OldSiteMatcher {
         }
         var pending: [Int] = []
         for index in items.indices where items[index].skipReason == nil {
-            if let link = items[index].link, let old = Permalinks.path(of: link),
-               let path = byPath[normalized(old)] ?? byPath[normalized(basePath + old)], free.contains(path) {
+            if let link = items[index].link, let old = Permalinks.path(of: link), let path = byPath[normalized(old)], free.contains(path) {
                 claim(path, for: index)
             } else {
                 pending.append(index)
@@ -166,7 +188,7 @@ enum OldSiteMatcher {
         // What the old site had that no item took, leaving out its lists (home, tags, pages of
         // a list, feeds, archives): those are Lectern's own.
         result.unmatched = free.filter { !isList($0) }.sorted()
-        for index in unmatchedItems where items[index].link != nil {
+        for index in unmatchedItems where dropUnmatched && items[index].link != nil && items[index].linkFromRule {
             // The old site never served the URL its rule gives: no alias to an address nobody used.
             items[index].warnings.append("its old URL \(items[index].link!) is not in the old site (\(site.source)): no alias written")
             items[index].link = nil
@@ -183,9 +205,13 @@ enum OldSiteMatcher {
         // A language's prefix (`/fr/tags/x/`) says nothing of what the page is.
         if segments.count > 1, Patterns.matches(#"^[a-z]{2}(-[a-z]+)?$"#, in: segments[0]).first != nil { segments.removeFirst() }
         guard let first = segments.first else { return true }
-        let lists: Set<String> = ["tags", "tag", "categories", "category", "page", "archive", "archives", "feed", "rss", "atom",
-                                  "search", "authors", "author", "series", "topics", "404.html", "404", "index.xml", "feed.xml"]
-        return lists.contains(first) || segments.contains("page") && segments.last?.allSatisfy(\.isNumber) == true
+        let lists: Set<String> = ["tags", "tag", "categories", "category", "page", "feed", "rss", "atom", "search", "authors",
+                                  "author", "series", "topics", "404.html", "404", "index.xml", "feed.xml"]
+        // `/archives/123/` is a post (WordPress's numeric links); `/archives/`, `/2019/05/` list posts.
+        // Under a base path too (`/blog/tags/swift/`): any folder of the path may name the list.
+        return lists.contains(first) || segments.dropLast().contains(where: lists.contains)
+            || segments.allSatisfy { $0.allSatisfy(\.isNumber) }
+            || segments.contains("page") && segments.last?.allSatisfy(\.isNumber) == true
             || ["404.html", "404", "search", "tags", "categories", "archive", "archives"].contains(segments.last ?? "")
     }
 }

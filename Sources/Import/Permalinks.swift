@@ -68,7 +68,14 @@ enum Permalinks {
         }
         guard !segments.isEmpty else { return .failure(AliasRefusal(reason: "is the home page")) }
         let folder = text.hasSuffix("/") || text.hasSuffix("/.") || text.hasSuffix("/..")
-        return .success("/" + segments.joined(separator: "/") + (folder ? "/" : ""))
+        // A space in a path is %20 (the way browsers asked for it, and one word in the redirects file).
+        let joined = segments.map { segment in
+            segment.contains(where: \.isWhitespace)
+                ? String(segment).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(.whitespacesAndNewlines))
+                    ?? String(segment)
+                : String(segment)
+        }.joined(separator: "/")
+        return .success("/" + joined + (folder ? "/" : ""))
     }
 
     /// The alias to write for an old path: none when it is the new URL already.

@@ -89,7 +89,7 @@ import Testing
         item.title = "A title"
         item.link = "/2020/a-guess/"
         var items = [item]
-        let result = OldSiteMatcher.match(&items, site: old, basePath: "")
+        let result = OldSiteMatcher.match(&items, site: old)
         #expect(items[0].link == "/archives/123/" && result.matched == 1 && result.unmatched.isEmpty)
     }
 
@@ -115,7 +115,14 @@ import Testing
             ---
             ![On the old host](https://old.example/images/host.png) and <img src="/notes/section.png">
             [the slides](/files/talk.pdf), [a site](example.org), <img src="/posts/2020/bundle/shot.png">
+
+            ![Spaced](/images/my%20photo.png#top)
+
+            ```
+            ![in code](/images/host.png) stays as written
+            ```
             """)
+        try write("static/images/my photo.png", "png")
         try write("content/posts/2022-05-01/_index.md", "---\ntitle: A section alone\ndate: 2022-05-01\n---\nServed as a page.\n")
         try write("content/posts/2022-05-01/feature.png", "png")
         try write("content/quotes/carmack.md", "+++\nauthor = \"John Carmack\"\n+++\nA quote, without a date.\n")
@@ -136,6 +143,50 @@ import Testing
         #expect(text.contains("[the slides](/files/talk.pdf)") && site.exists("static/files/talk.pdf"))
         #expect(text.contains("[a site](example.org)") && !other.warnings.contains { $0.contains("example.org") }, "an address, not a file")
         #expect(text.contains("<img src=\"/2020/bundle/shot.png\">"), "the bundle's file under its new URL: \(text)")
+        #expect(text.contains("![Spaced](/images/my%20photo.png#top)") && site.exists("static/images/my photo.png"), "\(text)")
+    }
+
+    /// What an attacker's or a careless source hands over: tags that never close, paths with
+    /// spaces, a sitemap's list pages, a site under a base path.
+    @Test func hostileAndAwkwardShapes() throws {
+        // Unclosed tags by the thousand: converted in well under a second, not minutes.
+        let started = Date()
+        var shortcodes = Shortcodes(flavor: .eleventy, resolve: { _ in nil })
+        _ = shortcodes.convert(String(repeating: "{% x \".png\" ", count: 2_000) + String(repeating: "{% x \"a\" ", count: 2_000))
+        #expect(Date().timeIntervalSince(started) < 5, "backtracking: \(Date().timeIntervalSince(started)) s")
+        // The image a tag names is its first quoted argument that is an image, not a name across quotes.
+        var include = Shortcodes(flavor: .eleventy, resolve: { _ in nil })
+        #expect(!include.convert("{% include \"figure.html\" image=\"a.png\" %}").contains("](figure.html)"))
+
+        // An alias with a space is a path with %20 (one word in the redirects file).
+        #expect(try Permalinks.normalized(alias: "/Hello, World/").get() == "/Hello,%20World/")
+
+        // A built folder of a site under /blog: its paths get the prefix, and list pages are no item's.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-old-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for path in ["x/index.html", "tags/swift/index.html"] {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try "<html><head><title>Swift</title></head><body><h1>Swift</h1></body></html>".write(to: url, atomically: true, encoding: .utf8)
+        }
+        let old = try OldSite.read(folder, basePath: "/blog")
+        #expect(old.pages.map(\.path) == ["/blog/tags/swift/", "/blog/x/"])
+        var first = ImportedItem(kind: .post, origin: "a.md", body: .markdown(""))
+        first.link = "/blog/x/"
+        var second = ImportedItem(kind: .post, origin: "b.md", body: .markdown(""))
+        second.title = "Swift"
+        second.link = "/blog/guess/"
+        second.linkFromRule = true
+        var items = [first, second]
+        let result = OldSiteMatcher.match(&items, site: old, dropUnmatched: true)
+        #expect(items[0].link == "/blog/x/" && result.matched == 1)
+        #expect(items[1].link == nil, "a tag page is Lectern's own, and the rule's guess was never served")
+        // A stated URL is kept even when the old site does not list it.
+        var stated = ImportedItem(kind: .post, origin: "c.md", body: .markdown(""))
+        stated.link = "/blog/stated/"
+        var kept = [stated]
+        _ = OldSiteMatcher.match(&kept, site: old, dropUnmatched: true)
+        #expect(kept[0].link == "/blog/stated/")
     }
 
     @Test func eleventyPermalinksAreEvaluatedOrLeftUnknown() {
@@ -153,7 +204,23 @@ import Testing
         #expect(url(false) == .notPublished)
         #expect(url("/{{ page.date | readableDate }}/") == .unknown("{{ page.date | readableDate }}"))
         #expect(EleventyPermalink.fileSlug("posts/x/2017-03-08-index.md") == "x", "the date first, then index is its folder")
-        #expect(EleventyScriptData("module.exports = { permalink: (data) => `/b/${data.page.fileSlug}/` }").fields.isEmpty)
+        let arrow = EleventyScriptData("module.exports = { permalink: (data) => `/b/${data.page.fileSlug}/` }")
+        guard case .template("/b/{{ page.fileSlug }}/", computed: false) = arrow.permalink else {
+            Issue.record("an arrow permalink outside eleventyComputed is read as the data's: \(arrow.permalink)")
+            return
+        }
+        // A comment line does not hide the rest of the file.
+        let commented = EleventyScriptData("// posts\nmodule.exports = {\n  // the collection\n  tags: ['posts'],\n  permalink: '/p/{{ page.fileSlug }}/',\n};\n")
+        #expect(commented.fields["tags"] as? [String] == ["posts"])
+        guard case .template("/p/{{ page.fileSlug }}/", computed: false) = commented.permalink else {
+            Issue.record("the permalink after a comment is read: \(commented.permalink)")
+            return
+        }
+        // `eleventyComputed` closed before the permalink: not computed.
+        if case .template(_, let computed) = EleventyScriptData("x = { eleventyComputed: { title: 'T' }, permalink: '/a/' }").permalink {
+            #expect(!computed)
+        }
+        #expect(EleventyPermalink.fileSlug("posts/2018-01-01-x/index.md") == "x", "the folder's date goes too")
         if case .template(let template, let computed) = EleventyScriptData("export default { eleventyComputed: { permalink: d => `/b/${d.title}/` } }").permalink {
             #expect(template == "/b/{{ title }}/" && computed)
         } else {

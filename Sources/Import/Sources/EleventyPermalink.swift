@@ -68,7 +68,11 @@ enum EleventyPermalink {
         var stem = ((parts.removeLast()) as NSString).deletingPathExtension
         // As Eleventy does it: the date prefix first, then `index` stands for its folder.
         if let match = Patterns.matches(#"^\d{4}-\d{2}-\d{2}-(.+)$"#, in: stem).first { stem = match[1] }
-        if stem == "index" { stem = parts.last ?? "" }
+        if stem == "index" {
+            stem = parts.last ?? ""
+            // The folder's date prefix goes too (`2018-01-01-x/index.md` → `x`).
+            if let match = Patterns.matches(#"^\d{4}-\d{2}-\d{2}-(.+)$"#, in: stem).first { stem = match[1] }
+        }
         return stem
     }
 

@@ -23,7 +23,8 @@ struct EleventyScriptData {
     var permalink = Permalink.none
 
     init(_ text: String) {
-        let source = Patterns.replace(#"(?m)^\s*//.*$"#, in: text) { _ in "" }
+        // Whole-line comments out (`Patterns` lets `.` cross lines, so the class stops at one).
+        let source = Patterns.replace(#"(?m)^[ \t]*//[^\n]*"#, in: text) { _ in "" }
         if let list = Patterns.matches(#"\btags\s*:\s*\[([^\]]*)\]"#, in: source).first {
             fields["tags"] = Patterns.matches(#"["'`]([^"'`]+)["'`]"#, in: list[1]).map { $0[1] }
         } else if let tag = Patterns.matches(#"\btags\s*:\s*["'`]([^"'`]+)["'`]"#, in: source).first {
@@ -31,7 +32,12 @@ struct EleventyScriptData {
         }
         if let layout = Patterns.matches(#"\blayout\s*:\s*["'`]([^"'`]+)["'`]"#, in: source).first { fields["layout"] = layout[1] }
         guard let key = source.range(of: #"\bpermalink\s*[:(]"#, options: .regularExpression) else { return }
-        let computed = source[..<key.lowerBound].contains("eleventyComputed")
+        // Computed only when the key sits inside `eleventyComputed: { … }` (its brace still open).
+        var computed = false
+        if let open = source[..<key.lowerBound].range(of: "eleventyComputed", options: .backwards) {
+            let between = source[open.upperBound..<key.lowerBound]
+            computed = between.filter { $0 == "{" }.count > between.filter { $0 == "}" }.count
+        }
         let rest = String(source[key.lowerBound...])
         if let literal = Patterns.matches(#"^permalink\s*:\s*(["'])(.*?)\1\s*[,}\n]"#, in: rest).first {
             permalink = .template(literal[2], computed: computed)

@@ -16,6 +16,8 @@ enum EleventySite {
         var permalinkSource = "front matter"
         /// Whether the front matter or a data file states the permalink (else Eleventy's default).
         var permalinkStated = false
+        /// Whether the file's own front matter states it (not a data file's rule).
+        var ownPermalink = false
         var skipReason: String?
         /// The data files that set the permalink in a way the importer does not read.
         var unreadablePermalink: String?
@@ -58,6 +60,7 @@ enum EleventySite {
             page.permalinkStated = true
         } else if own["permalink"] != nil {
             page.permalinkStated = true
+            page.ownPermalink = true
         } else if cascade.fields["permalink"] != nil {
             page.permalinkSource = "a directory data file"
             page.permalinkStated = true

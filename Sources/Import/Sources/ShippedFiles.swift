@@ -1,4 +1,5 @@
 import Foundation
+import Site
 
 /// The files a post in a site folder links that the folder itself ships — images, PDFs,
 /// downloads — so they move in with the post instead of pointing at the old site:
@@ -32,6 +33,8 @@ struct ShippedFiles {
         let body = Patterns.replace(#"\{\{\s*site\.(baseurl|url)\s*\}\}"#, in: source) { _ in "" }
         // Markdown images the source lacks are reported by `MissingImages`, with what became of them.
         let images = Patterns.matches(#"!\[[^\]]*\]\(\s*<?([^)\s>]+)"#, in: body).map { $0[1] }
+            // and the image a template tag names (`{% figure "a.png", "alt" %}`), which becomes one
+            + Patterns.matches(#"\{%-?\s*\w+\s+["']([^"'\n]+\.(?:png|jpe?g|gif|svg|webp|avif))["']"#, in: body).map { $0[1] }
         var references = images
         references += Patterns.matches(#"\bsrc\s*=\s*["']([^"']+)["']"#, in: body).map { $0[1] }
         // Links and reference definitions to files (a PDF, an archive): pages are links.
@@ -49,10 +52,18 @@ struct ShippedFiles {
                 continue
             }
             let name = served(url)
+            // Lectern's own theme files are at /assets/: a blog's file there would clash with them.
+            if name.hasPrefix("assets/"), Theme.embeddedFiles[String(name.dropFirst("assets/".count))] != nil {
+                found.missing.append(reference)
+                continue
+            }
             var asset = ImportedItem.Asset(source: url, name: name)
             asset.refusal = boundary.refusal(url)
             if !found.files.contains(where: { $0.name == name }) { found.files.append(asset) }
-            if "/" + name != reference { found.rewrites[reference] = "/" + name }
+            // The link names the copy as a URL path (a space is %20), its query and fragment kept.
+            let encoded = "/" + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)
+            let suffix = reference.firstIndex(where: { $0 == "?" || $0 == "#" }).map { String(reference[$0...]) } ?? ""
+            if encoded + suffix != reference { found.rewrites[reference] = encoded + suffix }
         }
         return found
     }

@@ -80,22 +80,28 @@ struct Shortcodes {
         text = Patterns.replace(#"\{\{-?\s*["']([^"']+)["']\s*\|\s*inputPathToUrl\s*-?\}\}"#, in: text) { reference($0[1], original: $0[0]) }
         // A tag whose first argument is an image file (`{% figure "a.png", "alt" %}…{% endfigure %}`,
         // `{% img "a.png" %}`): that image, its second argument the text, a paired tag's content kept.
-        let arguments = #"(?:[^%]|%(?!\}))*?"#   // up to the tag's end (a URL's `%20` included)
-        text = Patterns.replace(#"\{%-?\s*(\w+)\s+((["'])[^\n]+?\.(?:png|jpe?g|gif|svg|webp|avif)\3"# + arguments
-                                + #")-?%\}(?:(.*?)\{%-?\s*end\1\s*-?%\})?"#, in: text) { groups in
+        // Each piece matches one way only (a quoted string, then the rest of the tag up to `%}`,
+        // then a body without another tag), so a post of unclosed tags cannot make the matcher
+        // backtrack for minutes.
+        let rest = #"(?:[^%\n]|%(?!\})){0,2000}"#   // up to the tag's end (a URL's `%20` included)
+        let body = #"((?:[^{]|\{(?!%))*?)"#
+        let image = #"\.(?:png|jpe?g|gif|svg|webp|avif)"#
+        text = Patterns.replace(#"\{%-?\s*(\w+)\s+((?:"[^"\n]{0,1000}"# + image + #""|'[^'\n]{0,1000}"# + image + #"')"# + rest
+                                + #")-?%\}(?:"# + body + #"\{%-?\s*end\1\s*-?%\})?"#, in: text) { groups in
             let arguments = Self.quotedArguments(groups[2])
             warnings.append("\(location(of: groups[0].prefix { $0 != "}" } + "}"))\(groups[1]) with \(arguments[0]) became an image")
             let image = "![\(MarkdownEscaping.altText(arguments.count > 1 ? arguments[1] : ""))](\(MarkdownEscaping.destination(arguments[0])))"
-            let content = groups[4].trimmingCharacters(in: .whitespacesAndNewlines)
+            let content = groups[3].trimmingCharacters(in: .whitespacesAndNewlines)
             return "\n\n" + image + "\n\n" + (content.isEmpty ? "" : content + "\n\n")
         }
         // A paired tag whose first argument is text (`{% callout "Author's note" %}…{% endcallout %}`):
         // the text in bold, then the content, so no word is lost.
-        text = Patterns.replace(#"\{%-?\s*(\w+)\s+(["'])([^\n]*?)\2"# + arguments + #"-?%\}(.*?)\{%-?\s*end\1\s*-?%\}"#,
+        text = Patterns.replace(#"\{%-?\s*(\w+)\s+(?:"([^"\n]{0,1000})"|'([^'\n]{0,1000})')"# + rest + #"-?%\}"# + body + #"\{%-?\s*end\1\s*-?%\}"#,
                                 in: text) { groups in
-            guard !groups[3].hasPrefix("http://"), !groups[3].hasPrefix("https://") else { return groups[0] }
-            warnings.append("\(location(of: groups[0].prefix { $0 != "}" } + "}"))\(groups[1]) \"\(groups[3])\": its title and content kept")
-            let title = groups[3].isEmpty ? "" : "**" + groups[3].replacingOccurrences(of: "*", with: "\\*") + "**\n\n"
+            let first = groups[2].isEmpty ? groups[3] : groups[2]
+            guard !first.hasPrefix("http://"), !first.hasPrefix("https://") else { return groups[0] }
+            warnings.append("\(location(of: groups[0].prefix { $0 != "}" } + "}"))\(groups[1]) \"\(first)\": its title and content kept")
+            let title = first.isEmpty ? "" : "**" + first.replacingOccurrences(of: "*", with: "\\*") + "**\n\n"
             return "\n\n" + title + groups[4].trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n"
         }
         // A tag whose first argument is a web address (a link card): that address, as a link.
@@ -105,8 +111,10 @@ struct Shortcodes {
         }
         // What is left has no Markdown equivalent: left out, and said where. (Hugo does not
         // expand `{{ … }}` in content: there it is the writer's text.)
-        var patterns = [#"\{\{[<%].*?[>%]\}\}"#, #"\{%.*?%\}"#]
-        if flavor != .hugo { patterns.append(#"\{\{.*?\}\}"#) }
+        // A tag is short: one that does not close within 2,000 characters is not one (and an
+        // unclosed one costs no more than that to look at).
+        var patterns = [#"\{\{[<%].{0,2000}?[>%]\}\}"#, #"\{%.{0,2000}?%\}"#]
+        if flavor != .hugo { patterns.append(#"\{\{.{0,2000}?\}\}"#) }
         for pattern in patterns {
             text = Patterns.replace(pattern, in: text) { groups in
                 let flat = groups[0].replacingOccurrences(of: "\n", with: " ")
@@ -142,7 +150,7 @@ struct Shortcodes {
             }
             guard fence == nil else { continue }
             let prose = Patterns.replace(#"(`+)(.+?)\1"#, in: String(line)) { _ in "" }
-            for groups in Patterns.matches(#"\{\{[<%].*?[>%]\}\}|\{%.*?%\}|\{\{.*?\}\}"#, in: prose) {
+            for groups in Patterns.matches(#"\{\{[<%].{0,2000}?[>%]\}\}|\{%.{0,2000}?%\}|\{\{.{0,2000}?\}\}"#, in: prose) {
                 let tag = groups[0]
                 found[tag, default: []].append(index + 1)
             }
@@ -152,7 +160,7 @@ struct Shortcodes {
 
     /// The quoted arguments of a tag, in order (`"a.png", 'b'` → ["a.png", "b"]).
     static func quotedArguments(_ text: String) -> [String] {
-        Patterns.matches(#"(["'])(.*?)\1"#, in: text).map { $0[2] }
+        Patterns.matches(#""([^"\n]*)"|'([^'\n]*)'"#, in: text).map { $0[1].isEmpty ? $0[2] : $0[1] }
     }
 
     /// The line of `text` on which its suffix `suffix` starts (1 when it is all of it).

@@ -24,6 +24,8 @@ struct StaticSiteConfig {
     /// served without a prefix; a page in another (`index.fr.md`) was served under `/fr/`.
     var languages: Set<String> = []
     var defaultLanguage = "en"
+    /// Jekyll's `exclude:` (names and globs the site never published).
+    var excluded: [String] = []
     /// Set for an Eleventy project: its folders and data files.
     var eleventy: EleventyProject?
     /// Every folder whose files the old site served as they are, by the URL path it served
@@ -33,7 +35,8 @@ struct StaticSiteConfig {
         // Hugo and Zola serve the files in a content section at its path (`content/til/a.png` at `/til/a.png`).
         if flavor == .hugo || flavor == .zola { roots.append((contentRoot, "/")) }
         if let eleventy {
-            roots = eleventy.passthrough.map { ($0.folder, $0.servedAt) } + [(eleventy.input, "/"), (root, "/")]
+            // Not the project folder itself: it holds package.json, .env and the like, never served.
+            roots = eleventy.passthrough.map { ($0.folder, $0.servedAt) } + [(eleventy.input, "/")]
         }
         // Folders blogs keep their files in whatever the generator (`public/` is Hugo's output,
         // searched last: a built site holds the files it served).
@@ -44,6 +47,17 @@ struct StaticSiteConfig {
             }
         }
         return roots
+    }
+
+    /// Whether Jekyll's `exclude:` leaves out `relative` (a path from the site folder): an
+    /// entry names it, a folder holding it, or a glob matching either.
+    func isExcluded(_ relative: String) -> Bool {
+        let parts = relative.split(separator: "/").map(String.init)
+        let prefixes = parts.indices.map { parts[...$0].joined(separator: "/") }
+        return excluded.contains { entry in
+            let pattern = entry.trimmingCharacters(in: CharacterSet(charactersIn: "/ "))
+            return prefixes.contains { fnmatch(pattern, $0, 0) == 0 }
+        }
     }
 
     static func load(_ root: URL, flavor: SourceKind) -> StaticSiteConfig {
@@ -69,6 +83,9 @@ struct StaticSiteConfig {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
                 if let match = Patterns.matches(#"^languages\.([A-Za-z-]+)\.(toml|ya?ml|json)$"#, in: name).first {
                     config.languages.insert(match[1].lowercased())
+                } else if Patterns.matches(#"^languages\.(toml|ya?ml|json)$"#, in: name).first != nil,
+                          let table = readConfig(folder.appendingPathComponent(name), config: &config) {
+                    config.languages.formUnion(table.keys.map { $0.lowercased() })   // one file, a table per language
                 }
             }
             var permalinks = fields["permalinks"] as? [String: Any] ?? [:]
@@ -85,6 +102,7 @@ struct StaticSiteConfig {
             config.baseURL = fields["url"] as? String
             config.basePath = (fields["baseurl"] as? String).map { $0 == "/" ? "" : $0 } ?? ""
             config.permalinks["*"] = fields["permalink"] as? String ?? "date"
+            config.excluded = (fields["exclude"] as? [Any] ?? []).compactMap { $0 as? String }
             config.timeZone = (fields["timezone"] as? String).flatMap(TimeZone.init(identifier:))
         case .zola:
             if let (fields, _) = firstConfig(root, names: ["config.toml", "zola.toml"], config: &config) {

@@ -33,6 +33,13 @@ enum StaticSiteFolder {
             content.items.append(item(file, config: config, timeZone: timeZone, boundary: boundary, permalink: permalink))
         }
         if flavor == .jekyll { content.files = standalonePages(config, boundary: boundary) }
+        if let eleventy = config.eleventy {
+            let templates = eleventyTemplatePages(eleventy)
+            if !templates.isEmpty {
+                content.warnings.append("\(templates.count) template file(s) with front matter are not imported (only Markdown is): "
+                                        + templates.prefix(10).joined(separator: ", ") + (templates.count > 10 ? ", …" : ""))
+            }
+        }
         return content
     }
 
@@ -90,6 +97,7 @@ enum StaticSiteFolder {
                     files.append(ContentFile(url: url, relative: relative, sections: Array(parts[..<index]), isBundle: false,
                                              isPost: true, isDraft: draft))
                 } else if !parts.contains(where: { $0.hasPrefix("_") || ["node_modules", "vendor"].contains($0) }),
+                          !config.isExcluded(relative),
                           url.pathExtension != "html", !isRepositoryFile(fileName), hasFrontMatter(url),
                           !(parts.isEmpty && ["index", "404"].contains(url.deletingPathExtension().lastPathComponent.lowercased())) {
                     // Jekyll makes a page of every file with front matter outside `_` folders.
@@ -141,19 +149,58 @@ enum StaticSiteFolder {
         let base = config.root.standardizedFileURL.path + "/"
         var files: [ImportedItem.Asset] = []
         for name in ((try? manager.contentsOfDirectory(atPath: config.root.path)) ?? []).sorted()
-        where !name.hasPrefix("_") && !name.hasPrefix(".") && !["node_modules", "vendor", "assets", "images", "img", "css", "js"].contains(name) {
+        where !name.hasPrefix("_") && !name.hasPrefix(".") && !config.isExcluded(name)
+            && !(standaloneSkipped.contains(name) || lecternPaths.contains(name)) {
             let folder = config.root.appendingPathComponent(name)
             let index = folder.appendingPathComponent("index.html")
             guard manager.fileExists(atPath: index.path), !hasFrontMatter(index), boundary.refusal(folder) == nil,
-                  let walker = manager.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { continue }
+                  let walker = manager.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey],
+                                                  options: [.skipsHiddenFiles]) else { continue }
             for case let url as URL in walker {
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                if url.lastPathComponent == "node_modules" || config.isExcluded(String(url.standardizedFileURL.path.dropFirst(base.count))) {
+                    walker.skipDescendants()
+                    continue
+                }
+                guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]), values.isRegularFile == true else {
+                    continue
+                }
                 var asset = ImportedItem.Asset(source: url, name: String(url.standardizedFileURL.path.dropFirst(base.count)))
                 asset.refusal = boundary.refusal(url)
+                if (values.fileSize ?? 0) > standaloneFileLimit { asset.refusal = "over 50 MB: not copied (copy it by hand if it is wanted)" }
                 files.append(asset)
+                if files.count >= standaloneFileCount { break }
             }
         }
         return files
+    }
+
+    /// Folders a Jekyll site keeps its theme's files in (not pages), and Lectern's own top-level
+    /// paths, which a copied folder would clash with.
+    private static let standaloneSkipped: Set<String> = ["node_modules", "vendor", "assets", "images", "img", "css", "js"]
+    private static let lecternPaths: Set<String> = ["tags", "search", "archive", "page", "feed", "preview", "_lectern", "actor",
+                                                    "inbox", "outbox", "interact", "subscribe", "unsubscribe", "admin", "stats"]
+    private static let standaloneFileLimit = 50 * 1024 * 1024
+    private static let standaloneFileCount = 5_000
+
+    /// Eleventy pages written as templates (`.njk`, `.liquid`, `.html`…) with front matter: lists
+    /// and feeds most often, sometimes a page; the report names them, as none is imported.
+    private static func eleventyTemplatePages(_ project: EleventyProject) -> [String] {
+        let base = project.input.path + "/"
+        guard let walker = FileManager.default.enumerator(at: project.input, includingPropertiesForKeys: nil,
+                                                          options: [.skipsHiddenFiles]) else { return [] }
+        var found: [String] = []
+        for case let url as URL in walker {
+            let relative = String(url.standardizedFileURL.path.dropFirst(base.count))
+            if url.lastPathComponent == "node_modules" || project.excluded.contains(relative) {
+                walker.skipDescendants()
+                continue
+            }
+            if ["njk", "liquid", "html", "hbs", "ejs", "pug", "webc", "mustache"].contains(url.pathExtension.lowercased()),
+               hasFrontMatter(url) {
+                found.append(project.relativePath(url))
+            }
+        }
+        return found.sorted()
     }
 
     /// Whether a file starts with front matter (`---`): Jekyll copies any other file as it is.
@@ -298,6 +345,8 @@ enum StaticSiteFolder {
 
         let page = StaticSitePermalinks.Page(sections: file.sections, name: name, title: item.title ?? name, slug: item.slug,
                                              date: item.date, categories: categories, isPost: item.kind == .post)
+        // Stated by the file itself, or worked out by the generator's rule (a guess the old site may contradict).
+        item.linkFromRule = eleventy.map { !$0.ownPermalink } ?? (front.string("url", "permalink", "path") == nil)
         if let eleventy {
             switch eleventy.url(date: item.date) {
             case .url(let path): item.link = config.basePath + path

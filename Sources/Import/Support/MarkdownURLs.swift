@@ -24,11 +24,34 @@ enum MarkdownURLs {
     /// the paths `files` gives them; any other text left as it is.
     static func rewriteFiles(_ markdown: String, _ files: [String: String]) -> String {
         guard !files.isEmpty else { return markdown }
-        var text = markdown
-        for pattern in [#"(\]\(\s*<?)([^)\s>]+)"#, #"(\b(?:src|href)\s*=\s*["'])([^"']+)"#, #"(?m)(^ {0,3}\[[^\]\n]+\]:[ \t]*<?)([^>\s]+)"#] {
-            text = Patterns.replace(pattern, in: text) { groups in groups[1] + (files[groups[2]] ?? groups[2]) }
+        // Outside fenced code: an example in a code block is the writer's text.
+        var output: [String] = [], prose: [Substring] = [], fence: Substring?
+        func flush() {
+            guard !prose.isEmpty else { return }
+            var text = prose.joined(separator: "\n")
+            for pattern in [#"(\]\(\s*<?)([^)\s>]+)"#, #"(\b(?:src|href)\s*=\s*["'])([^"']+)"#,
+                            #"(?m)(^ {0,3}\[[^\]\n]+\]:[ \t]*<?)([^>\s]+)"#] {
+                text = Patterns.replace(pattern, in: text) { groups in groups[1] + (files[groups[2]] ?? groups[2]) }
+            }
+            output.append(text)
+            prose = []
         }
-        return text
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            let marker = trimmed.prefix { $0 == "`" || $0 == "~" }
+            if let open = fence {
+                output.append(String(line))
+                if marker.count >= open.count, marker.first == open.first { fence = nil }
+            } else if marker.count >= 3, line.count - trimmed.count < 4 {
+                flush()
+                fence = marker
+                output.append(String(line))
+            } else {
+                prose.append(line)
+            }
+        }
+        flush()
+        return output.joined(separator: "\n")
     }
 
     /// `[text](old)` → `[text](new)` for the destinations `links` knows (a `#fragment` is kept).

@@ -105,7 +105,8 @@ struct ContentParser {
     private func aliases(_ fields: YAMLFields) throws -> [String] {
         let aliases = try fields.strings("aliases").map { $0.trimmingCharacters(in: .whitespaces) }
         // A `.` or `..` segment is refused; dots inside a name (`/posts/more.../`) are a name.
-        for alias in aliases where !alias.hasPrefix("/") || alias.hasPrefix("//")
+        // A space is %20 in an alias, as in any path (the redirects file is one path per word).
+        for alias in aliases where !alias.hasPrefix("/") || alias.hasPrefix("//") || alias.contains(where: \.isWhitespace)
             || alias.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) {
             throw fields.error("aliases", "entries are paths on this site such as /2019/05/old-post/, not '\(alias)'")
         }

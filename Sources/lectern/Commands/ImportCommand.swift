@@ -41,7 +41,7 @@ struct ImportCommand: AsyncParsableCommand {
 
         Every old URL keeps answering: an item's old URL comes from its front matter, the generator's \
         rules, --permalink, or (best) the old site itself: --old-site names its built output folder or \
-        its sitemap.xml, and a site folder's own _site/ or public/ is read when present.
+        its sitemap.xml, and a site folder's own _site/, public/ or dist/ is read when present.
 
         --json prints the report as JSON (schema: docs/import.md).
         """)
