@@ -48,16 +48,37 @@ struct PostNegotiation: Sendable {
     /// What a post's page adds to the file's headers for a browser: `Vary: Accept` (appended to
     /// the file's own `Vary`) and, for a federated post, the link to its Article.
     struct PageFields: Sendable {
-        /// The `Link` value; nil for a post kept off the fediverse.
-        let link: String?
+        /// The Article's address (`baseURL` + path) the `Link` names; nil for a post kept off
+        /// the fediverse. Its parts are kept apart: the raw fast path writes them straight into
+        /// the head, with no string made per request.
+        let baseURL: String?
+        let path: String
+
+        static let linkSuffix = ">; rel=\"alternate\"; type=\"application/activity+json\""
+
+        init(link baseURL: String?, path: String = "") {
+            self.baseURL = baseURL
+            self.path = path
+        }
 
         init(document: BlogActor.PostDocument, site: BlogActor, path: String) {
             // `baseURL` read alone: a method call on `site.config` copies the whole configuration.
-            if case .article = document {
-                link = "<" + site.config.baseURL + path + ">; rel=\"alternate\"; type=\"application/activity+json\""
-            } else {
-                link = nil
-            }
+            if case .article = document { baseURL = site.config.baseURL } else { baseURL = nil }
+            self.path = path
+        }
+
+        /// The `Link` value.
+        var link: String? { baseURL.map { "<" + $0 + path + Self.linkSuffix } }
+
+        /// `Link: <…>; rel="alternate"; type="application/activity+json"` and its line end.
+        func writeLinkField(into head: inout ByteBuffer) {
+            guard let baseURL else { return }
+            head.writeString(HTTPField.Name.link.rawName)
+            head.writeStaticString(": <")
+            head.writeString(baseURL)
+            head.writeString(path)
+            head.writeString(Self.linkSuffix)
+            head.writeStaticString("\r\n")
         }
 
         /// The file's fields with the page's, in order: `Vary` extended in place (or appended

@@ -28,16 +28,24 @@ public final class ServedFiles: Sendable {
     /// without its trailing slash (old sites served both, and links were shared both ways),
     /// unless a file of the site answers the spelling asked for.
     func redirect(_ path: String) -> String? {
-        let key = Redirects.key(path)
-        return current.withLock { state in
-            if let target = state.redirects[key] { return target }
-            guard key.count > 1 else { return nil }
-            let other = key.hasSuffix("/") ? String(key.dropLast()) : key + "/"
-            guard let target = state.redirects[other] else { return nil }
-            let index = state.index
-            if case .file = RequestPath.resolve(path, exists: { index[$0] != nil }) { return nil }
-            return target
+        current.withLock { Self.redirect(path, index: $0.index, redirects: $0.redirects) }
+    }
+
+    /// The index being served, or nil when `path` redirects: both under one lock, for the fast path.
+    func indexUnlessRedirected(_ path: String) -> StaticIndex? {
+        current.withLock { state in
+            state.redirects.isEmpty || Self.redirect(path, index: state.index, redirects: state.redirects) == nil ? state.index : nil
         }
+    }
+
+    private static func redirect(_ path: String, index: StaticIndex, redirects: [String: String]) -> String? {
+        let key = Redirects.key(path)
+        if let target = redirects[key] { return target }
+        guard key.count > 1 else { return nil }
+        let other = key.hasSuffix("/") ? String(key.dropLast()) : key + "/"
+        guard let target = redirects[other] else { return nil }
+        if case .file = RequestPath.resolve(path, exists: { index[$0] != nil }) { return nil }
+        return target
     }
 
     /// Number of files being served.

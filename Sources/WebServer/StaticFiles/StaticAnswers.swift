@@ -46,9 +46,8 @@ struct StaticAnswers: Sendable {
                 }
             }
         }
-        guard files.site.redirect(path) == nil else { return nil }
-        let index = files.site.index
-        guard case .file(let key) = RequestPath.resolve(path, exists: { index[$0] != nil }),
+        guard let index = files.site.indexUnlessRedirected(path),
+              case .file(let key) = RequestPath.resolve(path, exists: { index[$0] != nil }),
               let answer = StaticFileResponder.answer(index[key]!, method: method, headers: headers)
         else { return nil }
         return Prepared(answer: answer, page: page, method: method, path: path, start: start)
@@ -65,17 +64,24 @@ struct StaticAnswers: Sendable {
     }
 }
 
-/// The `Date` header, formatted once a second (per connection handler: no lock).
+/// The end of a head, `Date: …`, `Server: …` and the blank line, made once a second (per
+/// connection handler: no lock).
 struct DateHeader {
     private var second = -1
-    private var formatted = ""
+    private var bytes = ByteBuffer()
 
-    mutating func text() -> String {
+    mutating func tail(_ allocator: ByteBufferAllocator) -> ByteBuffer {
         let now = time(nil)
         if now != second {
             second = now
-            formatted = HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(now)))
+            var tail = allocator.buffer(capacity: 64)
+            tail.writeStaticString("Date: ")
+            tail.writeString(HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(now))))
+            tail.writeStaticString("\r\nServer: ")
+            tail.writeString(LecternServer.serverName)
+            tail.writeStaticString("\r\n\r\n")
+            bytes = tail
         }
-        return formatted
+        return bytes
     }
 }

@@ -56,15 +56,18 @@ struct StaticFileResponder: Sendable {
     /// A file's answer from memory (304, gzip or plain); nil when its body must be read from disk.
     /// Shared by the router path and `RawStaticFastPath`, so both send the same bytes.
     static func answer(_ file: StaticFile, method: HTTPRequest.Method, headers: HTTPFields) -> MemoryAnswer? {
+        let heads = file.heads
         if ConditionalRequest.isNotModified(headers, etag: file.etag, lastModified: file.lastModified) {
-            return MemoryAnswer(status: .notModified, headers: file.notModifiedHeaders, body: nil)
+            return MemoryAnswer(status: .notModified, headers: file.notModifiedHeaders, body: nil,
+                                head: heads.notModified, pageHead: heads.pageNotModified)
         }
         let isHead = method == .head
         if let gzip = file.gzip, let gzipHeaders = file.gzipHeaders, ConditionalRequest.acceptsGzip(headers) {
-            return MemoryAnswer(status: .ok, headers: gzipHeaders, body: isHead ? nil : gzip)
+            return MemoryAnswer(status: .ok, headers: gzipHeaders, body: isHead ? nil : gzip, head: heads.gzip, pageHead: heads.pageGzip)
         }
         guard let body = file.body else { return nil }
-        return MemoryAnswer(status: .ok, headers: file.plainHeaders, body: isHead ? nil : body)
+        return MemoryAnswer(status: .ok, headers: file.plainHeaders, body: isHead ? nil : body, head: heads.plain,
+                            pageHead: heads.pagePlain)
     }
 
     /// A response whose body is already in memory.
@@ -72,6 +75,9 @@ struct StaticFileResponder: Sendable {
         var status: HTTPResponse.Status
         var headers: HTTPFields
         var body: ByteBuffer?
+        /// Its status line and fields as bytes, as a file and as a post's page (no `Link`).
+        var head: ByteBuffer?
+        var pageHead: ByteBuffer?
 
         var response: Response {
             Response(status: status, headers: headers, body: body.map { .init(byteBuffer: $0) } ?? .init())
