@@ -27,6 +27,7 @@ public enum Redirects {
 
     /// The key a path is looked up by: percent-decoded (any case of hex digits), else as it is.
     public static func key(_ path: String) -> String {
-        path.contains("%") ? path.removingPercentEncoding ?? path : path
+        // A byte scan: `String.contains` goes through Foundation, measured on the fast path.
+        path.utf8.contains(UInt8(ascii: "%")) ? path.removingPercentEncoding ?? path : path
     }
 }

@@ -4,7 +4,10 @@ import NIOCore
 
 /// One file of the built site, ready to answer requests with no disk access and, on the hot
 /// path, no header building: each variant's headers are computed once when the site loads.
-struct StaticFile: Sendable {
+///
+/// A class: the fast path takes one from the index per request, and a struct of a dozen
+/// buffers and field lists cost a dozen reference-count changes each time (perf, bench/serve).
+final class StaticFile: Sendable {
     /// The bytes; nil for files too large to keep in memory, which are streamed from `diskPath`.
     let body: ByteBuffer?
     /// The precompressed twin (`file.gz` written by the build), when there is one.
