@@ -50,10 +50,10 @@ struct OldSite {
                 path = String(path[...path.lastIndex(of: "/")!])
             }
             path = basePath + path
-            guard seen.insert(path).inserted, let handle = try? FileHandle(forReadingFrom: url) else { continue }
-            // The head and the first heading are near the top: a page is read up to 256 KB.
-            let data = (try? handle.read(upToCount: 256 * 1024)) ?? Data()
-            try? handle.close()
+            guard seen.insert(path).inserted else { continue }
+            // The head and the first heading are near the top: a page is read up to 256 KB. One
+            // that cannot be read is still a URL the old site had, without a title.
+            let data = (try? readPrefix(url, upTo: 256 * 1024)) ?? Data()
             // A redirect page (Hugo aliases, jekyll-redirect-from) is not a page of its own.
             let html = String(decoding: data, as: UTF8.self)
             if html.range(of: #"http-equiv=["']?refresh"#, options: [.regularExpression, .caseInsensitive]) != nil,
@@ -71,9 +71,10 @@ struct OldSite {
     /// The paths of a sitemap's `<loc>` entries. A sitemap index (a multilingual Hugo site's)
     /// lists sitemaps: those beside it, by the path of their address, are read in turn.
     static func sitemap(at file: URL, depth: Int = 0) throws -> [String] {
-        guard let handle = try? FileHandle(forReadingFrom: file) else { throw ImportError.oldSite("\(file.path): cannot be read") }
-        let data = (try? handle.read(upToCount: sitemapLimit + 1)) ?? Data()
-        try? handle.close()
+        let data: Data
+        do { data = try readPrefix(file, upTo: sitemapLimit + 1) } catch {
+            throw ImportError.oldSite("\(file.path) cannot be read: \(error.localizedDescription)")
+        }
         guard data.count <= sitemapLimit else { throw ImportError.oldSite("\(file.lastPathComponent) is over 50 MB, the sitemap protocol's limit") }
         let tree: XMLTree
         do { tree = try XMLTree.parse(data) } catch { throw ImportError.oldSite("\(file.lastPathComponent) does not parse: \(error)") }
@@ -100,6 +101,13 @@ struct OldSite {
             throw ImportError.oldSite("\(file.lastPathComponent) is not a sitemap (no <urlset>)")
         }
         return tree.children(prefix + "url").compactMap { $0.value(prefix + "loc").flatMap(Permalinks.path(of:)) }
+    }
+
+    /// At most `limit` bytes from the start of a file: what a page's title or a sitemap needs.
+    private static func readPrefix(_ url: URL, upTo limit: Int) throws -> Data {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        return try handle.read(upToCount: limit) ?? Data()
     }
 
     private static func title(of html: String) -> String? {

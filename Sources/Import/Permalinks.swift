@@ -32,10 +32,16 @@ enum Permalinks {
         }
         if mediumID { last = strippingMediumID(last) }
         // `2019-12-20-hydration`: the new URL has the year already.
-        if let match = Patterns.matches(#"^\d{4}-\d{2}-\d{2}-(.+)$"#, in: last).first { last = match[1] }
+        last = withoutDatePrefix(last)
         let slug = Slug.make(last)
         // A bare number (`/?p=12`, `/archives/123`) says nothing about the post.
         return slug.isEmpty || slug.allSatisfy(\.isNumber) ? nil : slug
+    }
+
+    /// `2019-12-20-hydration` → `hydration` (Jekyll's, Eleventy's and Zola's dated names); a
+    /// name that is only a date stays.
+    static func withoutDatePrefix(_ name: String) -> String {
+        Patterns.matches(#"^\d{4}-\d{2}-\d{2}-(.+)$"#, in: name).first?[1] ?? name
     }
 
     /// `title-words-3f2a1b9c0d1e` → `title-words` (Medium's 8–12 hexadecimal digit suffix).

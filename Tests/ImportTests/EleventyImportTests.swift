@@ -154,6 +154,15 @@ import Testing
         var shortcodes = Shortcodes(flavor: .eleventy, resolve: { _ in nil })
         _ = shortcodes.convert(String(repeating: "{% x \".png\" ", count: 2_000) + String(repeating: "{% x \"a\" ", count: 2_000))
         #expect(Date().timeIntervalSince(started) < 5, "backtracking: \(Date().timeIntervalSince(started)) s")
+        // Openers of paired tags that never close, each kind by the thousand, in one post.
+        let openers = ["{% raw %} ", "{% comment %} ", "{% highlight go %}\n", "{{< highlight go >}}\n", "{{< x.inline >}} ",
+                       "{% callout \"t\" %} ", "{{< figure src=\"a.png\" "]
+        for opener in openers {
+            let again = Date()
+            var converter = Shortcodes(flavor: .hugo, resolve: { _ in nil })
+            _ = converter.convert(String(repeating: opener + "words ", count: 2_000))
+            #expect(Date().timeIntervalSince(again) < 5, "\(opener): \(Date().timeIntervalSince(again)) s")
+        }
         // The image a tag names is its first quoted argument that is an image, not a name across quotes.
         var include = Shortcodes(flavor: .eleventy, resolve: { _ in nil })
         #expect(!include.convert("{% include \"figure.html\" image=\"a.png\" %}").contains("](figure.html)"))

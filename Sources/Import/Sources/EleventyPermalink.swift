@@ -67,13 +67,9 @@ enum EleventyPermalink {
         var parts = inputPath.split(separator: "/").map(String.init)
         var stem = ((parts.removeLast()) as NSString).deletingPathExtension
         // As Eleventy does it: the date prefix first, then `index` stands for its folder.
-        if let match = Patterns.matches(#"^\d{4}-\d{2}-\d{2}-(.+)$"#, in: stem).first { stem = match[1] }
-        if stem == "index" {
-            stem = parts.last ?? ""
-            // The folder's date prefix goes too (`2018-01-01-x/index.md` → `x`).
-            if let match = Patterns.matches(#"^\d{4}-\d{2}-\d{2}-(.+)$"#, in: stem).first { stem = match[1] }
-        }
-        return stem
+        stem = Permalinks.withoutDatePrefix(stem)
+        // `index` is its folder, whose date prefix goes too (`2018-01-01-x/index.md` → `x`).
+        return stem == "index" ? Permalinks.withoutDatePrefix(parts.last ?? "") : stem
     }
 
     private static func evaluate(_ expression: String, page: Page) -> String? {

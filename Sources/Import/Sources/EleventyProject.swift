@@ -17,6 +17,19 @@ struct EleventyProject {
     /// Folders whose files the old site served as they are (passthrough copies), by the URL
     /// path they were served under.
     var passthrough: [(folder: URL, servedAt: String)] = []
+    /// Each data file read once: every post of a folder shares its directory data.
+    private let files = DataFiles()
+
+    private final class DataFiles {
+        private var read: [String: Data?] = [:]
+
+        func contents(_ url: URL) -> Data? {
+            if let known = read[url.path] { return known }
+            let data = FileManager.default.contents(atPath: url.path)
+            read[url.path] = data
+            return data
+        }
+    }
     /// The site's address as its global data states it (`_data/metadata.json` `url`, the shape
     /// Eleventy's starter blog uses, or `_data/site.json`).
     var siteURL: String?
@@ -121,7 +134,7 @@ struct EleventyProject {
         for (folder, name) in candidates {
             for suffix in [".json", ".11tydata.json"] {
                 let url = folder.appendingPathComponent(name + suffix)
-                guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+                guard let data = files.contents(url) else { continue }
                 if let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] {
                     if let computed = object["eleventyComputed"] as? [String: Any], let permalink = computed["permalink"] as? String {
                         cascade.computedPermalink = permalink
@@ -133,7 +146,11 @@ struct EleventyProject {
             }
             for suffix in [".11tydata.js", ".11tydata.cjs", ".11tydata.mjs"] {
                 let url = folder.appendingPathComponent(name + suffix)
-                guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+                guard let data = files.contents(url) else { continue }
+                guard let text = String(data: data, encoding: .utf8) else {
+                    cascade.unreadable.append(relativePath(url))   // there, but not text: said, not skipped
+                    continue
+                }
                 let script = EleventyScriptData(text)
                 cascade.fields = Self.merge(cascade.fields, script.fields)
                 switch script.permalink {
