@@ -80,17 +80,17 @@ import Testing
         let (channel, root) = try rawChannel()
         defer { try? FileManager.default.removeItem(at: root) }
         try channel.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /feed.xml HTTP/1.1\r\nHo"))
+        // One write for the file's head (serialized when the site loaded) with Date and Server,
+        // one for the body.
         var head = try #require(try channel.readOutbound(as: ByteBuffer.self))
-        #expect(head.readString(length: head.readableBytes)?.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/html") == true)
-        // The file's head (serialized when the site loaded), then Date and Server, then the body.
-        var tail = try #require(try channel.readOutbound(as: ByteBuffer.self))
-        #expect(tail.readString(length: tail.readableBytes)?.hasPrefix("Date: ") == true)
+        let text = head.readString(length: head.readableBytes) ?? ""
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/html"))
+        #expect(text.contains("\r\nDate: ") && text.hasSuffix("\r\nServer: Lectern\r\n\r\n"))
         #expect(try channel.readOutbound(as: ByteBuffer.self)?.readableBytes ?? 0 > 100, "the page's body")
         #expect(try channel.readOutbound(as: ByteBuffer.self) == nil, "the second request is not whole yet")
         try channel.writeInbound(ByteBuffer(string: "st: x\r\n\r\nPOST /inbox HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n"))
         head = try #require(try channel.readOutbound(as: ByteBuffer.self))
         #expect(head.readString(length: 30)?.hasPrefix("HTTP/1.1 200 OK") == true, "the feed, once its head was whole")
-        _ = try channel.readOutbound(as: ByteBuffer.self)
         _ = try channel.readOutbound(as: ByteBuffer.self)
         var handedOn = try #require(try channel.readInbound(as: ByteBuffer.self))
         #expect(handedOn.readString(length: handedOn.readableBytes) == "POST /inbox HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -70,6 +70,12 @@ struct PostNegotiation: Sendable {
         /// The `Link` value.
         var link: String? { baseURL.map { "<" + $0 + path + Self.linkSuffix } }
 
+        /// The bytes `writeLinkField` writes.
+        var linkFieldLength: Int {
+            guard let baseURL else { return 0 }
+            return HTTPField.Name.link.rawName.utf8.count + 3 + baseURL.utf8.count + path.utf8.count + Self.linkSuffix.utf8.count + 2
+        }
+
         /// `Link: <…>; rel="alternate"; type="application/activity+json"` and its line end.
         func writeLinkField(into head: inout ByteBuffer) {
             guard let baseURL else { return }

@@ -12,6 +12,8 @@ struct PlainRequestHead {
     let method: HTTPRequest.Method
     /// The request target as sent (origin-form: path and query).
     let target: String
+    /// The target up to its query, as Hummingbird's `URI.path` reads it.
+    let path: String
     /// Only the fields an answer from memory depends on.
     let headers: HTTPFields
 
@@ -59,13 +61,16 @@ struct PlainRequestHead {
         else if starts(bytes, with: "HEAD ", at: 0) { method = .head; cursor = 5 }
         else { return .unusual }
         let targetStart = cursor
+        var pathEnd: Int?
         while cursor < end, bytes[cursor] != 0x20 {
             guard (0x21...0x7E).contains(bytes[cursor]) else { return .unusual }
+            if pathEnd == nil, bytes[cursor] == UInt8(ascii: "?") { pathEnd = cursor }
             cursor += 1
         }
         guard cursor > targetStart, bytes[targetStart] == UInt8(ascii: "/"), cursor + 11 <= end,
               starts(bytes, with: " HTTP/1.1\r\n", at: cursor) else { return .unusual }
         let target = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<cursor]), as: UTF8.self)
+        let path = pathEnd.map { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<$0]), as: UTF8.self) } ?? target
         cursor += 11
         var headers = HTTPFields()
         var hosts = 0
@@ -103,7 +108,7 @@ struct PlainRequestHead {
             }
         }
         guard hosts == 1 else { return .unusual }
-        return .plain(PlainRequestHead(method: method, target: target, headers: headers), length: end + 2)
+        return .plain(PlainRequestHead(method: method, target: target, path: path, headers: headers), length: end + 2)
     }
 
     private enum HeadEnd { case missing, bareLineFeed, at(Int) }

@@ -14,7 +14,7 @@ enum RequestPath {
     /// `rawPath` is the path as sent, still percent-encoded, without the query.
     static func resolve(_ rawPath: String, exists: (String) -> Bool) -> Resolution {
         var decoded = rawPath
-        if needsCareful(rawPath) {
+        if !isPlain(rawPath) {
             guard let text = rawPath.removingPercentEncoding, !text.contains("\0") else { return .badRequest }
             decoded = text
             let segments = decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
@@ -33,15 +33,15 @@ enum RequestPath {
         return .notFound
     }
 
-    /// Most paths are plain (`/2025/post/`): no escapes, no dot-segments, no backslashes. Only
-    /// the others pay for decoding and segment checks.
-    private static func needsCareful(_ path: String) -> Bool {
+    /// Most paths are plain (`/2025/post/`): no escapes, no dot-segments, no backslashes; a
+    /// plain path is its own decoded form. Only the others pay for decoding and segment checks.
+    static func isPlain(_ path: String) -> Bool {
         var previous: UInt8 = 0
         for byte in path.utf8 {
-            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\") || byte == 0 { return true }
-            if byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/") { return true }
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\") || byte == 0 { return false }
+            if byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/") { return false }
             previous = byte
         }
-        return false
+        return true
     }
 }

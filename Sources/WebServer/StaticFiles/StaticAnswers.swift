@@ -31,7 +31,7 @@ struct StaticAnswers: Sendable {
     func prepare(_ head: PlainRequestHead) -> Prepared? {
         let (method, headers) = (head.method, head.headers)
         let start = accessLog == nil ? nil : ContinuousClock.now
-        let path = URI(head.target).path
+        let path = head.path
         var page: PostNegotiation.PageFields?
         if let posts, path.hasSuffix("/") {
             let site = posts.current()
@@ -46,9 +46,8 @@ struct StaticAnswers: Sendable {
                 }
             }
         }
-        guard let index = files.site.indexUnlessRedirected(path),
-              case .file(let key) = RequestPath.resolve(path, exists: { index[$0] != nil }),
-              let answer = StaticFileResponder.answer(index[key]!, method: method, headers: headers)
+        guard let file = files.site.file(atPlainPath: path),
+              let answer = StaticFileResponder.answer(file, method: method, headers: headers)
         else { return nil }
         return Prepared(answer: answer, page: page, method: method, path: path, start: start)
     }
