@@ -19,7 +19,10 @@ import Testing
         // the alias wins, as `SiteResponder` answers it.
         let records = try #require(BuildRecords(outputFolder: publicFolder).treeFile("redirects", of: publicFolder))
         let written = (try? String(contentsOf: records, encoding: .utf8)) ?? ""
-        try (written + "\n/feed.xml /2025/moved/\n/2025/welcome-to-lectern/index.html /\n").write(to: records, atomically: true, encoding: .utf8)
+        // One written percent-encoded (`/%66eed.json` is `/feed.json`), and one on the other
+        // spelling of a folder (`/2025/welcome-to-lectern`), which the folder's own spelling beats.
+        try (written + "\n/feed.xml /2025/moved/\n/2025/welcome-to-lectern/index.html /\n/%66eed.json /2025/moved/\n"
+             + "/2025/welcome-to-lectern /2025/moved/\n").write(to: records, atomically: true, encoding: .utf8)
         let site = try ServedFiles(publicFolder: publicFolder)
         let index = site.index
         let redirects = Redirects.load(publicFolder: publicFolder)
@@ -56,6 +59,7 @@ import Testing
         #expect(answered > 20)
         #expect(site.file(atPlainPath: "/feed.xml") == nil, "an alias over a file redirects")
         #expect(site.file(atPlainPath: "/2025/welcome-to-lectern/index.html") == nil)
-        #expect(site.file(atPlainPath: "/2025/welcome-to-lectern/") != nil, "its other spelling is the file")
+        #expect(site.file(atPlainPath: "/2025/welcome-to-lectern/") != nil, "its other spellings are the file")
+        #expect(index["feed.json"] != nil && site.file(atPlainPath: "/feed.json") == nil, "an alias written percent-encoded")
     }
 }

@@ -20,7 +20,7 @@ import Testing
         guard case .plain(let head, let length) = read("GET /a%20b?q=1 HTTP/1.1\r\nHost: x\r\nAccept:  text/html \r\nX-Other: 1\r\n\r\nGET") else {
             Issue.record("not plain"); return
         }
-        #expect(head.method == .get && head.target == "/a%20b?q=1" && length == 69)
+        #expect(head.method == .get && head.target == "/a%20b?q=1" && head.path == "/a%20b" && length == 69)
         #expect(head.headers[.accept] == "text/html" && head.headers.count == 1)
         guard case .plain(let headOnly, _) = read("HEAD / HTTP/1.1\r\nhOsT: x\r\nConnection: Keep-Alive\r\n\r\n") else {
             Issue.record("HEAD, kept alive as browsers ask"); return

@@ -42,7 +42,9 @@ final class RawStaticFastPath: ChannelInboundHandler, RemovableChannelHandler {
     private var handingOn = false
     private var date = DateHeader()
     /// Strong: a weak reference gives the handler a side table, and every retain and release of
-    /// it then takes the runtime's slow path (seen in perf). No cycle: it holds nothing of this.
+    /// it then takes the runtime's slow path (seen in perf). The cycle through the pipeline (it
+    /// keeps its context) ends when the channel closes: NIO removes every handler, and it lets
+    /// go of its context then.
     private var deadline: RequestDeadlineHandler?
 
     init(answers: StaticAnswers) { self.answers = answers }

@@ -84,7 +84,8 @@ public final class ServedFiles: Sendable {
     public func reload(tellPages: Bool = true) throws {
         let fresh = try StaticIndex.load(from: publicFolder, reusing: index, liveReload: liveReload != nil, pageLink: pageLink())
         let redirects = Redirects.load(publicFolder: publicFolder)
-        current.withLock { $0 = Snapshot(index: fresh, redirects: redirects) }
+        let snapshot = Snapshot(index: fresh, redirects: redirects)  // made before the lock: lookups wait only for the swap
+        current.withLock { $0 = snapshot }
         if tellPages { liveReload?.siteChanged() }
     }
 }

@@ -5,6 +5,9 @@ import Parallel
 import HTTPSignatures
 import Hummingbird
 import Site
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The whole built site in memory, keyed by its path relative to `public/`.
 ///
@@ -64,7 +67,12 @@ struct StaticIndex: Sendable {
         // `readdir` and `fstatat` (`DirectoryWalk`, what builds stamp sources with): listing the
         // 1,000-post site through `FileManager`'s enumerator and `URL.resourceValues` was 22 % of a
         // restart's CPU (perf, bench/start), all of it before the first answer.
-        for entry in DirectoryWalk.entries(under: root, hidden: false) where entry.isFile {
+        // What lies on another file system (a folder mounted inside public/) is left out, as
+        // FileManager's walk (FTS_XDEV) left it out.
+        var rootInfo = stat()
+        let device = stat(root, &rootInfo) == 0 ? rootInfo.st_dev : nil
+        for entry in DirectoryWalk.entries(under: root, hidden: false)
+        where entry.isFile && (entry.isLink || device == nil || entry.info.st_dev == device) {
             var path = root + "/" + entry.path
             if entry.isLink {
                 // Only a link needs resolving, and checking that it stays inside public/.
