@@ -144,15 +144,27 @@ case "inbox":
     })
     let seconds = { (d: Duration) in Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }(ContinuousClock.now - clock)
     let generatorCPU = processCPUSeconds() - cpuBefore
-    // Every accepted reply must become exactly one comment once the queue drains.
+    // Every accepted reply must become exactly one comment once the queue drains, and the held
+    // queue too: a reply whose key could not be fetched in time is held and tried again later
+    // (35 s after it came), while this process still serves the keys.
     var drained = ContinuousClock.now
     while try store.inbox.inboundBacklog() > 0 { try await Task.sleep(for: .milliseconds(50)); drained = .now }
+    var held = try store.heldInbound.heldInboundCount()
+    let heldAtDrain = held
+    let heldDeadline = ContinuousClock.now + .seconds(180)
+    while ContinuousClock.now < heldDeadline {
+        let backlog = try store.inbox.inboundBacklog()
+        guard held > 0 || backlog > 0 else { break }
+        try await Task.sleep(for: .milliseconds(200))
+        held = try store.heldInbound.heldInboundCount()
+    }
     let after = try store.rowCounts()["comments"] ?? 0
     let drainSeconds = { (d: Duration) in Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }(drained - clock)
     print("| \(notes) replies from \(actors) actors, \(concurrency) connections | \(Int(Double(notes) / seconds)) | "
           + String(format: "%.1f ms | %.1f ms | %.1f s | ", percentile(latencies, 0.5), percentile(latencies, 0.99), drainSeconds)
           + "\(statuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")) | "
-          + "\(after - before) (\(after - before == notes ? "none lost or doubled" : "MISMATCH")) |")
+          + "\(after - before) (\(after - before == notes ? "none lost or doubled" : "MISMATCH")"
+          + (heldAtDrain > 0 ? "; \(heldAtDrain) held for a key, stored later" : "") + (held > 0 ? "; \(held) STILL HELD" : "") + ") |")
     // The load was signed before the clock started; sending it still costs this process CPU on
     // the same two cores as the blog.
     print(String(format: "\nLoad generator CPU while sending (pre-signed requests, libcurl): %.2f s in %.2f s, %.0f %% of one core.",
