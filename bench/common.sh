@@ -25,6 +25,15 @@ corpus() {  # corpus N [real-sized] → prints the folder holding lectern/ and h
   echo "$dir"
 }
 
+newcomer_site() {  # → prints a folder made by `lectern init` with 1,000 posts of real size (~12 KB each)
+  local site="$WORK/start-1000"
+  if [ ! -f "$site/lectern.yml" ]; then
+    "$LECTERN" init "$site" >/dev/null
+    python3 "$ROOT/bench/gen_real_posts.py" 1000 "$site"
+  fi
+  echo "$site"
+}
+
 # record TITLE COMMAND TABLE_FILE: the table becomes TITLE's current one in RESULTS.md, dated,
 # with the command; the one it replaces moves to the history (see bench/results.py).
 record() { python3 "$ROOT/bench/results.py" record "$1" "$2" "$3"; }
