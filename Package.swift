@@ -74,7 +74,7 @@ let package = Package(
                             .embedInCode("0011_webmention.sql"), .embedInCode("0012_assertion_keys.sql"),
                             .embedInCode("0013_held_inbound.sql"),
                             .embedInCode("0014_post_fingerprint_source.sql"), .embedInCode("0015_newsletter.sql"),
-                            .embedInCode("0016_thread_backfill.sql")]),
+                            .embedInCode("0016_thread_backfill.sql"), .embedInCode("0017_unix_seconds.sql")]),
         // sqlite3_db_config, which is variadic (Swift cannot call it), and a WAL hook in C.
         .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(

@@ -21,5 +21,6 @@ public enum Migrations {
         ("0014_post_fingerprint_source.sql", String(decoding: PackageResources._014_post_fingerprint_source_sql, as: UTF8.self)),
         ("0015_newsletter.sql", String(decoding: PackageResources._015_newsletter_sql, as: UTF8.self)),
         ("0016_thread_backfill.sql", String(decoding: PackageResources._016_thread_backfill_sql, as: UTF8.self)),
+        ("0017_unix_seconds.sql", String(decoding: PackageResources._017_unix_seconds_sql, as: UTF8.self)),
     ]
 }

@@ -11,8 +11,11 @@ extension Store {
     public var actors: Actors { Actors(self) }
 }
 
-/// A remote actor as cached from its document.
-public struct RemoteActor: Equatable, Sendable {
+/// A remote actor as cached from its document: a row of `remote_actors` (its `fetched_at` is
+/// written by the upserts below, which keep what they must not overwrite).
+public struct RemoteActor: Equatable, Sendable, Codable, FetchableRecord, TableRecord {
+    public static let databaseTableName = "remote_actors"
+
     public var id: String
     public var handle: String?
     public var name: String?
@@ -26,14 +29,25 @@ public struct RemoteActor: Equatable, Sendable {
         (self.id, self.handle, self.name, self.url, self.icon, self.inbox, self.sharedInbox) =
             (id, handle, name, url, icon, inbox, sharedInbox)
     }
+
+    enum CodingKeys: String, CodingKey {
+        case id, handle, name, url, icon, inbox
+        case sharedInbox = "shared_inbox"
+    }
 }
 
-/// A remote public key and the actor that owns it.
-public struct RemoteKey: Equatable, Sendable {
+/// A remote public key and the actor that owns it (`actor_keys`).
+public struct RemoteKey: Equatable, Sendable, Codable, UnixTimeRecord {
+    public static let databaseTableName = "actor_keys"
     public var keyID: String
     public var actorID: String
     public var pem: String
     public var fetchedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case pem
+        case keyID = "key_id", actorID = "actor_id", fetchedAt = "fetched_at"
+    }
 }
 
 extension Actors {
@@ -73,22 +87,24 @@ extension Actors {
                 INSERT INTO actor_assertion_keys (key_id, actor_id, multibase, fetched_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT(key_id) DO UPDATE SET multibase = excluded.multibase, fetched_at = excluded.fetched_at
                 WHERE actor_assertion_keys.actor_id = excluded.actor_id
-                """, arguments: [key.keyID, actorID, key.multibase, now])
+                """, arguments: [key.keyID, actorID, key.multibase, now.timeIntervalSince1970])
         }
     }
 
     /// A remote actor's assertion key (FEP-521a), as last fetched from the actor's own document.
     public func assertionKey(id: String) throws -> AssertionKey? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT key_id, actor_id, multibase FROM actor_assertion_keys WHERE key_id = ?",
-                             arguments: [id]).map { AssertionKey(keyID: $0["key_id"], actorID: $0["actor_id"], multibase: $0["multibase"]) }
+            try AssertionKey.fetchOne(db, key: id)
         }
     }
 
     private struct KeyRow: Sendable { let keyID, pem: String }
 
+    /// Upserts by hand, not the records' `upsert`: a key keeps its owner unless authoritative, and
+    /// the update leaves out what it must not change.
     static func saveRemoteActor(_ db: Database, _ actor: RemoteActor, keys: [(keyID: String, pem: String)],
                                 authoritativeKeyID: String?, now: Date) throws {
+        let now = now.timeIntervalSince1970
         try db.execute(sql: """
             INSERT INTO remote_actors (id, handle, name, url, icon, inbox, shared_inbox, fetched_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -115,25 +131,22 @@ extension Actors {
 
     public func remoteKey(id: String) throws -> RemoteKey? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT key_id, actor_id, pem, fetched_at FROM actor_keys WHERE key_id = ?",
-                             arguments: [id]).map {
-                RemoteKey(keyID: $0["key_id"], actorID: $0["actor_id"], pem: $0["pem"], fetchedAt: $0["fetched_at"])
-            }
+            try RemoteKey.fetchOne(db, key: id)
         }
     }
 
     public func remoteActor(id: String) throws -> RemoteActor? {
         try read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM remote_actors WHERE id = ?"), arguments: [id]).map {
-                RemoteActor(id: $0["id"], handle: $0["handle"], name: $0["name"], url: $0["url"], icon: $0["icon"],
-                            inbox: $0["inbox"], sharedInbox: $0["shared_inbox"])
-            }
+            // Read for every inbox request: the statement is kept prepared.
+            try RemoteActor.fetchOne(db.cachedStatement(sql: "SELECT * FROM remote_actors WHERE id = ?"), arguments: [id])
         }
     }
 }
 
 /// A key an actor lists in its `assertionMethod` (FEP-521a): it signs that actor's objects.
-public struct AssertionKey: Sendable, Equatable {
+/// A row of `actor_assertion_keys` (its `fetched_at` is written by `saveAssertionKeys`).
+public struct AssertionKey: Sendable, Equatable, Codable, FetchableRecord, TableRecord {
+    public static let databaseTableName = "actor_assertion_keys"
     public var keyID: String
     public var actorID: String
     /// `publicKeyMultibase`.
@@ -141,5 +154,10 @@ public struct AssertionKey: Sendable, Equatable {
 
     public init(keyID: String, actorID: String, multibase: String) {
         (self.keyID, self.actorID, self.multibase) = (keyID, actorID, multibase)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case multibase
+        case keyID = "key_id", actorID = "actor_id"
     }
 }

@@ -12,6 +12,19 @@ extension Store {
     public var automaticReplies: AutomaticReplies { AutomaticReplies(self) }
 }
 
+/// A row of `automatic_replies`: one automatic answer to an actor about a target, when it went.
+struct AutomaticReply: Codable, UnixTimeRecord {
+    static let databaseTableName = "automatic_replies"
+    var actorID: String
+    /// The post (or comment) replied to, `quote <id>`, `follow`.
+    var target: String
+    var sentAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case target, actorID = "actor_id", sentAt = "sent_at"
+    }
+}
+
 extension AutomaticReplies {
     /// Answers the blog sends because a stranger asked — the note to a non-public reply, quote
     /// answers, an Accept to a follower who follows again — in all, per hour: the blog's voice is
@@ -36,8 +49,7 @@ extension AutomaticReplies {
                 SELECT COUNT(*) FROM automatic_replies WHERE sent_at >= ? AND actor_id >= ? AND actor_id < ?
                 """, arguments: [time - 3600, server + "/", server + "0"]) ?? 0
             guard fromServer < Self.automaticRepliesPerServerPerHour else { return false }
-            try db.execute(sql: "INSERT OR IGNORE INTO automatic_replies (actor_id, target, sent_at) VALUES (?, ?, ?)",
-                           arguments: [actorID, target, time])
+            try AutomaticReply(actorID: actorID, target: target, sentAt: now).insert(db, onConflict: .ignore)
             return db.changesCount == 1
         }
     }

@@ -58,9 +58,14 @@ public struct CommentRecord: Sendable, Equatable, Codable, UnixTimeRecord {
 }
 
 /// A comment with its author, for the page, the CLI and the digest.
-public struct ShownComment: Sendable, Equatable {
+public struct ShownComment: Sendable, Equatable, Decodable, FetchableRecord {
     public var comment: CommentRecord
     public var author: RemoteActor
+}
+
+extension CommentRecord {
+    static let author = belongsTo(RemoteActor.self, key: "author")
+    static let post = belongsTo(PostRecord.self, key: "post")
 }
 
 extension Comments {
@@ -143,6 +148,7 @@ extension Comments {
             """, arguments: [id]) ?? false
     }
 
+    /// An upsert by hand: `had_object` never goes back to 0.
     static func bury(_ db: Database, _ id: String, activityID: String?, now: Date, hadObject: Bool = true) throws {
         try db.execute(sql: """
             INSERT INTO remote_tombstones (object_id, activity_id, deleted_at, had_object) VALUES (?, ?, ?, ?)
@@ -154,14 +160,13 @@ extension Comments {
     /// When a remote object the blog had was deleted by its author, or nil.
     public func tombstone(id: String) throws -> Date? {
         try read { db in
-            try Double.fetchOne(db, sql: "SELECT deleted_at FROM remote_tombstones WHERE object_id = ?", arguments: [id])
-                .map(Date.init(timeIntervalSince1970:))
+            try RemoteTombstone.fetchOne(db, key: id)?.deletedAt
         }
     }
 
     /// Lifts a tombstone: the object's origin serves it again, edited after the deletion.
     public func liftTombstone(id: String) throws {
-        try write { db in try db.execute(sql: "DELETE FROM remote_tombstones WHERE object_id = ?", arguments: [id]) }
+        _ = try write { db in try RemoteTombstone.deleteOne(db, key: id) }
     }
 
     /// Forgets tombstones: of objects the blog had, after 90 days; of ids it never saw, after 2.
@@ -228,24 +233,11 @@ extension Comments {
     public func comments(state: CommentRecord.State? = nil, postPath: String? = nil, authorID: String? = nil,
                          limit: Int = 1000) throws -> [ShownComment] {
         try read { db in
-            var conditions: [String] = []
-            var arguments: StatementArguments = []
-            if let state { conditions.append("c.state = ?"); arguments += [state.rawValue] }
-            if let postPath { conditions.append("c.post_path = ?"); arguments += [postPath] }
-            if let authorID { conditions.append("c.author_id = ?"); arguments += [authorID] }
-            arguments += [limit]
-            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            return try Row.fetchAll(db, sql: """
-                SELECT c.*, a.handle AS a_handle, a.name AS a_name, a.url AS a_url, a.icon AS a_icon, a.inbox AS a_inbox,
-                    a.shared_inbox AS a_shared_inbox
-                FROM comments c JOIN remote_actors a ON a.id = c.author_id \(filter)
-                ORDER BY c.published_at DESC, c.id LIMIT ?
-                """, arguments: arguments).map { row in
-                ShownComment(comment: try CommentRecord(row: row),
-                             author: RemoteActor(id: row["author_id"], handle: row["a_handle"], name: row["a_name"],
-                                                 url: row["a_url"], icon: row["a_icon"], inbox: row["a_inbox"],
-                                                 sharedInbox: row["a_shared_inbox"]))
-            }
+            var request = CommentRecord.including(required: CommentRecord.author)
+            if let state { request = request.filter(Column("state") == state.rawValue) }
+            if let postPath { request = request.filter(Column("post_path") == postPath) }
+            if let authorID { request = request.filter(Column("author_id") == authorID) }
+            return try request.order(Column("published_at").desc, Column("id")).limit(limit).asRequest(of: ShownComment.self).fetchAll(db)
         }
     }
 
@@ -278,5 +270,21 @@ extension Comments {
                 WHERE post_path = ? AND state = 'approved' ORDER BY published_at, id
                 """, arguments: [postPath])
         }
+    }
+}
+
+/// A row of `remote_tombstones`: a remote object its author deleted, so that a late copy of it
+/// is not stored again.
+struct RemoteTombstone: Codable, UnixTimeRecord {
+    static let databaseTableName = "remote_tombstones"
+    var objectID: String
+    /// The Delete that removed it.
+    var activityID: String?
+    var deletedAt: Date
+    /// False: deleted before it arrived.
+    var hadObject: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case objectID = "object_id", activityID = "activity_id", deletedAt = "deleted_at", hadObject = "had_object"
     }
 }

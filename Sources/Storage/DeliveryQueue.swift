@@ -13,8 +13,9 @@ extension Store {
     public var deliveries: DeliveryQueue { DeliveryQueue(self) }
 }
 
-/// One activity to deliver to one inbox, as leased by the delivery worker.
-public struct DeliveryJob: Sendable, Equatable {
+/// One activity to deliver to one inbox, as leased by the delivery worker: a delivery joined
+/// with its activity's JSON.
+public struct DeliveryJob: Sendable, Equatable, Decodable, UnixTimeRow {
     public var id: Int64
     public var activityID: String
     public var inbox: String
@@ -22,10 +23,15 @@ public struct DeliveryJob: Sendable, Equatable {
     public var attempts: Int
     public var json: String
     public var createdAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, inbox, host, attempts, json
+        case activityID = "activity_id", createdAt = "created_at"
+    }
 }
 
 /// What a delivery sends (`deliveries.kind`).
-public enum DeliveryKind: String, Sendable {
+public enum DeliveryKind: String, Sendable, Codable {
     /// A signed POST of an activity's JSON to an inbox.
     case activity
     /// An unsigned form POST of `source` and `target` to the target's discovered endpoint.
@@ -63,22 +69,17 @@ extension DeliveryQueue {
     /// until `releaseHeldDeliveries(upTo:)` reaches that site generation.
     static func enqueue(_ db: Database, id: String, type: String, objectID: String?, json: String, inboxes: [String],
                         now: Date, heldFor generation: Int? = nil) throws {
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO outbound_activities (id, type, object_id, json, created_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [id, type, objectID, json, now.timeIntervalSince1970])
-            let statement = try db.makeStatement(sql: """
-                INSERT OR IGNORE INTO deliveries (activity_id, inbox, host, next_attempt_at, created_at, held_generation)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """)
-            let due = generation == nil ? now.timeIntervalSince1970 : Self.heldUntil
+            try OutboundActivity(id: id, type: type, objectID: objectID, json: json, createdAt: now).insert(db, onConflict: .ignore)
+            let due = generation == nil ? now : Self.heldUntil
             for inbox in Set(inboxes) {
                 let host = URLComponents(string: inbox)?.host?.lowercased() ?? ""
-                try statement.execute(arguments: [id, inbox, host, due, now.timeIntervalSince1970, generation])
+                try Delivery(activityID: id, inbox: inbox, host: host, nextAttemptAt: due, createdAt: now, heldGeneration: generation)
+                    .insert(db, onConflict: .ignore)
             }
     }
 
     /// The due time of a held delivery: never, until it is released.
-    static let heldUntil: Double = 1e12
+    static let heldUntil = Date(timeIntervalSince1970: 1e12)
 
     /// Leases up to `limit` due deliveries: their next attempt moves to `now + lease`, so a
     /// worker that dies holding them (even `kill -9`) gives them back when the lease runs out.
@@ -90,7 +91,7 @@ extension DeliveryQueue {
     public func leaseDeliveries(limit: Int, now: Date = Date(), lease: TimeInterval = 60,
                                 kind: DeliveryKind = .activity) throws -> [DeliveryJob] {
         try write { db in
-            let rows = try Row.fetchAll(db, sql: """
+            let jobs = try DeliveryJob.fetchAll(db, sql: """
                 SELECT * FROM (
                     SELECT d.id, d.activity_id, d.inbox, d.host, d.attempts, d.created_at, d.next_attempt_at, a.json,
                            ROW_NUMBER() OVER (PARTITION BY d.host ORDER BY d.next_attempt_at, d.id) AS turn
@@ -100,13 +101,10 @@ extension DeliveryQueue {
                 ) ORDER BY turn, next_attempt_at, id LIMIT ?
                 """, arguments: [now.timeIntervalSince1970, kind.rawValue, limit])
             let statement = try db.makeStatement(sql: "UPDATE deliveries SET next_attempt_at = ? WHERE id = ?")
-            for row in rows {
-                try statement.execute(arguments: [now.timeIntervalSince1970 + lease, row["id"] as Int64])
+            for job in jobs {
+                try statement.execute(arguments: [now.timeIntervalSince1970 + lease, job.id])
             }
-            return rows.map {
-                DeliveryJob(id: $0["id"], activityID: $0["activity_id"], inbox: $0["inbox"], host: $0["host"],
-                            attempts: $0["attempts"], json: $0["json"], createdAt: Date(timeIntervalSince1970: $0["created_at"]))
-            }
+            return jobs
         }
     }
 
@@ -216,8 +214,9 @@ extension DeliveryQueue {
 
     private func isHostTroubled(_ host: String) throws -> Bool {
         try read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM hosts WHERE host = ? AND (paused = 1 OR failing_since IS NOT NULL)",
-                              arguments: [host.lowercased()]) ?? false
+            guard let row = try DeliveryHost.fetchOne(db.cachedStatement(sql: "SELECT host, failing_since, paused FROM hosts WHERE host = ?"),
+                                                      arguments: [host.lowercased()]) else { return false }
+            return row.paused || row.failingSince != nil
         }
     }
 
@@ -238,10 +237,7 @@ extension DeliveryQueue {
                 try db.execute(sql: "DELETE FROM signature_memory WHERE origin = ?", arguments: [origin])
                 return
             }
-            try db.execute(sql: """
-                INSERT INTO signature_memory (origin, rfc9421, learned_at) VALUES (?, ?, ?)
-                ON CONFLICT(origin) DO UPDATE SET rfc9421 = excluded.rfc9421, learned_at = excluded.learned_at
-                """, arguments: [origin, accepts, now.timeIntervalSince1970])
+            try SignatureMemory(origin: origin, rfc9421: accepts, learnedAt: now).upsert(db)
         }
     }
 
@@ -257,8 +253,7 @@ extension DeliveryQueue {
     /// nil (nothing, or too long ago).
     public func acceptsRFC9421(origin: String, memory: TimeInterval, now: Date = Date()) throws -> Bool? {
         try read { db in
-            try Bool.fetchOne(db, sql: "SELECT rfc9421 FROM signature_memory WHERE origin = ? AND learned_at >= ?",
-                              arguments: [origin, now.timeIntervalSince1970 - memory])
+            try SignatureMemory.fetchOne(db, key: origin).flatMap { $0.learnedAt >= now.addingTimeInterval(-memory) ? $0.rfc9421 : nil }
         }
     }
 
@@ -341,13 +336,13 @@ extension DeliveryQueue {
 }
 
 extension DeliveryQueue {
-    /// One delivery's state (tests, and `lectern deliveries` details).
-    public func deliveryRow(activityID: String, inbox: String) throws -> (state: String, attempts: Int, next: Double, status: Int?) {
+    /// One delivery as it stands.
+    public func delivery(activityID: String, inbox: String) throws -> Delivery {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT state, attempts, next_attempt_at, last_status FROM deliveries WHERE activity_id = ? AND inbox = ?
-                """, arguments: [activityID, inbox]) else { throw StoreError.notFound("delivery of \(activityID) to \(inbox)") }
-            return (row["state"], row["attempts"], row["next_attempt_at"], row["last_status"])
+            guard let delivery = try Delivery.filter(Column("activity_id") == activityID && Column("inbox") == inbox).fetchOne(db) else {
+                throw StoreError.notFound("delivery of \(activityID) to \(inbox)")
+            }
+            return delivery
         }
     }
 }

@@ -26,40 +26,92 @@ public struct DigestItem: Sendable, Equatable {
     public var receivedAt: Date
 }
 
+/// A row of `mentions`: a note that mentions the blog but replies to nothing on it, kept for
+/// the owner's digest only. `contentHTML` is already sanitized.
+struct MentionRecord: Codable, UnixTimeRecord {
+    static let databaseTableName = "mentions"
+    static let author = belongsTo(RemoteActor.self, key: "author")
+    var id: String
+    var authorID: String
+    var url: String?
+    var contentHTML: String
+    var receivedAt: Date
+    var digestedAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case id, url
+        case authorID = "author_id", contentHTML = "content_html", receivedAt = "received_at", digestedAt = "digested_at"
+    }
+
+    /// A mention and its author, read in one join.
+    struct WithAuthor: Decodable, FetchableRecord {
+        var mention: MentionRecord
+        var author: RemoteActor
+    }
+}
+
+/// A row of `digest_numbers`: the comment a digest note numbered, for "hide 3" in an answer.
+struct DigestNumber: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "digest_numbers"
+    var noteID: String
+    var number: Int
+    var commentID: String
+
+    enum CodingKeys: String, CodingKey {
+        case number
+        case noteID = "note_id", commentID = "comment_id"
+    }
+}
+
+/// The row of `digest_state`: when the last digest went.
+struct DigestState: Codable, UnixTimeRecord {
+    static let databaseTableName = "digest_state"
+    var id = 1
+    var lastSentAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case lastSentAt = "last_sent_at"
+    }
+}
+
+/// A comment not reported yet, with its author and its post's title.
+private struct UndigestedComment: Decodable, FetchableRecord {
+    var comment: CommentRecord
+    var author: RemoteActor
+    /// Named apart from the comment's own `title` column.
+    var postTitle: String
+
+    enum CodingKeys: String, CodingKey {
+        case comment, author
+        case postTitle = "post_title"
+    }
+}
+
 extension Digests {
     /// Mentions of the blog that reply to nothing here, kept for the digest.
     public func insertMention(id: String, authorID: String, url: String?, contentHTML: String, now: Date = Date()) throws {
         try write { db in
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO mentions (id, author_id, url, content_html, received_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [id, authorID, url, contentHTML, now.timeIntervalSince1970])
+            try MentionRecord(id: id, authorID: authorID, url: url, contentHTML: contentHTML, receivedAt: now).insert(db, onConflict: .ignore)
         }
     }
 
     /// Comments and mentions not reported yet, oldest first (rejected comments are left out).
     public func undigestedItems() throws -> [DigestItem] {
         try read { db in
-            let actorColumns = "a.id AS a_id, a.handle, a.name, a.url AS a_url, a.icon, a.inbox, a.shared_inbox"
-            func actor(_ row: Row) -> RemoteActor {
-                RemoteActor(id: row["a_id"], handle: row["handle"], name: row["name"], url: row["a_url"], icon: row["icon"],
-                            inbox: row["inbox"], sharedInbox: row["shared_inbox"])
-            }
-            let comments = try Row.fetchAll(db, sql: """
-                SELECT c.id, c.url, c.content_html, c.state, c.received_at, c.post_path, p.title, \(actorColumns)
-                FROM comments c JOIN remote_actors a ON a.id = c.author_id JOIN posts p ON p.path = c.post_path
-                WHERE c.digested_at IS NULL AND c.state != 'rejected' ORDER BY c.received_at, c.id
-                """).map {
-                DigestItem(kind: .comment, id: $0["id"], url: $0["url"], author: actor($0), contentHTML: $0["content_html"],
-                           postTitle: $0["title"], postPath: $0["post_path"], state: $0["state"],
-                           receivedAt: Date(timeIntervalSince1970: $0["received_at"]))
-            }
-            let mentions = try Row.fetchAll(db, sql: """
-                SELECT m.id, m.url, m.content_html, m.received_at, \(actorColumns)
-                FROM mentions m JOIN remote_actors a ON a.id = m.author_id WHERE m.digested_at IS NULL ORDER BY m.received_at, m.id
-                """).map {
-                DigestItem(kind: .mention, id: $0["id"], url: $0["url"], author: actor($0), contentHTML: $0["content_html"],
-                           postTitle: nil, postPath: nil, state: nil, receivedAt: Date(timeIntervalSince1970: $0["received_at"]))
-            }
+            let comments = try CommentRecord.including(required: CommentRecord.author)
+                .annotated(withRequired: CommentRecord.post.select(Column("title").forKey("post_title")))
+                .filter(Column("digested_at") == nil && Column("state") != CommentRecord.State.rejected.rawValue)
+                .order(Column("received_at"), Column("id")).asRequest(of: UndigestedComment.self).fetchAll(db).map {
+                    DigestItem(kind: .comment, id: $0.comment.id, url: $0.comment.url, author: $0.author, contentHTML: $0.comment.contentHTML,
+                               postTitle: $0.postTitle, postPath: $0.comment.postPath, state: $0.comment.state.rawValue,
+                               receivedAt: $0.comment.receivedAt)
+                }
+            let mentions = try MentionRecord.including(required: MentionRecord.author).filter(Column("digested_at") == nil)
+                .order(Column("received_at"), Column("id")).asRequest(of: MentionRecord.WithAuthor.self).fetchAll(db).map {
+                    DigestItem(kind: .mention, id: $0.mention.id, url: $0.mention.url, author: $0.author, contentHTML: $0.mention.contentHTML,
+                               postTitle: nil, postPath: nil, state: nil, receivedAt: $0.mention.receivedAt)
+                }
             return comments + mentions
         }
     }
@@ -71,23 +123,20 @@ extension Digests {
         try write { db in
             try SentObjects.keepSentObject(db, note)
             for (number, commentID) in numbers {
-                try db.execute(sql: "INSERT OR REPLACE INTO digest_numbers (note_id, number, comment_id) VALUES (?, ?, ?)",
-                               arguments: [note.id, number, commentID])
+                try DigestNumber(noteID: note.id, number: number, commentID: commentID).insert(db, onConflict: .replace)
             }
             try DeliveryQueue.enqueue(db, id: activity.id, type: "Create", objectID: note.id, json: activity.json, inboxes: [activity.inbox], now: now)
             for item in items {
                 let table = item.kind == .comment ? "comments" : "mentions"
                 try db.execute(sql: "UPDATE \(table) SET digested_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, item.id])
             }
-            try db.execute(sql: """
-                INSERT INTO digest_state (id, last_sent_at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET last_sent_at = excluded.last_sent_at
-                """, arguments: [now.timeIntervalSince1970])
+            try DigestState(lastSentAt: now).upsert(db)
         }
     }
 
     public func lastDigestSentAt() throws -> Date? {
         try read { db in
-            try Double.fetchOne(db, sql: "SELECT last_sent_at FROM digest_state WHERE id = 1").map(Date.init(timeIntervalSince1970:))
+            try DigestState.fetchOne(db, key: 1)?.lastSentAt
         }
     }
 }
@@ -96,8 +145,7 @@ extension Digests {
     /// The comment a digest numbered `number`, or nil.
     public func digestComment(noteID: String, number: Int) throws -> String? {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT comment_id FROM digest_numbers WHERE note_id = ? AND number = ?",
-                                arguments: [noteID, number])
+            try DigestNumber.fetchOne(db, key: ["note_id": noteID, "number": number])?.commentID
         }
     }
 }

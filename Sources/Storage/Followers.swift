@@ -20,6 +20,30 @@ public struct Follower: Sendable, Equatable {
     public var since: Date
 }
 
+/// A row of `followers`.
+struct FollowerRecord: Codable, UnixTimeRecord {
+    static let databaseTableName = "followers"
+    static let actor = belongsTo(RemoteActor.self, key: "actor")
+    var actorID: String
+    var followActivityID: String
+    var createdAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case actorID = "actor_id", followActivityID = "follow_activity_id", createdAt = "created_at"
+    }
+
+    /// A follower and its actor, read in one join.
+    struct WithActor: Decodable, FetchableRecord {
+        var follower: FollowerRecord
+        var actor: RemoteActor
+
+        var shown: Follower {
+            Follower(actorID: follower.actorID, handle: actor.handle, inbox: actor.inbox, sharedInbox: actor.sharedInbox,
+                     since: follower.createdAt)
+        }
+    }
+}
+
 extension Followers {
     /// Stores a follow (the actor must be saved first). A repeated Follow refreshes the activity id.
     public func addFollower(actorID: String, followActivityID: String, now: Date = Date()) throws {
@@ -66,13 +90,8 @@ extension Followers {
 
     public func followers() throws -> [Follower] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT f.actor_id, f.created_at, a.handle, a.inbox, a.shared_inbox FROM followers f
-                JOIN remote_actors a ON a.id = f.actor_id ORDER BY f.created_at, f.actor_id
-                """).map {
-                Follower(actorID: $0["actor_id"], handle: $0["handle"], inbox: $0["inbox"], sharedInbox: $0["shared_inbox"],
-                         since: Date(timeIntervalSince1970: $0["created_at"]))
-            }
+            try FollowerRecord.including(required: FollowerRecord.actor).order(Column("created_at"), Column("actor_id"))
+                .asRequest(of: FollowerRecord.WithActor.self).fetchAll(db).map(\.shown)
         }
     }
 }

@@ -13,7 +13,7 @@ extension Store {
 
 /// An account the blog follows (`lectern follow`), with what the CLI and the blogroll show of it.
 public struct FollowedAccount: Sendable, Equatable {
-    public enum State: String, Sendable { case pending, accepted, rejected }
+    public enum State: String, Sendable, Codable { case pending, accepted, rejected }
 
     public var actor: RemoteActor
     public var followActivityID: String
@@ -21,6 +21,42 @@ public struct FollowedAccount: Sendable, Equatable {
     public var since: Date
     /// When the Accept or Reject came.
     public var answeredAt: Date?
+}
+
+/// A row of `following`; with its actor, what `FollowedAccount` shows.
+struct FollowRecord: Codable, UnixTimeRecord {
+    static let databaseTableName = "following"
+    static let actor = belongsTo(RemoteActor.self, key: "actor")
+    var actorID: String
+    var followActivityID: String
+    var state: FollowedAccount.State
+    var createdAt: Date
+    var answeredAt: Date?
+    /// This follow came from a Move (or was one's target): no Move from it for a day.
+    var movedAt: Date?
+    /// When a Move from this account last cost a fetch of its target (one an hour).
+    var moveFetchedAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case state
+        case actorID = "actor_id", followActivityID = "follow_activity_id", createdAt = "created_at"
+        case answeredAt = "answered_at", movedAt = "moved_at", moveFetchedAt = "move_fetched_at"
+    }
+
+    /// A follow and its actor, read in one join.
+    struct WithActor: Decodable, FetchableRecord {
+        var follow: FollowRecord
+        var actor: RemoteActor
+
+        var account: FollowedAccount {
+            FollowedAccount(actor: actor, followActivityID: follow.followActivityID, state: follow.state, since: follow.createdAt,
+                            answeredAt: follow.answeredAt)
+        }
+    }
+
+    static func withActor() -> QueryInterfaceRequest<WithActor> {
+        including(required: actor).order(Column("created_at"), Column("actor_id")).asRequest(of: WithActor.self)
+    }
 }
 
 extension Following {
@@ -65,17 +101,15 @@ extension Following {
     /// Every account the blog follows or asked to follow, oldest first (`state`: only those).
     public func followedAccounts(state: FollowedAccount.State? = nil) throws -> [FollowedAccount] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT f.*, a.* FROM following f JOIN remote_actors a ON a.id = f.actor_id
-                WHERE ? IS NULL OR f.state = ? ORDER BY f.created_at, f.actor_id
-                """, arguments: [state?.rawValue, state?.rawValue]).map(Self.followedAccount)
+            var request = FollowRecord.withActor()
+            if let state { request = request.filter(Column("state") == state.rawValue) }
+            return try request.fetchAll(db).map(\.account)
         }
     }
 
     public func followedAccount(actorID: String) throws -> FollowedAccount? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT f.*, a.* FROM following f JOIN remote_actors a ON a.id = f.actor_id WHERE f.actor_id = ?",
-                             arguments: [actorID]).map(Self.followedAccount)
+            try FollowRecord.withActor().filter(key: actorID).fetchOne(db)?.account
         }
     }
 
@@ -138,14 +172,5 @@ extension Following {
                 """, arguments: [host, now.timeIntervalSince1970, now.timeIntervalSince1970 - interval])
             return db.changesCount > 0
         }
-    }
-
-    private static func followedAccount(_ row: Row) -> FollowedAccount {
-        FollowedAccount(actor: RemoteActor(id: row["id"], handle: row["handle"], name: row["name"], url: row["url"], icon: row["icon"],
-                                           inbox: row["inbox"], sharedInbox: row["shared_inbox"]),
-                        followActivityID: row["follow_activity_id"],
-                        state: FollowedAccount.State(rawValue: row["state"]) ?? .pending,
-                        since: Date(timeIntervalSince1970: row["created_at"]),
-                        answeredAt: (row["answered_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 }

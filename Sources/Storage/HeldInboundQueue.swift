@@ -11,13 +11,24 @@ extension Store {
     public var heldInbound: HeldInboundQueue { HeldInboundQueue(self) }
 }
 
-/// An inbox request kept until its signing key can be had (`held_inbound`).
-public struct HeldInbound: Sendable, Equatable {
-    public var seq: Int64
+/// An inbox request kept until its signing key can be had: a row of `held_inbound`.
+public struct HeldInbound: Sendable, Equatable, Codable, UnixTimeRecord {
+    public static let databaseTableName = "held_inbound"
+    public var seq: Int64?
+    /// The host of the signature's keyId (= the actor's): what the per-host bound counts.
+    public var keyHost: String
+    /// The signature's replay key (key id and bytes), base64: one row per signature.
+    public var signature: String
     /// The request as received, serialized by the caller.
     public var request: Data
     public var receivedAt: Date
-    public var attempts: Int
+    public var attempts = 0
+    public var nextAttemptAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case seq, signature, request, attempts
+        case keyHost = "key_host", receivedAt = "received_at", nextAttemptAt = "next_attempt_at"
+    }
 }
 
 extension HeldInboundQueue {
@@ -46,9 +57,8 @@ extension HeldInboundQueue {
             let forHost = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM held_inbound WHERE key_host = ?", arguments: [keyHost]) ?? 0
             let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM held_inbound") ?? 0
             guard forHost < Self.heldPerKeyHost, all < Self.heldInAll else { return .full }
-            try db.execute(sql: """
-                INSERT INTO held_inbound (key_host, signature, request, received_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [keyHost, signature, request, now.timeIntervalSince1970, firstAttemptAt.timeIntervalSince1970])
+            try HeldInbound(keyHost: keyHost, signature: signature, request: request, receivedAt: now, nextAttemptAt: firstAttemptAt)
+                .insert(db)
             return .held
         }
     }
@@ -66,13 +76,9 @@ extension HeldInboundQueue {
     /// Held requests due for another check, oldest first.
     public func dueHeldInbound(limit: Int, now: Date = Date()) throws -> [HeldInbound] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT seq, request, received_at, attempts FROM held_inbound WHERE next_attempt_at <= ?
-                ORDER BY next_attempt_at, seq LIMIT ?
-                """, arguments: [now.timeIntervalSince1970, limit]).map { row in
-                HeldInbound(seq: row["seq"], request: row["request"], receivedAt: Date(timeIntervalSince1970: row["received_at"]),
-                            attempts: row["attempts"])
-            }
+            try HeldInbound.fetchAll(db, sql: """
+                SELECT * FROM held_inbound WHERE next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?
+                """, arguments: [now.timeIntervalSince1970, limit])
         }
     }
 
@@ -84,16 +90,16 @@ extension HeldInboundQueue {
     }
 
     /// Its key still cannot be had: checked again at `next`.
-    public func rescheduleHeldInbound(seq: Int64, next: Date) async throws {
+    public func rescheduleHeldInbound(_ held: HeldInbound, next: Date) async throws {
         try await writeAsync { db in
             try db.execute(sql: "UPDATE held_inbound SET attempts = attempts + 1, next_attempt_at = ? WHERE seq = ?",
-                           arguments: [next.timeIntervalSince1970, seq])
+                           arguments: [next.timeIntervalSince1970, held.seq])
         }
     }
 
     /// Settled (queued, refused or given up): forgotten.
-    public func releaseHeldInbound(seq: Int64) async throws {
-        try await writeAsync { db in try db.execute(sql: "DELETE FROM held_inbound WHERE seq = ?", arguments: [seq]) }
+    public func releaseHeldInbound(_ held: HeldInbound) async throws {
+        _ = try await writeAsync { db in try held.delete(db) }
     }
 
     public func heldInboundCount() throws -> Int {

@@ -12,15 +12,29 @@ extension Store {
     public var mails: MailQueue { MailQueue(self) }
 }
 
-/// A mail leased for sending.
-public struct QueuedMail: Sendable, Equatable {
-    public enum Kind: String, Sendable { case confirmation, post }
+/// A mail to send: a row of `mail_queue`. Rows are queued by SQL that selects the subscribers
+/// (`queuePost`) or keeps a confirmation's row (`Subscribers`).
+public struct QueuedMail: Sendable, Equatable, Decodable, UnixTimeRow, TableRecord {
+    public static let databaseTableName = "mail_queue"
+    public enum Kind: String, Sendable, Decodable { case confirmation, post }
+    public enum State: String, Sendable, Decodable { case queued, sent, failed }
     public var id: Int64
     public var email: String
     public var kind: Kind
-    /// The post's path, for a post's mail.
+    /// The post's path, for a post's mail ("" for a confirmation).
     public var postPath: String
+    public var state: State
+    /// Attempts made, this one included once leased.
     public var attempts: Int
+    /// When it is due; while leased, when the lease runs out.
+    public var nextAttemptAt: Date
+    public var lastError: String?
+    public var createdAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, kind, state, attempts
+        case postPath = "post_path", nextAttemptAt = "next_attempt_at", lastError = "last_error", createdAt = "created_at"
+    }
 }
 
 extension MailQueue {
@@ -49,21 +63,20 @@ extension MailQueue {
                 WHERE state = 'queued' AND id IN (SELECT q.id FROM mail_queue q JOIN subscribers s ON s.email = q.email
                     WHERE q.state = 'queued' AND NOT ((q.kind = 'post' AND s.state = 'confirmed') OR (q.kind = 'confirmation' AND s.state = 'pending')))
                 """)
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT q.id, q.email, q.kind, q.post_path, q.attempts FROM mail_queue q JOIN subscribers s ON s.email = q.email
+            let due = try QueuedMail.fetchAll(db, sql: """
+                SELECT q.* FROM mail_queue q JOIN subscribers s ON s.email = q.email
                 WHERE q.state = 'queued' AND q.next_attempt_at <= ?
                   AND ((q.kind = 'post' AND s.state = 'confirmed') OR (q.kind = 'confirmation' AND s.state = 'pending'))
                 ORDER BY q.next_attempt_at, q.id LIMIT ?
                 """, arguments: [time, limit])
-            var leased: [QueuedMail] = []
-            for row in rows {
-                let id: Int64 = row["id"]
-                try db.execute(sql: "UPDATE mail_queue SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
-                               arguments: [time + lease, id])
-                leased.append(QueuedMail(id: id, email: row["email"], kind: QueuedMail.Kind(rawValue: row["kind"]) ?? .post,
-                                         postPath: row["post_path"], attempts: (row["attempts"] as Int) + 1))
+            return try due.map { mail in
+                var leased = mail
+                leased.attempts += 1
+                leased.nextAttemptAt = Date(timeIntervalSince1970: time + lease)
+                try db.execute(sql: "UPDATE mail_queue SET attempts = ?, next_attempt_at = ? WHERE id = ?",
+                               arguments: [leased.attempts, time + lease, mail.id])
+                return leased
             }
-            return leased
         }
     }
 

@@ -1,12 +1,18 @@
 import Foundation
 import GRDB
 
-/// What followers were last told about a post, next to what it is now.
-public struct PublicationState: Sendable, Equatable {
+/// What followers were last told about a post, next to what it is now: the whole row of
+/// `posts`, whose announcement columns (Unix seconds) `PostRecord` leaves to this type.
+public struct PublicationState: Sendable, Equatable, Decodable, UnixTimeRow {
     public var post: PostRecord
     public var announcedAt: Date?
     public var federatedHash: String?
     public var deleteSentAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case post
+        case announcedAt = "announced_at", federatedHash = "federated_hash", deleteSentAt = "delete_sent_at"
+    }
 
     public enum Needed: Sendable, Equatable { case create, update, delete, nothing }
 
@@ -21,11 +27,7 @@ public struct PublicationState: Sendable, Equatable {
 extension Posts {
     public func publicationStates() throws -> [PublicationState] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM posts ORDER BY published_at").map { row in
-                PublicationState(post: try PostRecord(row: row), announcedAt: (row["announced_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                                 federatedHash: row["federated_hash"],
-                                 deleteSentAt: (row["delete_sent_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
-            }
+            try PublicationState.fetchAll(db, sql: "SELECT * FROM posts ORDER BY published_at")
         }
     }
 

@@ -86,9 +86,8 @@ extension Posts {
                         try occupant.delete(db)
                     }
                     try db.execute(sql: "UPDATE posts SET path = ? WHERE path = ?", arguments: [post.path, from])
-                    try db.execute(sql: "INSERT OR REPLACE INTO post_aliases (path, post_path, created_at) VALUES (?, ?, ?)",
-                                   arguments: [from, post.path, now.timeIntervalSince1970])
-                    try db.execute(sql: "DELETE FROM post_aliases WHERE path = ?", arguments: [post.path])
+                    try PostAlias(path: from, postPath: post.path, createdAt: now).insert(db, onConflict: .replace)
+                    _ = try PostAlias.deleteOne(db, key: post.path)
                     byPath[from] = nil
                     stored.path = post.path
                     byPath[post.path] = stored
@@ -154,9 +153,7 @@ extension Posts {
     /// Old paths of moved posts: old path → current path.
     public func postAliases() throws -> [String: String] {
         try read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT path, post_path FROM post_aliases").map {
-                ($0["path"] as String, $0["post_path"] as String)
-            })
+            Dictionary(uniqueKeysWithValues: try PostAlias.fetchAll(db).map { ($0.path, $0.postPath) })
         }
     }
 

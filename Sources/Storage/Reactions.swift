@@ -11,17 +11,31 @@ extension Store {
     public var reactions: Reactions { Reactions(self) }
 }
 
+/// A row of `reactions`: one like or announce of a post by one actor.
+struct ReactionRecord: Codable, UnixTimeRecord {
+    static let databaseTableName = "reactions"
+    var activityID: String
+    var kind: Reactions.ReactionKind
+    var postPath: String
+    var actorID: String
+    var createdAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case kind
+        case activityID = "activity_id", postPath = "post_path", actorID = "actor_id", createdAt = "created_at"
+    }
+}
+
 extension Reactions {
-    public enum ReactionKind: String, Sendable { case like, announce }
+    public enum ReactionKind: String, Sendable, Codable { case like, announce }
 
     /// Counts a like or announce once per actor and post. Returns whether it was new.
     @discardableResult
     public func addReaction(activityID: String, kind: ReactionKind, postPath: String, actorID: String,
                             now: Date = Date()) throws -> Bool {
         try write { db in
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO reactions (activity_id, kind, post_path, actor_id, created_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [activityID, kind.rawValue, postPath, actorID, now.timeIntervalSince1970])
+            try ReactionRecord(activityID: activityID, kind: kind, postPath: postPath, actorID: actorID, createdAt: now)
+                .insert(db, onConflict: .ignore)
             return db.changesCount == 1
         }
     }

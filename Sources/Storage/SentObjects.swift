@@ -11,8 +11,10 @@ extension Store {
     public var sentObjects: SentObjects { SentObjects(self) }
 }
 
-/// An object the blog wrote that is not a post: a direct note, a quote authorization.
-public struct SentObject: Sendable, Equatable {
+/// An object the blog wrote that is not a post: a direct note, a quote authorization. A row of
+/// `sent_objects`, its recipients a JSON array.
+public struct SentObject: Sendable, Equatable, Codable, UnixTimeRecord {
+    public static let databaseTableName = "sent_objects"
     public var id: String
     public var type: String
     /// The object as served, `@context` included.
@@ -25,6 +27,31 @@ public struct SentObject: Sendable, Equatable {
     public init(id: String, type: String, json: String, recipients: [String]?, createdAt: Date, deletedAt: Date? = nil) {
         (self.id, self.type, self.json, self.recipients, self.createdAt, self.deletedAt) = (id, type, json, recipients, createdAt, deletedAt)
     }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, json, recipients
+        case createdAt = "created_at", deletedAt = "deleted_at"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: CodingKeys.self)
+        (id, type, json) = (try row.decode(String.self, forKey: .id), try row.decode(String.self, forKey: .type),
+                            try row.decode(String.self, forKey: .json))
+        (createdAt, deletedAt) = (try row.decode(Date.self, forKey: .createdAt), try row.decodeIfPresent(Date.self, forKey: .deletedAt))
+        // Read by hand: an unreadable list addresses nobody (never everybody: an addressed note
+        // must not turn public because its row was damaged).
+        recipients = try row.decodeIfPresent(String.self, forKey: .recipients).map(SentObjects.recipients)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var row = encoder.container(keyedBy: CodingKeys.self)
+        try row.encode(id, forKey: .id)
+        try row.encode(type, forKey: .type)
+        try row.encode(json, forKey: .json)
+        try row.encode(try recipients.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }, forKey: .recipients)
+        try row.encode(createdAt, forKey: .createdAt)
+        try row.encode(deletedAt, forKey: .deletedAt)
+    }
 }
 
 extension SentObjects {
@@ -34,21 +61,12 @@ extension SentObjects {
     }
 
     static func keepSentObject(_ db: Database, _ object: SentObject) throws {
-        let recipients = try object.recipients.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO sent_objects (id, type, json, recipients, created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [object.id, object.type, object.json, recipients, object.createdAt.timeIntervalSince1970,
-                             object.deletedAt?.timeIntervalSince1970])
+        try object.insert(db, onConflict: .replace)
     }
 
     public func sentObject(id: String) throws -> SentObject? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM sent_objects WHERE id = ?", arguments: [id]).map { row in
-                SentObject(id: row["id"], type: row["type"], json: row["json"],
-                           recipients: (row["recipients"] as String?).map(Self.recipients),
-                           createdAt: Date(timeIntervalSince1970: row["created_at"]),
-                           deletedAt: (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
-            }
+            try SentObject.fetchOne(db, key: id)
         }
     }
 
@@ -62,8 +80,7 @@ extension SentObjects {
         }
     }
 
-    /// The stored recipients; an unreadable list addresses nobody (never everybody: an addressed
-    /// note must not turn public because its row was damaged).
+    /// The stored recipients; an unreadable list addresses nobody.
     static func recipients(_ json: String) -> [String] {
         (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
     }

@@ -29,6 +29,14 @@ public enum ChangeKind: String, Sendable, CaseIterable {
     case deliveries
 }
 
+/// A row of `changes`: a kind of change and its generation. The kind stays text: a kind this
+/// build does not know (written by a newer one) is skipped, not an error.
+struct ChangeRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "changes"
+    var kind: String
+    var generation: Int
+}
+
 extension SiteChanges {
     /// Bumps each kind's generation in one transaction; returns the new generations.
     @discardableResult
@@ -40,7 +48,7 @@ extension SiteChanges {
                     INSERT INTO changes (kind, generation) VALUES (?, 1)
                     ON CONFLICT(kind) DO UPDATE SET generation = generation + 1
                     """, arguments: [kind.rawValue])
-                result[kind] = try Int.fetchOne(db, sql: "SELECT generation FROM changes WHERE kind = ?", arguments: [kind.rawValue]) ?? 0
+                result[kind] = try ChangeRecord.fetchOne(db, key: kind.rawValue)?.generation ?? 0
             }
             return result
         }
@@ -50,8 +58,8 @@ extension SiteChanges {
     public func changeGenerations() throws -> [ChangeKind: Int] {
         try read { db in
             var result = Dictionary(uniqueKeysWithValues: ChangeKind.allCases.map { ($0, 0) })
-            for row in try Row.fetchAll(db, sql: "SELECT kind, generation FROM changes") {
-                if let kind = ChangeKind(rawValue: row["kind"]) { result[kind] = row["generation"] }
+            for change in try ChangeRecord.fetchAll(db) {
+                if let kind = ChangeKind(rawValue: change.kind) { result[kind] = change.generation }
             }
             return result
         }

@@ -12,17 +12,24 @@ extension Store {
     public var values: StoredValues { StoredValues(self) }
 }
 
+/// A row of `settings`.
+struct StoredValue: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "settings"
+    var key: String
+    var value: String
+}
+
 extension StoredValues {
     public func setting(_ key: String) throws -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) }
+        try read { db in try StoredValue.fetchOne(db, key: key)?.value }
     }
 
     /// The value stored under `key`, storing `value` first when there is none: two processes
     /// asking at once get the same answer.
     public func settingOrInsert(_ key: String, _ value: String) throws -> String {
         try write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", arguments: [key, value])
-            return try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) ?? value
+            try StoredValue(key: key, value: value).insert(db, onConflict: .ignore)
+            return try StoredValue.fetchOne(db, key: key)?.value ?? value
         }
     }
 
@@ -31,10 +38,9 @@ extension StoredValues {
         try write { db in
             for (key, value) in values {
                 if let value {
-                    try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                                   arguments: [key, value])
+                    try StoredValue(key: key, value: value).upsert(db)
                 } else {
-                    try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [key])
+                    _ = try StoredValue.deleteOne(db, key: key)
                 }
             }
         }

@@ -12,13 +12,25 @@ extension Store {
     public var threadBackfill: ThreadBackfill { ThreadBackfill(self) }
 }
 
-/// A comment whose replies are due to be read.
-public struct BackfillDue: Sendable, Equatable {
+/// A comment whose replies are read on a schedule: a row of `thread_backfill`.
+public struct BackfillDue: Sendable, Equatable, Codable, UnixTimeRecord {
+    public static let databaseTableName = "thread_backfill"
     public var commentID: String
     public var postPath: String
+    /// The comment's depth in the page's thread (0: a reply to the post).
     public var depth: Int
-    public var round: Int
+    /// How many readings were made (the next waits `delays[round - 1]`).
+    public var round = 0
+    public var nextAt: Date
+    /// The comment's server, whose budget the reading spends.
     public var host: String
+    /// When a delivered reply last asked for one more reading (at most hourly).
+    public var rearmedAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case depth, round, host
+        case commentID = "comment_id", postPath = "post_path", nextAt = "next_at", rearmedAt = "rearmed_at"
+    }
 }
 
 extension ThreadBackfill {
@@ -28,9 +40,7 @@ extension ThreadBackfill {
     /// Reads `commentID`'s replies from now on (nothing when it is already scheduled).
     public func schedule(commentID: String, postPath: String, depth: Int, host: String, now: Date = Date()) async throws {
         try await writeAsync { db in
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO thread_backfill (comment_id, post_path, depth, round, next_at, host) VALUES (?, ?, ?, 0, ?, ?)
-                """, arguments: [commentID, postPath, depth, now.timeIntervalSince1970, host])
+            try BackfillDue(commentID: commentID, postPath: postPath, depth: depth, nextAt: now, host: host).insert(db, onConflict: .ignore)
         }
     }
 
@@ -56,12 +66,11 @@ extension ThreadBackfill {
     /// host's threads never hold up another's).
     public func due(limit: Int, now: Date = Date()) throws -> [BackfillDue] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT comment_id, post_path, depth, round, host FROM (\(Self.dueRows)) due
+            try BackfillDue.fetchAll(db, sql: """
+                SELECT comment_id, post_path, depth, round, next_at, host, rearmed_at FROM (\(Self.dueRows)) due
                 WHERE next_at <= ? AND rowid IN (SELECT min(rowid) FROM (\(Self.dueRows)) WHERE next_at <= ? GROUP BY host)
                 ORDER BY next_at LIMIT ?
                 """, arguments: [Self.delays.count, now.timeIntervalSince1970, Self.delays.count, now.timeIntervalSince1970, limit])
-                .map { BackfillDue(commentID: $0["comment_id"], postPath: $0["post_path"], depth: $0["depth"], round: $0["round"], host: $0["host"]) }
         }
     }
 

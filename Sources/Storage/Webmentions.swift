@@ -32,6 +32,17 @@ public struct QueuedWebmention: Sendable, Equatable, Codable, FetchableRecord, T
     }
 }
 
+/// A row of `webmention_links`: an external link a post had when its webmentions were queued.
+struct WebmentionLink: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "webmention_links"
+    var postPath: String
+    var target: String
+
+    enum CodingKeys: String, CodingKey {
+        case target, postPath = "post_path"
+    }
+}
+
 /// A verified webmention and what it became (a row of `webmentions`).
 public struct KeptWebmention: Sendable, Equatable, Codable, FetchableRecord, TableRecord {
     public static let databaseTableName = "webmentions"
@@ -171,9 +182,10 @@ extension Webmentions {
     /// verified afresh. Returns the post whose page changes.
     public func removeWebmention(source: String, target: String) async throws -> String? {
         try await writeAsync { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM webmentions WHERE source = ? AND target = ?",
-                                             arguments: [source, target]) else { return nil }
-            let path: String = row["post_path"], author: String = row["author_id"]
+            guard let kept = try KeptWebmention.filter(Column("source") == source && Column("target") == target).fetchOne(db) else {
+                return nil
+            }
+            let path = kept.postPath, author = kept.authorID
             try db.execute(sql: "DELETE FROM comments WHERE id = ? AND author_id = ? AND post_path = ?", arguments: [source, author, path])
             try db.execute(sql: "DELETE FROM reactions WHERE activity_id = ? AND actor_id = ?", arguments: [Self.webmentionReactionID(source, path), author])
             try db.execute(sql: "DELETE FROM webmentions WHERE source = ? AND target = ?", arguments: [source, target])
@@ -201,7 +213,7 @@ extension Webmentions {
     /// The external links a post had when webmentions were last queued for it.
     public func webmentionLinks(postPath: String) throws -> [String] {
         try read { db in
-            try String.fetchAll(db, sql: "SELECT target FROM webmention_links WHERE post_path = ? ORDER BY target", arguments: [postPath])
+            try WebmentionLink.filter(Column("post_path") == postPath).order(Column("target")).fetchAll(db).map(\.target)
         }
     }
 
@@ -212,22 +224,17 @@ extension Webmentions {
     public func queueWebmentions(source: String, postPath: String, targets: [String], links: [String], heldFor generation: Int? = nil,
                                  now: Date = Date()) throws {
         try write { db in
-            try db.execute(sql: "DELETE FROM webmention_links WHERE post_path = ?", arguments: [postPath])
-            for link in Set(links) {
-                try db.execute(sql: "INSERT INTO webmention_links (post_path, target) VALUES (?, ?)", arguments: [postPath, link])
-            }
-            let due = generation == nil ? now.timeIntervalSince1970 : DeliveryQueue.heldUntil
+            try WebmentionLink.filter(Column("post_path") == postPath).deleteAll(db)
+            for link in Set(links) { try WebmentionLink(postPath: postPath, target: link).insert(db) }
+            let due = generation == nil ? now : DeliveryQueue.heldUntil
             for target in Set(targets) {
                 let id = "webmention:\(now.timeIntervalSince1970) \(source) \(target)"
                 let json = String(decoding: try JSONSerialization.data(withJSONObject: ["source": source, "target": target], options: [.sortedKeys]),
                                   as: UTF8.self)
-                try db.execute(sql: "INSERT OR IGNORE INTO outbound_activities (id, type, object_id, json, created_at) VALUES (?, 'Webmention', ?, ?, ?)",
-                               arguments: [id, source, json, now.timeIntervalSince1970])
+                try OutboundActivity(id: id, type: "Webmention", objectID: source, json: json, createdAt: now).insert(db, onConflict: .ignore)
                 let host = URLComponents(string: target)?.host?.lowercased() ?? ""
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO deliveries (activity_id, inbox, host, next_attempt_at, created_at, held_generation, kind)
-                    VALUES (?, ?, ?, ?, ?, ?, 'webmention')
-                    """, arguments: [id, target, host, due, now.timeIntervalSince1970, generation])
+                try Delivery(activityID: id, inbox: target, host: host, nextAttemptAt: due, createdAt: now, heldGeneration: generation,
+                             kind: .webmention).insert(db, onConflict: .ignore)
             }
         }
     }

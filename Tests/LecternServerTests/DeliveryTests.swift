@@ -129,30 +129,30 @@ import Testing
             try store.followers.addFollower(actorID: remote.actorID("r410"), followActivityID: "f")
             let worker = makeWorker(blog) { $0.requestTimeout = .seconds(1) }
             try queueCreate(blog, "test/1", to: Array(inboxes.values))
-            func row(_ key: String) throws -> (state: String, attempts: Int, next: Double, status: Int?) {
-                try store.deliveries.deliveryRow(activityID: blog.actor + "#test/1", inbox: inboxes[key]!)
+            func row(_ key: String) throws -> Delivery {
+                try store.deliveries.delivery(activityID: blog.actor + "#test/1", inbox: inboxes[key]!)
             }
 
             let start = Date()
             let first = await worker.runOnce()
             #expect(first == DeliveryWorker.Report(delivered: 0, retrying: 4, failed: 2))
-            #expect(try row("400").state == "failed", "a 400 (to RFC 9421, then to draft-cavage) is final")
-            #expect(try row("410").state == "failed")
+            #expect(try row("400").state == .failed, "a 400 (to RFC 9421, then to draft-cavage) is final")
+            #expect(try row("410").state == .failed)
             #expect(try !store.followers.isFollower(remote.actorID("r410")), "410 from a follower's inbox removes the follower")
-            let firstDelay = try row("500").next - start.timeIntervalSince1970
+            let firstDelay = try row("500").nextAttemptAt.timeIntervalSince1970 - start.timeIntervalSince1970
             #expect((23...40).contains(firstDelay), "first retry after about 30 s: \(firstDelay)")
-            #expect(try row("429").next - start.timeIntervalSince1970 >= 119, "Retry-After is honoured")
-            #expect(try row("refused").state == "queued" && row("slow").state == "queued")
-            #expect(try row("slow").status == nil, "a timeout has no status")
+            #expect(try row("429").nextAttemptAt.timeIntervalSince1970 - start.timeIntervalSince1970 >= 119, "Retry-After is honoured")
+            #expect(try row("refused").state == .queued && row("slow").state == .queued)
+            #expect(try row("slow").lastStatus == nil, "a timeout has no status")
 
             // An hour later: the 500 and 429 hosts answer now; the others fail again, waiting longer.
             let later = Date().addingTimeInterval(3600)
             let second = await worker.runOnce(now: later)
             #expect(second.delivered == 2)
-            #expect(try row("500").state == "delivered" && row("429").state == "delivered")
+            #expect(try row("500").state == .delivered && row("429").state == .delivered)
             let refused = try row("refused")
             #expect(refused.attempts == 2, "\(refused)")
-            let secondDelay = try row("refused").next - later.timeIntervalSince1970
+            let secondDelay = try row("refused").nextAttemptAt.timeIntervalSince1970 - later.timeIntervalSince1970
             #expect(secondDelay > firstDelay && (47...75).contains(secondDelay), "delays grow: \(firstDelay) then \(secondDelay)")
             #expect(remote.activities(at: "/users/r500/inbox").count == 1)
             #expect(remote.activities(at: "/users/r500/inbox").first?.verifiedKeyID == blog.actor + "#main-key")

@@ -187,7 +187,7 @@ import Testing
         print("deliveries on a full disk, 3 s: \(said.count) log lines, e.g. \(said.suffix(2))")
         #expect(said.count <= 2, "waits instead of trying every 50 ms: \(said.suffix(3))")
         #expect(said.contains { $0.contains("disk full: deliveries waits") })
-        #expect(try blog.store.deliveries.deliveryRow(activityID: "https://elsewhere.example/activity/1", inbox: inbox).state == "queued")
+        #expect(try blog.store.deliveries.delivery(activityID: "https://elsewhere.example/activity/1", inbox: inbox).state == .queued)
     }
 
     /// A restart on a full disk (after a reboot, say) with a post written meanwhile: the first

@@ -96,8 +96,8 @@ import Testing
         try await served("the old delivered row forgotten") { try store.deliveries.deliveryStats().delivered == 1 }
         let stats = try store.deliveries.deliveryStats()
         #expect(stats.queued == 2, "queued rows stay, old or not")
-        #expect(try store.deliveries.deliveryRow(activityID: "https://blog.example/new", inbox: "https://a.example/inbox").state == "delivered")
-        #expect(throws: StoreError.self) { try store.deliveries.deliveryRow(activityID: "https://blog.example/old", inbox: "https://a.example/inbox") }
+        #expect(try store.deliveries.delivery(activityID: "https://blog.example/new", inbox: "https://a.example/inbox").state == .delivered)
+        #expect(throws: StoreError.self) { try store.deliveries.delivery(activityID: "https://blog.example/old", inbox: "https://a.example/inbox") }
     }
 
     /// Restarted after a broken file was pushed, the server serves the site it had, names the

@@ -55,7 +55,7 @@ public struct HeldInbox: Sendable {
         for held in try queue.dueHeldInbound(limit: Self.batch, now: now) {
             // Rows this type wrote; one it cannot read again is given up, not retried for ever.
             guard let request = Self.decode(held.request) else {
-                try await queue.releaseHeldInbound(seq: held.seq)
+                try await queue.releaseHeldInbound(held)
                 report.settled += 1
                 continue
             }
@@ -63,11 +63,11 @@ public struct HeldInbox: Sendable {
             let next = now.addingTimeInterval(Self.firstCheck * pow(2, Double(held.attempts + 1)))
             // Still no key, the database busy or failing: later, while the hour lasts.
             if outcome.status >= 500, next.timeIntervalSince(held.receivedAt) <= Self.lifetime {
-                try await queue.rescheduleHeldInbound(seq: held.seq, next: next)
+                try await queue.rescheduleHeldInbound(held, next: next)
                 report.waiting += 1
                 continue
             }
-            try await queue.releaseHeldInbound(seq: held.seq)
+            try await queue.releaseHeldInbound(held)
             if outcome.queued { report.queued += 1 } else { report.settled += 1 }
         }
         return report

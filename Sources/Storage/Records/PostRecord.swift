@@ -48,3 +48,16 @@ public struct PostRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
         self.federate = federate
     }
 }
+
+/// A row of `post_aliases`: the old path of a post that moved, answered with a redirect.
+struct PostAlias: Codable, UnixTimeRecord {
+    static let databaseTableName = "post_aliases"
+    var path: String
+    var postPath: String
+    var createdAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case path
+        case postPath = "post_path", createdAt = "created_at"
+    }
+}
