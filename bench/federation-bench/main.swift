@@ -129,7 +129,7 @@ case "inbox":
     let store = try Store(path: site + "/data/lectern.sqlite")
     let before = try store.rowCounts()["comments"] ?? 0
     let transfers = ConcurrentTransfers(client: FetchClient(allowPrivateAddresses: true), maximumInFlight: concurrency)
-    var next = 0, latencies: [Double] = [], started: [Int64: ContinuousClock.Instant] = [:], statuses: [Int: Int] = [:]
+    var next = 0, latencies: [Double] = [], started: [Int64: ContinuousClock.Instant] = [:], statuses: [Int: Int] = [:], busy: [Int] = []
     let cpuBefore = processCPUSeconds()
     let clock = ContinuousClock.now
     transfers.run(next: { free in
@@ -140,10 +140,28 @@ case "inbox":
     }, completed: { token, result in
         let elapsed = ContinuousClock.now - started[token]!
         latencies.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
-        statuses[(try? result.get().status) ?? 0, default: 0] += 1
+        let status = (try? result.get().status) ?? 0
+        statuses[status, default: 0] += 1
+        if status == 503 { busy.append(Int(token)) }
     })
     let seconds = { (d: Duration) in Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }(ContinuousClock.now - clock)
     let generatorCPU = processCPUSeconds() - cpuBefore
+    // A 503 asks the sender to come back later (a key the blog could not fetch in time, from a
+    // server it had not met yet): sent again, as a real server would, up to three times.
+    let answeredBusy = busy.count
+    for _ in 0..<3 where !busy.isEmpty {
+        try await Task.sleep(for: .seconds(1))
+        let again = busy
+        busy = []
+        var queue = again
+        transfers.run(next: { free in
+            let batch = queue.prefix(free).map { (Int64($0), requests[$0]) }
+            queue.removeFirst(batch.count)
+            return batch
+        }, completed: { token, result in
+            if ((try? result.get().status) ?? 0) == 503 { busy.append(Int(token)) }
+        })
+    }
     // Every accepted reply must become exactly one comment once the queue drains, and the held
     // queue too: a reply whose key could not be fetched in time is held and tried again later
     // (35 s after it came), while this process still serves the keys.
@@ -164,7 +182,9 @@ case "inbox":
           + String(format: "%.1f ms | %.1f ms | %.1f s | ", percentile(latencies, 0.5), percentile(latencies, 0.99), drainSeconds)
           + "\(statuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")) | "
           + "\(after - before) (\(after - before == notes ? "none lost or doubled" : "MISMATCH")"
-          + (heldAtDrain > 0 ? "; \(heldAtDrain) held for a key, stored later" : "") + (held > 0 ? "; \(held) STILL HELD" : "") + ") |")
+          + (heldAtDrain > 0 ? "; \(heldAtDrain) held for a key, stored later" : "") + (held > 0 ? "; \(held) STILL HELD" : "")
+          + (answeredBusy > 0 ? "; \(answeredBusy) answered 503 and were sent again" + (busy.isEmpty ? "" : ", \(busy.count) STILL REFUSED") : "")
+          + ") |")
     // The load was signed before the clock started; sending it still costs this process CPU on
     // the same two cores as the blog.
     print(String(format: "\nLoad generator CPU while sending (pre-signed requests, libcurl): %.2f s in %.2f s, %.0f %% of one core.",
