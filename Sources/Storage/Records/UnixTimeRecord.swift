@@ -6,7 +6,18 @@ import GRDB
 public protocol UnixTimeRow: FetchableRecord {}
 
 extension UnixTimeRow {
-    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+    /// Seconds, or a time written as GRDB's text (by a build before 0017_unix_seconds.sql, still
+    /// running while this one starts): GRDB's `.timeIntervalSince1970` would read such text as a
+    /// number of seconds in 1970.
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { unixSeconds }
+}
+
+private let unixSeconds = DatabaseDateDecodingStrategy.custom { value in
+    switch value.storage {
+    case .double(let seconds): Date(timeIntervalSince1970: seconds)
+    case .int64(let seconds): Date(timeIntervalSince1970: Double(seconds))
+    default: Date.fromDatabaseValue(value)
+    }
 }
 
 /// Rows read and written with Unix-second times; GRDB's default would write text.
