@@ -18,7 +18,7 @@ compare numbers within one section only. Each benchmark has one table: its lates
 its command and date (`bench/results.py record` replaces it). Earlier runs, and the profiles
 that led to each change, are in git's history of this file.
 """
-RUN = re.compile(r"^### (bench/\S+) — (\d{4}-\d{2}-\d{2}) on (\d+) cores$")
+RUN = re.compile(r"^### (bench/.+?) — (\d{4}-\d{2}-\d{2}) on (\d+) cores$")
 
 
 def load():
