@@ -24,13 +24,13 @@ enum TaskListLabels {
                 guard let (from, to) = replacements.first(where: { bytes[open...].starts(with: $0.from) }) else { continue }
                 // Most posts have no task list: nothing is copied until the first checkbox.
                 if output.isEmpty { output.reserveCapacity(bytes.count + 512) }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<open]))
+                output.append(contentsOf: bytes[copied..<open])
                 output.append(contentsOf: to)
                 index = open + from.count
                 copied = index
             }
             guard copied > 0 else { return html }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+            output.append(contentsOf: bytes[copied...])
             return String(decoding: output, as: UTF8.self)
         }
     }
