@@ -70,7 +70,8 @@ import Testing
         }
         #expect(try await remote.post(try like(1)) == 202, "alice's key is known before the lock")
         #expect(try await eventually { try blog.store.inbox.inboundBacklog() == 0 })
-        let before = try blog.store.rowCounts()
+        // inbox_counts is left out: the 503 below is counted, and flushed on a timer of its own.
+        let before = try blog.store.rowCounts().filter { $0.key != "inbox_counts" }
         // Another process's lock: a write transaction held open on a second connection, on a
         // thread of its own, until released.
         let other = try DatabaseQueue(path: blog.root.appendingPathComponent("data/lectern.sqlite").path)
@@ -90,7 +91,7 @@ import Testing
             OutgoingRequest(method: "POST", url: request.targetURI, headers: request.headers, body: request.body), on: testTransfers)
         #expect(response.status == 503 && response.header("retry-after") != nil, "\(response.status)")
         release.signal()
-        #expect(try blog.store.rowCounts() == before, "nothing stored while locked")
+        #expect(try blog.store.rowCounts().filter { $0.key != "inbox_counts" } == before, "nothing stored while locked")
         // The sender retries the same request later: accepted.
         #expect(try await remote.send(follow, as: "alice", to: blog.sharedInbox) == 202)
         #expect(try await eventually { try blog.store.followers.isFollower(alice) })

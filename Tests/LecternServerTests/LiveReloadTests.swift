@@ -117,13 +117,14 @@ import LecternRuntime
         #expect(try await open(from: "127.0.0.5").1.contains(" 503 "))
         #expect(live.openStreams() == LiveReload.maximumListeners)
 
-        // Every client leaves: the places are free within a second, long before any keep-alive.
+        // Every client leaves: the places are free within seconds, long before any keep-alive (the
+        // server notices each close on its own; a loaded machine may take longer than a second).
         let left = ContinuousClock.now
         first.removeAll()
         others.removeAll()
         while live.openStreams() > 0, ContinuousClock.now - left < .seconds(10) { try await Task.sleep(for: .milliseconds(20)) }
         let freedIn = ContinuousClock.now - left
-        #expect(live.openStreams() == 0 && freedIn < .seconds(1), "\(live.openStreams()) open after \(freedIn)")
+        #expect(live.openStreams() == 0 && freedIn < .seconds(3), "\(live.openStreams()) open after \(freedIn)")
         #expect(try await open(from: "127.0.0.2").1.contains("event: hello"))
     }
 
