@@ -65,17 +65,17 @@ extension DeliveryQueue {
         }
     }
 
-    /// Queues one delivery per distinct inbox. With `heldFor`, they wait (far in the future)
-    /// until `releaseHeldDeliveries(upTo:)` reaches that site generation.
+    /// Queues one delivery per distinct inbox (for a webmention, its target). With `heldFor`,
+    /// they wait (far in the future) until `releaseHeldDeliveries(upTo:)` reaches that site generation.
     static func enqueue(_ db: Database, id: String, type: String, objectID: String?, json: String, inboxes: [String],
-                        now: Date, heldFor generation: Int? = nil) throws {
-            try OutboundActivity(id: id, type: type, objectID: objectID, json: json, createdAt: now).insert(db, onConflict: .ignore)
-            let due = generation == nil ? now : Self.heldUntil
-            for inbox in Set(inboxes) {
-                let host = URLComponents(string: inbox)?.host?.lowercased() ?? ""
-                try Delivery(activityID: id, inbox: inbox, host: host, nextAttemptAt: due, createdAt: now, heldGeneration: generation)
-                    .insert(db, onConflict: .ignore)
-            }
+                        now: Date, heldFor generation: Int? = nil, kind: DeliveryKind = .activity) throws {
+        try OutboundActivity(id: id, type: type, objectID: objectID, json: json, createdAt: now).insert(db, onConflict: .ignore)
+        let due = generation == nil ? now : Self.heldUntil
+        for inbox in Set(inboxes) {
+            let host = URLComponents(string: inbox)?.host?.lowercased() ?? ""
+            try Delivery(activityID: id, inbox: inbox, host: host, nextAttemptAt: due, createdAt: now, heldGeneration: generation, kind: kind)
+                .insert(db, onConflict: .ignore)
+        }
     }
 
     /// The due time of a held delivery: never, until it is released.

@@ -226,15 +226,12 @@ extension Webmentions {
         try write { db in
             try WebmentionLink.filter(Column("post_path") == postPath).deleteAll(db)
             for link in Set(links) { try WebmentionLink(postPath: postPath, target: link).insert(db) }
-            let due = generation == nil ? now : DeliveryQueue.heldUntil
             for target in Set(targets) {
                 let id = "webmention:\(now.timeIntervalSince1970) \(source) \(target)"
                 let json = String(decoding: try JSONSerialization.data(withJSONObject: ["source": source, "target": target], options: [.sortedKeys]),
                                   as: UTF8.self)
-                try OutboundActivity(id: id, type: "Webmention", objectID: source, json: json, createdAt: now).insert(db, onConflict: .ignore)
-                let host = URLComponents(string: target)?.host?.lowercased() ?? ""
-                try Delivery(activityID: id, inbox: target, host: host, nextAttemptAt: due, createdAt: now, heldGeneration: generation,
-                             kind: .webmention).insert(db, onConflict: .ignore)
+                try DeliveryQueue.enqueue(db, id: id, type: "Webmention", objectID: source, json: json, inboxes: [target], now: now,
+                                          heldFor: generation, kind: .webmention)
             }
         }
     }
